@@ -1,0 +1,44 @@
+# tdbook — one-command setup and runs. Needs only Python 3.11, git and make.
+#   make figures   bootstrap, then execute every notebook (standard profile): figures/, data/results/, scoreboard
+#   make test      bootstrap, then pytest: unit + property tests + every notebook in its quick profile
+#   make lab       JupyterLab on notebooks/      make bench   run benchmarks/
+
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.tdbook-installed
+
+.PHONY: all venv figures test lab bench env scoreboard clean
+
+all: test
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m ipykernel install --sys-prefix --name tdbook --display-name "Python (tdbook)" >/dev/null
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+figures: $(STAMP)
+	$(PY) -m tdbook run --profile standard
+
+test: $(STAMP)
+	$(PY) -m pytest
+
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab notebooks/
+
+bench: $(STAMP)
+	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+scoreboard: $(STAMP)
+	$(PY) -m tdbook scoreboard --claims
+
+# Regenerate environment.yml from the pins in pyproject.toml (the one source of truth).
+env: $(STAMP)
+	$(PY) -m tdbook.envsync --write
+
+clean:
+	rm -rf build .pytest_cache

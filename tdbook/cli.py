@@ -1,0 +1,80 @@
+"""Command line: ``python -m tdbook run …`` and ``python -m tdbook scoreboard``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+from .paths import PROFILES
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="python -m tdbook",
+        description="Run the tdbook notebooks and show the reproduction scoreboard.",
+    )
+    sub = ap.add_subparsers(dest="command", required=True, metavar="{run,scoreboard,list}")
+
+    r = sub.add_parser(
+        "run",
+        help="execute notebooks with papermill",
+        description=(
+            "Execute notebooks with papermill. NAME is a number (5 or 05), a file stem (05_random_walk) "
+            "or a name (random_walk); no NAME runs every notebook, the index (00) last. "
+            "Executed copies go to build/notebooks/ (standard) or build/<profile>/notebooks/."
+        ),
+    )
+    r.add_argument("names", nargs="*", metavar="NAME", help="notebooks to run (default: all)")
+    r.add_argument("--profile", default="standard", choices=PROFILES,
+                   help="quick (CI, minutes), standard (make figures), full (papers' scale, hours)")
+    r.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("KEY", "VALUE"),
+                   help="set a notebook parameter, e.g. -p RUNS 200 (repeatable)")
+    r.add_argument("--kernel", default="tdbook", help="Jupyter kernel name (default: tdbook)")
+
+    s = sub.add_parser("scoreboard", help="print the reproduction scoreboard",
+                       description="Print every notebook's claims: paper value, ours, verdict.")
+    s.add_argument("--profile", default="standard", choices=PROFILES, help="whose results to read")
+    s.add_argument("--claims", action="store_true", help="also list every claim")
+    s.add_argument("--write", action="store_true", help="write data/results/SCOREBOARD.md too")
+
+    sub.add_parser("list", help="list the notebooks and the documents they reproduce",
+                   description="List the notebooks and the documents they reproduce.")
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "run":
+        from .runner import UsageError, run
+
+        try:
+            results = run(args.names, args.profile, [tuple(p) for p in args.parameter], kernel=args.kernel)
+        except UsageError as e:
+            print(f"tdbook run: error: {e}", file=sys.stderr)
+            return 2
+        return 0 if all(r.status == "ok" for r in results) else 1
+    if args.command == "scoreboard":
+        from .results import scoreboard, write_scoreboard
+
+        summary, claims = scoreboard(args.profile)
+        print(summary)
+        if args.claims:
+            print()
+            print(claims)
+        if args.write:
+            print(f"\nwrote {write_scoreboard(args.profile)}")
+        return 0
+    if args.command == "list":
+        from .catalog import SEEDS, discover, entry_for
+
+        for p in discover():
+            e = entry_for(p.stem)
+            doc = SEEDS.get(e.document, "") if e else ""
+            print(f"{p.stem:<32} {e.title if e else ''}" + (f"\n{'':<32} seed {doc} ({e.sections})" if doc else ""))
+        return 0
+    return 2  # pragma: no cover - argparse enforces the choices
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,99 @@
+"""One house style for every figure, and :func:`save`, which writes them reproducibly.
+
+``save(fig, name)`` writes ``figures/<notebook>/<name>.png`` and ``.svg`` (under
+``build/<profile>/`` for the quick and full profiles) with the metadata that would
+change from run to run stripped, so identical data gives identical bytes; each file
+is written to a temporary name and renamed, so an interrupted run never leaves a
+half-written figure.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+from typing import Any, Sequence
+
+import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .paths import atomic_write_bytes, figures_dir
+
+#: Colour cycle (colour-blind safe, Okabe & Ito) used by every notebook.
+PALETTE: tuple[str, ...] = (
+    "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000",
+)
+
+STYLE: dict[str, Any] = {
+    "figure.figsize": (6.4, 4.0),
+    "figure.dpi": 100,
+    "savefig.dpi": 110,
+    "savefig.bbox": "tight",
+    "font.size": 10,
+    "axes.titlesize": 11,
+    "axes.labelsize": 10,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.prop_cycle": matplotlib.cycler(color=list(PALETTE)),
+    "legend.frameon": False,
+    "legend.fontsize": 8,
+    "lines.linewidth": 1.6,
+    "svg.hashsalt": "tdbook",  # deterministic SVG element ids
+    "svg.fonttype": "path",
+    "image.cmap": "viridis",
+}
+
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+def use_style() -> None:
+    """Apply the house style to matplotlib's global settings."""
+    matplotlib.rcParams.update(STYLE)
+
+
+def band(ax: Any, x: Sequence[float], mean: Sequence[float], halfwidth: Sequence[float] | None = None,
+         label: str | None = None, **kw: Any) -> Any:
+    """A line with an optional shaded confidence band (mean ± halfwidth)."""
+    (line,) = ax.plot(x, mean, label=label, **kw)
+    if halfwidth is not None:
+        m, h = np.asarray(mean, float), np.asarray(halfwidth, float)
+        ax.fill_between(x, m - h, m + h, color=line.get_color(), alpha=0.2, linewidth=0)
+    return line
+
+
+def _render(fig: Any, fmt: str) -> bytes:
+    buf = io.BytesIO()
+    meta = {"Software": None} if fmt == "png" else {"Date": None, "Creator": None}
+    fig.savefig(buf, format=fmt, metadata=meta)
+    return buf.getvalue()
+
+
+def save(fig: Any, name: str, formats: Sequence[str] = ("png", "svg")) -> list[Path]:
+    """Write ``fig`` as ``figures/<notebook>/<name>.<fmt>`` for the current notebook session.
+
+    Returns the paths written.  The notebook and profile come from
+    :func:`tdbook.results.start`.
+    """
+    from .results import current
+
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        raise ValueError(f"figure name must be a plain file stem (letters, digits, _.-), got {name!r}")
+    for f in formats:
+        if f not in ("png", "svg", "pdf"):
+            raise ValueError(f"unknown figure format {f!r}; choose from png, svg, pdf")
+    s = current()
+    out = figures_dir(s.profile, s.notebook)
+    paths = []
+    with matplotlib.rc_context({"svg.hashsalt": "tdbook", "path.simplify": True}):
+        for f in formats:
+            p = out / f"{name}.{f}"
+            atomic_write_bytes(p, _render(fig, f))
+            paths.append(p)
+    return paths
+
+
+def close(fig: Any) -> None:
+    plt.close(fig)

@@ -1,0 +1,283 @@
+"""Execute notebooks with papermill: name resolution, parameter checking, failure reports, summary.
+
+Used by ``python -m tdbook run`` (and so by ``make figures``) and by the notebook tests.
+Everything is validated before anything is written: an unknown notebook, parameter
+or profile, or a parameter of the wrong type, raises :class:`UsageError` (exit code 2
+at the command line) and leaves ``figures/``, ``data/`` and ``build/`` untouched.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from .catalog import discover
+from .paths import PROFILES, executed_dir, output_root, results_dir
+
+KERNEL = "tdbook"
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+class UsageError(ValueError):
+    """A bad request (unknown name, parameter, type or profile); nothing has been written."""
+
+
+@dataclass
+class RunResult:
+    notebook: str
+    seconds: float
+    status: str  # "ok" | "failed"
+    error: str = ""
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+# ----------------------------------------------------------------------------- names
+
+
+def notebook_choices() -> list[str]:
+    return [p.stem for p in discover()]
+
+
+def resolve_names(names: Sequence[str]) -> list[Path]:
+    """Notebook paths for ``names`` (number like ``5``/``05``, stem, or name part); all when empty.
+
+    The index (00) always runs last, after the notebooks whose claims it renders.
+    """
+    books = discover()
+    if not names:
+        chosen = list(books)
+    else:
+        chosen = []
+        for raw in names:
+            key = raw.strip().lower().removesuffix(".ipynb").replace("-", "_")
+            key = Path(key).name
+            hits = [
+                p for p in books
+                if key in (p.stem.lower(), p.stem[:2])
+                or (key.isdigit() and p.stem[:2] == key.zfill(2))
+                or p.stem.lower()[3:] == key
+            ]
+            if not hits:
+                hits = [p for p in books if key and key in p.stem.lower()[3:]]
+            if len(hits) != 1:
+                what = "ambiguous" if hits else "unknown"
+                raise UsageError(f"{what} notebook {raw!r}; choose from: {', '.join(p.stem for p in books)}")
+            if hits[0] not in chosen:
+                chosen.append(hits[0])
+    index = [p for p in chosen if p.stem.startswith("00")]
+    return [p for p in chosen if p not in index] + index
+
+
+# ----------------------------------------------------------------------------- parameters
+
+
+def notebook_parameters(path: Path) -> dict[str, dict[str, Any]]:
+    """The cell tagged ``parameters``: name → {inferred_type_name, default, help}.
+
+    Parsed with :mod:`ast` (papermill's own inspector cannot read ``int | None``
+    annotations): every top-level ``NAME = value`` or ``NAME: type = value`` counts,
+    and a trailing ``# comment`` is the help text.
+    """
+    import json
+
+    try:
+        nb = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise UsageError(f"cannot read notebook {path}: {e}") from None
+    cells = [c for c in nb.get("cells", []) if "parameters" in c.get("metadata", {}).get("tags", [])]
+    if not cells:
+        return {}
+    src = cells[0]["source"]
+    src = "".join(src) if isinstance(src, list) else src
+    lines = src.splitlines()
+    out: dict[str, dict[str, Any]] = {}
+    for node in ast.parse(src).body:
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            name, ann = node.target.id, ast.get_source_segment(src, node.annotation)
+            value = node.value
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name, ann, value = node.targets[0].id, None, node.value
+        else:
+            continue
+        line = lines[node.end_lineno - 1]
+        help_text = line.split("#", 1)[1].strip() if "#" in line[node.end_col_offset:] else ""
+        out[name] = {
+            "name": name,
+            "inferred_type_name": ann or "None",
+            "default": ast.get_source_segment(src, value) if value is not None else "None",
+            "help": help_text,
+        }
+    return out
+
+
+def _parse_literal(text: str) -> Any:
+    t = text.strip()
+    if t.lower() in ("true", "false"):
+        return t.lower() == "true"
+    if t.lower() in ("none", "null"):
+        return None
+    try:
+        return ast.literal_eval(t)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def _type_names(info: dict[str, Any]) -> list[str]:
+    """Allowed base types from the annotation, or from the default when there is none."""
+    t = str(info.get("inferred_type_name") or "None")
+    if t != "None":
+        m = re.fullmatch(r"\s*Optional\[(.*)\]\s*", t)
+        if m:
+            t = m.group(1) + " | None"
+        names = [re.sub(r"\[.*\]$", "", s.strip()).strip().lower() for s in t.split("|") if s.strip()]
+        if _parse_literal(str(info.get("default", ""))) is None and "none" not in names:
+            names.append("none")  # `RUNS: int = None` means "None = profile default"
+        return names
+    default = _parse_literal(str(info.get("default", "None")))
+    if default is None:
+        return ["any"]
+    return [type(default).__name__]
+
+
+def coerce(name: str, text: str, info: dict[str, Any]) -> Any:
+    """Parse the command-line text for parameter ``name`` and check it against its declared type."""
+    allowed = _type_names(info)
+    value = _parse_literal(text)
+    if "any" in allowed:
+        return value
+    if value is None and "none" in allowed:
+        return None
+    for t in allowed:
+        if t == "bool" and isinstance(value, bool):
+            return value
+        if t == "int" and isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if t == "float" and isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+        if t == "str":
+            return text
+        if t in ("list", "tuple", "sequence") and isinstance(value, (list, tuple)):
+            return list(value)
+        if t == "dict" and isinstance(value, dict):
+            return value
+    raise UsageError(f"parameter {name} expects {' | '.join(allowed)}, got {text!r}")
+
+
+def check_request(paths: Sequence[Path], profile: str, params: Iterable[tuple[str, str]]) -> dict[Path, dict[str, Any]]:
+    """Validate profile and parameters for every chosen notebook; return per-notebook parameter dicts."""
+    if profile not in PROFILES:
+        raise UsageError(f"unknown profile {profile!r}; choose one of: {', '.join(PROFILES)}")
+    params = list(params)
+    out: dict[Path, dict[str, Any]] = {}
+    for p in paths:
+        declared = notebook_parameters(p)
+        if "PROFILE" not in declared:
+            raise UsageError(f"{p.name} has no PROFILE in a cell tagged 'parameters'")
+        values: dict[str, Any] = {"PROFILE": profile}
+        for key, text in params:
+            if key == "PROFILE":
+                raise UsageError("set the profile with --profile, not -p PROFILE")
+            if key not in declared:
+                valid = ", ".join(k for k in declared if k != "PROFILE")
+                raise UsageError(f"unknown parameter {key!r} for {p.stem}; its parameters are: {valid}")
+            values[key] = coerce(key, text, declared[key])
+        out[p] = values
+    return out
+
+
+# ----------------------------------------------------------------------------- execution
+
+
+def _failure_text(exc: BaseException) -> str:
+    """The failing cell's line and the exception, not the notebook JSON."""
+    ename = getattr(exc, "ename", type(exc).__name__)
+    evalue = getattr(exc, "evalue", str(exc))
+    source = getattr(exc, "source", "") or ""
+    tb = ANSI.sub("", "\n".join(getattr(exc, "traceback", []) or []))
+    where = ""
+    m = re.search(r"Cell In\[\d+\], line (\d+)", tb)
+    lines = source.splitlines()
+    if m and lines:
+        n = int(m.group(1))
+        if 1 <= n <= len(lines):
+            where = f"cell line {n}: {lines[n - 1].strip()}"
+    if not where and lines:
+        where = "cell: " + lines[-1].strip()
+    cell = getattr(exc, "exec_count", None)
+    head = f"in cell [{cell}] " if cell is not None else ""
+    return f"{head}{where}\n    {ename}: {evalue}".strip()
+
+
+def run_notebook(path: Path, profile: str, parameters: dict[str, Any], kernel: str = KERNEL,
+                 quiet: bool = True) -> RunResult:
+    """Execute one notebook; the executed copy goes to ``executed_dir(profile)``."""
+    import json
+
+    import papermill
+    from papermill.exceptions import PapermillExecutionError
+
+    out = executed_dir(profile) / path.name
+    out.parent.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    status, error = "ok", ""
+    try:
+        papermill.execute_notebook(
+            str(path), str(out), parameters=parameters, kernel_name=kernel, cwd=str(path.parent),
+            progress_bar=not quiet, log_output=False, report_mode=False,
+        )
+    except PapermillExecutionError as e:
+        status, error = "failed", _failure_text(e)
+    except Exception as e:  # kernel died, missing kernel, …
+        status, error = "failed", f"{type(e).__name__}: {e}"
+    seconds = time.perf_counter() - t0
+    counts: dict[str, int] = {}
+    rfile = results_dir(profile) / f"{path.stem}.json"
+    if rfile.exists():
+        try:
+            counts = json.loads(rfile.read_text())["counts"]
+        except (ValueError, KeyError):
+            counts = {}
+    return RunResult(path.stem, seconds, status, error, counts)
+
+
+def summary_table(results: Sequence[RunResult]):
+    from .results import Table
+
+    rows = []
+    for r in results:
+        c = r.counts
+        rows.append([r.notebook, f"{r.seconds:.1f}", r.status, str(c.get("reproduced", "")),
+                     str(c.get("differs", "")), str(c.get("not-in-paper", "")), str(c.get("beyond", ""))])
+    return Table(["notebook", "wall s", "status", "reproduced", "differs", "not-in-paper", "beyond"], rows)
+
+
+def run(names: Sequence[str], profile: str = "standard", params: Iterable[tuple[str, str]] = (),
+        kernel: str = KERNEL, stream=sys.stdout) -> list[RunResult]:
+    """Validate, then execute each chosen notebook in order; print failures and a summary."""
+    paths = resolve_names(names)
+    plan = check_request(paths, profile, params)
+    results = []
+    for p in paths:
+        print(f"[tdbook] running {p.stem} (profile {profile}) …", file=stream, flush=True)
+        r = run_notebook(p, profile, plan[p], kernel=kernel)
+        results.append(r)
+        if r.status != "ok":
+            print(f"[tdbook] {p.stem} FAILED {r.error}", file=stream, flush=True)
+    from .results import write_scoreboard
+
+    if results_dir(profile).is_dir():
+        write_scoreboard(profile)
+    print("", file=stream)
+    print(summary_table(results), file=stream)
+    print(f"\noutputs under {output_root(profile)}", file=stream)
+    return results
+
+
+def environment_note() -> str:
+    return f"python {sys.version.split()[0]} at {sys.prefix}; cwd {os.getcwd()}"
