@@ -1,0 +1,32 @@
+"""Shared fixtures: every test writes under a temporary output root, never into figures/ or data/."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def out_root(tmp_path, monkeypatch) -> Path:
+    """Point every output (results, figures, executed notebooks) at a fresh temporary directory."""
+    root = tmp_path / "out"
+    monkeypatch.setenv("TDBOOK_OUTPUT_ROOT", str(root))
+    return root
+
+
+@pytest.fixture
+def session(out_root):
+    """An open results session for a throwaway notebook name."""
+    from tdbook import results
+
+    s = results.start("99_test", profile="quick", seed=1, title="test", document="000")
+    yield s
+    results._current = None
+
+
+def pytest_configure(config):
+    os.environ.setdefault("MPLBACKEND", "Agg")

@@ -1,0 +1,109 @@
+"""`python -m tdbook run/scoreboard`: clear usage errors (exit 2, nothing written), failure reports, summary."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_notebook
+
+from tests.conftest import ROOT
+
+
+def _notebook(path: Path, params: str, *cells: str) -> None:
+    p = new_code_cell(params)
+    p.metadata["tags"] = ["parameters"]
+    nb = new_notebook(cells=[p, *(new_code_cell(c) for c in cells)])
+    nb.metadata["kernelspec"] = {"name": "tdbook", "display_name": "Python (tdbook)", "language": "python"}
+    nbformat.write(nb, path)
+
+
+@pytest.fixture
+def fake_repo(tmp_path) -> Path:
+    """A checkout with two small notebooks: one that records a claim, one that raises."""
+    repo = tmp_path / "repo"
+    (repo / "notebooks").mkdir(parents=True)
+    (repo / "pyproject.toml").write_text("")
+    _notebook(
+        repo / "notebooks" / "01_ok.ipynb",
+        'PROFILE = "standard"  # quick | standard | full\nN: int = 3  # a knob\nALPHAS: list = None  # list knob',
+        "from tdbook import results\nresults.start('01_ok', profile=PROFILE, seed=N)\n"
+        "results.record('n', 3, N, 0, '000 §1')\nresults.finish()",
+    )
+    _notebook(
+        repo / "notebooks" / "02_bad.ipynb",
+        'PROFILE = "standard"',
+        "x = 1\ny = x / 0  # boom\nz = 2",
+    )
+    return repo
+
+
+def _tdbook(*args: str, repo: Path | None = None, timeout: int = 300) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env.pop("TDBOOK_OUTPUT_ROOT", None)
+    if repo is not None:
+        env["TDBOOK_ROOT"] = str(repo)
+    return subprocess.run([sys.executable, "-m", "tdbook", *args], capture_output=True, text=True,
+                          env=env, timeout=timeout, cwd=repo or ROOT)
+
+
+def _tree(repo: Path) -> set[str]:
+    return {str(p.relative_to(repo)) for d in ("figures", "data", "build") if (repo / d).exists()
+            for p in (repo / d).rglob("*")}
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["run", "nothere"], "unknown notebook 'nothere'; choose from: 01_ok, 02_bad"),
+        (["run", "01", "-p", "RUNS", "3"], "unknown parameter 'RUNS' for 01_ok; its parameters are: N, ALPHAS"),
+        (["run", "01", "-p", "N", "three"], "parameter N expects int"),
+        (["run", "01", "-p", "N", "2.5"], "parameter N expects int"),
+        (["run", "01", "-p", "ALPHAS", "0.1"], "parameter ALPHAS expects list"),
+        (["run", "--profile", "fast"], "invalid choice: 'fast' (choose from 'quick', 'standard', 'full')"),
+        (["run", "1", "2", "-p", "N", "4"], "unknown parameter 'N' for 02_bad"),
+    ],
+)
+def test_usage_errors_exit_2_and_write_nothing(fake_repo, args, message):
+    before = _tree(fake_repo)
+    r = _tdbook(*args, repo=fake_repo)
+    assert r.returncode == 2, r.stderr
+    assert message in r.stderr
+    assert _tree(fake_repo) == before == set()
+
+
+def test_failing_notebook_is_reported_and_others_still_run(fake_repo):
+    r = _tdbook("run", "--profile", "quick", "-p", "N", "5", "01", repo=fake_repo)
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = _tdbook("run", "--profile", "quick", repo=fake_repo)
+    out = r.stdout
+    assert r.returncode == 1
+    assert "02_bad FAILED" in out and "y = x / 0  # boom" in out and "ZeroDivisionError: division by zero" in out
+    assert '"cells"' not in out  # not a wall of notebook JSON
+    summary = out[out.index("notebook  "):]
+    assert "01_ok" in summary and "ok" in summary and "02_bad" in summary and "failed" in summary
+    res = fake_repo / "build" / "quick" / "data" / "results" / "01_ok.json"
+    assert '"seed": 3' in res.read_text()  # the second run used the default N = 3
+    assert (fake_repo / "build" / "quick" / "notebooks" / "01_ok.ipynb").exists()
+    assert not (fake_repo / "figures").exists() and not (fake_repo / "data").exists()
+
+
+def test_help_and_scoreboard(fake_repo):
+    for args in (["--help"], ["run", "--help"], ["scoreboard", "--help"]):
+        r = _tdbook(*args, repo=fake_repo)
+        assert r.returncode == 0 and "usage:" in r.stdout
+    _tdbook("run", "--profile", "quick", "01", repo=fake_repo)
+    r = _tdbook("scoreboard", "--profile", "quick", "--claims", repo=fake_repo)
+    assert r.returncode == 0 and "01_ok" in r.stdout and "reproduced" in r.stdout
+
+
+def test_name_resolution_orders_index_last():
+    from tdbook.runner import resolve_names
+
+    names = [p.stem for p in resolve_names([])]
+    assert names[-1] == "00_index"
+    assert [p.stem for p in resolve_names(["0"])] == ["00_index"]

@@ -1,0 +1,54 @@
+"""Every notebook runs end to end in its quick profile (< 2 minutes each) and follows the house conventions."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from tdbook.catalog import discover
+from tdbook.runner import notebook_parameters, run_notebook
+from tests.conftest import ROOT
+
+NOTEBOOKS = discover()
+QUICK_LIMIT_S = 120.0
+
+
+def _cells(path):
+    nb = json.loads(path.read_text())
+    return nb, [("".join(c["source"]) if isinstance(c["source"], list) else c["source"], c) for c in nb["cells"]]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS + [ROOT / "notebooks" / "_template.ipynb"], ids=lambda p: p.stem)
+def test_conventions(path):
+    nb, cells = _cells(path)
+    code = [c for c in cells if c[1]["cell_type"] == "code"]
+    assert "parameters" in code[0][1]["metadata"].get("tags", []), "first code cell must be tagged 'parameters'"
+    params = notebook_parameters(path)
+    assert "PROFILE" in params
+    assert all(not c[1].get("outputs") for c in code), "store notebooks without outputs"
+    assert nb["metadata"]["kernelspec"]["name"] == "tdbook"
+    if path.stem.startswith("00"):
+        return
+    assert "SEED" in params, "every experiment takes a seed"
+    text = "\n".join(s for s, _ in cells)
+    assert "results.start(" in text and "results.finish()" in text and "claims_table()" in text
+    assert "panel(" in code[-1][0] or "panel(" in code[-2][0], "end with a widget panel"
+    first_md = next(s for s, c in cells if c["cell_type"] == "markdown")
+    assert "seed" in first_md.lower() and "§" in first_md, "cite the seed sections reproduced"
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("path", NOTEBOOKS + [ROOT / "notebooks" / "_template.ipynb"], ids=lambda p: p.stem)
+def test_quick_profile_runs(path, out_root):
+    t0 = time.perf_counter()
+    r = run_notebook(path, "quick", {"PROFILE": "quick"})
+    wall = time.perf_counter() - t0
+    assert r.status == "ok", r.error
+    assert wall < QUICK_LIMIT_S, f"{path.stem} took {wall:.0f} s in the quick profile"
+    res = json.loads((out_root / "data" / "results" / f"{path.stem}.json").read_text())
+    assert res["complete"] and res["profile"] == "quick"
+    if not path.stem.startswith("00"):
+        assert res["claims"], "a notebook records its claims"
+        assert all(c["verdict"] in ("reproduced", "differs", "not-in-paper", "beyond") for c in res["claims"])
