@@ -1,0 +1,337 @@
+"""TD(λ) for a one-hidden-layer network with per-output eligibility traces (seed 004 §4.6, §6.4; App. B.9).
+
+This is the one implementation shared by the tic-tac-toe nets (notebook 07) and
+TD-Gammon (notebook 08).  It follows Sutton & Bonde's scheme as Powell codes it in
+``TDSuttonNet.h`` (Codes 6.3–6.4, Eqs 6.11–6.14):
+
+- forward: ``h = f_h(x·W1 + b·W1[bias])``, ``o = f_o(h·W2 + b·W2[bias])`` with a bias unit of value ``b``
+  on the input and hidden layers;
+- traces, one set per output ``k`` (each output has its own TD error):
+  ``eW2[j,k] ← γλ eW2[j,k] + ∂o_k/∂W2[j,k]`` and ``eW1[i,j,k] ← γλ eW1[i,j,k] + ∂o_k/∂W1[i,j]``;
+- update: ``W2[j,k] += β δ_k eW2[j,k]`` and ``W1[i,j] += α Σ_k δ_k eW1[i,j,k]``
+  (α input→hidden, β hidden→output, as the thesis separates them).
+
+The step order is the thesis's and Tesauro's: the weights move with the traces of
+the current state, then the next state is evaluated with the new weights and its
+gradient is added to the decayed traces.
+
+Inputs are sparse — an index array and a value array — so a 198-input TD-Gammon
+board with ~30 non-zero units costs ~30 rows of ``W1`` in the forward pass and in
+the gradient; a dense 20-input tic-tac-toe board just lists its non-zero units.
+
+Activations (``ACTIVATIONS``): ``logistic``; ``thesis`` = (1−e^−x)/(1+e^−x) = tanh(x/2)
+(App. B.9 ``output_function``); ``tanh``; ``linear``.  Derivatives: ``"true"``, or
+``"thesis"`` = the listing's ``output_function_prime(y) = 2y(1−y)`` applied to every
+non-linear unit (which is wrong for the thesis activation and flips sign for y < 0 —
+kept to reproduce v3.0).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from ..paths import atomic_write_bytes
+from ..rng import make_state, uniform
+
+ACTIVATIONS: dict[str, int] = {"logistic": 0, "thesis": 1, "tanh": 2, "linear": 3}
+DERIVATIVES: dict[str, int] = {"true": 0, "thesis": 1}
+
+
+# ----------------------------------------------------------------------------- kernels
+
+
+@njit(cache=True, inline="always")
+def act(x: float, kind: int) -> float:
+    """Unit activation (codes of ``ACTIVATIONS``)."""
+    if kind == 0:
+        if x >= 0.0:
+            return 1.0 / (1.0 + math.exp(-x))
+        e = math.exp(x)
+        return e / (1.0 + e)
+    if kind == 1:
+        return math.tanh(0.5 * x)  # (1 - e^-x) / (1 + e^-x), overflow-free
+    if kind == 2:
+        return math.tanh(x)
+    return x
+
+
+@njit(cache=True, inline="always")
+def dact(y: float, kind: int, mode: int) -> float:
+    """Derivative of the activation, written in terms of the unit's output ``y``."""
+    if kind == 3:
+        return 1.0
+    if mode == 1:
+        return 2.0 * y * (1.0 - y)  # App. B.9 output_function_prime, as printed
+    if kind == 0:
+        return y * (1.0 - y)
+    if kind == 1:
+        return 0.5 * (1.0 - y * y)
+    return 1.0 - y * y
+
+
+@njit(cache=True)
+def forward(W1, W2, idx, val, nnz, bias, hact, oact, h, o):
+    """Evaluate the net on the sparse input ``(idx[:nnz], val[:nnz])``; fills ``h`` and ``o``."""
+    n_in = W1.shape[0] - 1
+    n_hid = W1.shape[1]
+    n_out = W2.shape[1]
+    for j in range(n_hid):
+        h[j] = W1[n_in, j] * bias
+    for a in range(nnz):
+        i = idx[a]
+        v = val[a]
+        for j in range(n_hid):
+            h[j] += W1[i, j] * v
+    for j in range(n_hid):
+        h[j] = act(h[j], hact)
+    for k in range(n_out):
+        s = W2[n_hid, k] * bias
+        for j in range(n_hid):
+            s += W2[j, k] * h[j]
+        o[k] = act(s, oact)
+
+
+@njit(cache=True)
+def add_gradient(W2, idx, val, nnz, bias, hact, oact, dmode, h, o, eW1, eW2):
+    """``e += ∂o/∂w`` at the point last evaluated by :func:`forward` (per output ``k``)."""
+    n_in = eW1.shape[0] - 1
+    n_hid = eW1.shape[1]
+    n_out = eW1.shape[2]
+    c = np.empty((n_hid, n_out))
+    for k in range(n_out):
+        gk = dact(o[k], oact, dmode)
+        for j in range(n_hid):
+            eW2[j, k] += gk * h[j]
+            c[j, k] = gk * W2[j, k] * dact(h[j], hact, dmode)
+        eW2[n_hid, k] += gk * bias
+    for a in range(nnz):
+        i = idx[a]
+        v = val[a]
+        for j in range(n_hid):
+            for k in range(n_out):
+                eW1[i, j, k] += c[j, k] * v
+    for j in range(n_hid):
+        for k in range(n_out):
+            eW1[n_in, j, k] += c[j, k] * bias
+
+
+@njit(cache=True)
+def update_and_decay(W1, W2, eW1, eW2, delta, alpha, beta, decay):
+    """``W += step · δ · e`` (α for W1, β for W2), then ``e ← decay · e`` in the same pass."""
+    n_rows, n_hid, n_out = eW1.shape
+    for j in range(n_hid + 1):
+        for k in range(n_out):
+            W2[j, k] += beta * delta[k] * eW2[j, k]
+            eW2[j, k] *= decay
+    for i in range(n_rows):
+        for j in range(n_hid):
+            s = 0.0
+            for k in range(n_out):
+                s += delta[k] * eW1[i, j, k]
+                eW1[i, j, k] *= decay
+            W1[i, j] += alpha * s
+
+
+@njit(cache=True)
+def td_step(W1, W2, eW1, eW2, delta, idx, val, nnz, alpha, beta, decay, bias, hact, oact, dmode, h, o):
+    """One TD(λ) step: move the weights by the current traces and TD errors ``delta``, then
+    evaluate the next state ``(idx, val)`` with the new weights and add its gradient to the
+    decayed traces.  Leaves the next state's hidden/output values in ``h``/``o``."""
+    update_and_decay(W1, W2, eW1, eW2, delta, alpha, beta, decay)
+    forward(W1, W2, idx, val, nnz, bias, hact, oact, h, o)
+    add_gradient(W2, idx, val, nnz, bias, hact, oact, dmode, h, o, eW1, eW2)
+
+
+@njit(cache=True)
+def start_episode(W1, W2, eW1, eW2, idx, val, nnz, bias, hact, oact, dmode, h, o):
+    """Zero the traces, evaluate the first state and put its gradient in the traces."""
+    eW1[:] = 0.0
+    eW2[:] = 0.0
+    forward(W1, W2, idx, val, nnz, bias, hact, oact, h, o)
+    add_gradient(W2, idx, val, nnz, bias, hact, oact, dmode, h, o, eW1, eW2)
+
+
+@njit(cache=True)
+def _init_weights(state, W, scale):
+    for i in range(W.shape[0]):
+        for j in range(W.shape[1]):
+            W[i, j] = (2.0 * uniform(state) - 1.0) * scale
+
+
+def sparse(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """(indices, values, count) of the non-zero entries of a dense input vector."""
+    x = np.asarray(x, dtype=np.float64).ravel()
+    idx = np.flatnonzero(x).astype(np.int64)
+    return idx, x[idx].copy(), len(idx)
+
+
+# ----------------------------------------------------------------------------- façade
+
+
+def _code(table: dict[str, int], name: str, what: str) -> int:
+    if name not in table:
+        raise ValueError(f"unknown {what} {name!r}; choose from: {', '.join(table)}")
+    return table[name]
+
+
+class TDNet:
+    """A one-hidden-layer TD(λ) network with per-output traces (see module docstring).
+
+    ``alpha``: input→hidden step size; ``beta``: hidden→output step size (defaults to
+    ``alpha``); ``init``: weights uniform in [−init, init] (thesis: 0.1); ``bias``: value of
+    the bias units (thesis: 1.0).  Arrays are public so jitted game loops can use the
+    kernels of this module directly: ``W1`` (n_in+1, n_hidden), ``W2`` (n_hidden+1, n_out),
+    ``eW1`` (n_in+1, n_hidden, n_out), ``eW2`` (n_hidden+1, n_out).
+    """
+
+    def __init__(self, n_in: int, n_hidden: int, n_out: int = 1, *, hidden: str = "logistic",
+                 output: str = "logistic", derivative: str = "true", alpha: float = 0.1,
+                 beta: float | None = None, gamma: float = 1.0, lam: float = 0.0, init: float = 0.1,
+                 bias: float = 1.0, seed: int = 0) -> None:
+        for name, v in (("n_in", n_in), ("n_hidden", n_hidden), ("n_out", n_out)):
+            if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 1:
+                raise ValueError(f"{name} must be an int >= 1, got {v!r}")
+        self.hact = _code(ACTIVATIONS, hidden, "hidden activation")
+        self.oact = _code(ACTIVATIONS, output, "output activation")
+        self.dmode = _code(DERIVATIVES, derivative, "derivative")
+        self.hidden, self.output, self.derivative = hidden, output, derivative
+        beta = alpha if beta is None else beta
+        for name, v in (("alpha", alpha), ("beta", beta)):
+            if not (isinstance(v, (int, float)) and v > 0 and math.isfinite(v)):
+                raise ValueError(f"{name} must be a number > 0, got {v!r}")
+        if not (0.0 <= gamma <= 1.0):
+            raise ValueError(f"gamma must be in [0, 1], got {gamma!r}")
+        if not (0.0 <= lam <= 1.0):
+            raise ValueError(f"lam (λ) must be in [0, 1], got {lam!r}")
+        if not (init >= 0 and math.isfinite(init)):
+            raise ValueError(f"init must be a number >= 0, got {init!r}")
+        self.alpha, self.beta, self.gamma, self.lam = float(alpha), float(beta), float(gamma), float(lam)
+        self.init, self.bias, self.seed = float(init), float(bias), int(seed)
+        self.W1 = np.empty((n_in + 1, n_hidden))
+        self.W2 = np.empty((n_hidden + 1, n_out))
+        st = make_state(seed, 0)
+        _init_weights(st, self.W1, self.init)
+        _init_weights(st, self.W2, self.init)
+        self.eW1 = np.zeros((n_in + 1, n_hidden, n_out))
+        self.eW2 = np.zeros((n_hidden + 1, n_out))
+        self.h = np.zeros(n_hidden)
+        self.o = np.zeros(n_out)
+
+    # -- shape
+    @property
+    def n_in(self) -> int:
+        return self.W1.shape[0] - 1
+
+    @property
+    def n_hidden(self) -> int:
+        return self.W1.shape[1]
+
+    @property
+    def n_out(self) -> int:
+        return self.W2.shape[1]
+
+    @property
+    def decay(self) -> float:
+        return self.gamma * self.lam
+
+    def _input(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+        x = np.asarray(x, dtype=np.float64)
+        if x.shape != (self.n_in,):
+            raise ValueError(f"input has shape {x.shape}, the net expects ({self.n_in},)")
+        return sparse(x)
+
+    # -- evaluation and learning
+    def value(self, x: np.ndarray) -> np.ndarray:
+        """Outputs for the dense input ``x`` (does not touch the traces)."""
+        idx, val, nnz = self._input(x)
+        h, o = np.empty(self.n_hidden), np.empty(self.n_out)
+        forward(self.W1, self.W2, idx, val, nnz, self.bias, self.hact, self.oact, h, o)
+        return o
+
+    def start(self, x: np.ndarray) -> np.ndarray:
+        """Begin an episode at state ``x``: zero traces, load ∇V(x). Returns V(x)."""
+        idx, val, nnz = self._input(x)
+        start_episode(self.W1, self.W2, self.eW1, self.eW2, idx, val, nnz, self.bias, self.hact,
+                      self.oact, self.dmode, self.h, self.o)
+        return self.o.copy()
+
+    def step(self, delta: np.ndarray | float, x_next: np.ndarray) -> np.ndarray:
+        """Apply TD errors ``delta`` (one per output) with the current traces, then move to
+        ``x_next``. Returns V(x_next) under the new weights."""
+        d = np.atleast_1d(np.asarray(delta, dtype=np.float64))
+        if d.shape != (self.n_out,):
+            raise ValueError(f"delta has shape {d.shape}, the net has {self.n_out} outputs")
+        if not np.all(np.isfinite(d)):
+            raise ValueError(f"TD error is not finite: {d}")
+        idx, val, nnz = self._input(x_next)
+        td_step(self.W1, self.W2, self.eW1, self.eW2, d, idx, val, nnz, self.alpha, self.beta,
+                self.decay, self.bias, self.hact, self.oact, self.dmode, self.h, self.o)
+        self.check_finite()
+        return self.o.copy()
+
+    def check_finite(self) -> None:
+        """Raise ValueError if any weight is NaN or infinite (training diverged)."""
+        for name in ("W1", "W2"):
+            w = getattr(self, name)
+            if not np.all(np.isfinite(w)):
+                bad = int(np.size(w) - np.count_nonzero(np.isfinite(w)))
+                raise ValueError(f"weights {name} contain {bad} non-finite values: training diverged")
+
+    # -- persistence
+    def meta(self) -> dict[str, Any]:
+        return {
+            "format": "tdbook.TDNet/1", "n_in": self.n_in, "n_hidden": self.n_hidden, "n_out": self.n_out,
+            "hidden": self.hidden, "output": self.output, "derivative": self.derivative,
+            "alpha": self.alpha, "beta": self.beta, "gamma": self.gamma, "lam": self.lam,
+            "init": self.init, "bias": self.bias, "seed": self.seed,
+        }
+
+    def save(self, path: str | Path, **extra: Any) -> Path:
+        """Write weights + hyper-parameters (+ ``extra`` JSON-able metadata) to ``.npz``, atomically."""
+        import io
+
+        path = Path(path)
+        buf = io.BytesIO()
+        meta = json.dumps({**self.meta(), **extra}, sort_keys=True)
+        np.savez(buf, W1=self.W1, W2=self.W2, meta=np.array(meta))
+        atomic_write_bytes(path, buf.getvalue())
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path, *, expect: dict[str, Any] | None = None) -> "TDNet":
+        """Read a net written by :meth:`save`; ValueError naming the problem if the file is
+        corrupt, of the wrong shape (``expect`` may pin n_in/n_hidden/n_out) or holds NaNs."""
+        path = Path(path)
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                W1, W2, meta = z["W1"], z["W2"], json.loads(str(z["meta"]))
+        except FileNotFoundError:
+            raise ValueError(f"no weights file at {path}") from None
+        except Exception as e:  # zip/npz/JSON damage
+            raise ValueError(f"{path} is not a readable tdbook weights file ({type(e).__name__}: {e})") from None
+        if meta.get("format") != "tdbook.TDNet/1":
+            raise ValueError(f"{path}: unknown weights format {meta.get('format')!r}")
+        n_in, n_hid, n_out = meta["n_in"], meta["n_hidden"], meta["n_out"]
+        if W1.shape != (n_in + 1, n_hid) or W2.shape != (n_hid + 1, n_out):
+            raise ValueError(f"{path}: weight shapes {W1.shape}/{W2.shape} do not match "
+                             f"{n_in}-{n_hid}-{n_out} recorded in the file")
+        for key, want in (expect or {}).items():
+            if meta.get(key) != want:
+                raise ValueError(f"{path}: {key} is {meta.get(key)!r}, expected {want!r}")
+        net = cls(n_in, n_hid, n_out, hidden=meta["hidden"], output=meta["output"],
+                  derivative=meta["derivative"], alpha=meta["alpha"], beta=meta["beta"], gamma=meta["gamma"],
+                  lam=meta["lam"], init=meta["init"], bias=meta["bias"], seed=meta["seed"])
+        net.W1[:] = W1
+        net.W2[:] = W2
+        try:
+            net.check_finite()
+        except ValueError as e:
+            raise ValueError(f"{path}: {e}") from None
+        net.extra = {k: v for k, v in meta.items() if k not in net.meta()}
+        return net
