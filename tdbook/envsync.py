@@ -16,7 +16,7 @@ from pathlib import Path
 from .paths import repo_root
 
 #: Pinned packages that conda-forge does not carry: installed by pip inside the conda env.
-CONDA_MISSING: frozenset[str] = frozenset({"pokerkit"})
+CONDA_MISSING: frozenset[str] = frozenset({"pokerkit", "gnubg"})
 #: PyPI name → conda-forge name where they differ.
 CONDA_NAMES: dict[str, str] = {}
 
