@@ -68,3 +68,28 @@ def make_state(seed: int, stream: int = 0) -> np.ndarray:
     if not isinstance(stream, (int, np.integer)) or isinstance(stream, bool) or stream < 0:
         raise ValueError(f"stream must be a non-negative int, got {stream!r}")
     return seed_state(int(seed) % (1 << 64), int(stream) % (1 << 64))
+
+
+_ONE = np.uint64(1)
+_SIXTY_FOUR = np.uint64(64)
+
+
+@njit(cache=True)
+def coin_state(seed: int, stream: int) -> np.ndarray:
+    """A generator state that also buffers coin flips: ``[SplitMix64 state, unused bits, count]``."""
+    s = np.zeros(3, dtype=np.uint64)
+    s[0] = seed_state(seed, stream)[0]
+    return s
+
+
+@njit(cache=True)
+def coin(state: np.ndarray) -> int:
+    """One fair coin flip (0 or 1) from a :func:`coin_state`: each 64-bit draw gives 64 flips,
+    least-significant bit first."""
+    if state[2] == 0:
+        state[1] = next_u64(state)
+        state[2] = _SIXTY_FOUR
+    b = state[1] & _ONE
+    state[1] = state[1] >> _ONE
+    state[2] = state[2] - _ONE
+    return np.int64(b)
