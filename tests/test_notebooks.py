@@ -52,3 +52,22 @@ def test_quick_profile_runs(path, out_root):
     if not path.stem.startswith("00"):
         assert res["claims"], "a notebook records its claims"
         assert all(c["verdict"] in ("reproduced", "differs", "not-in-paper", "beyond") for c in res["claims"])
+
+
+@pytest.mark.notebook
+def test_same_seed_and_profile_give_identical_bytes(tmp_path, monkeypatch):
+    """Issue 2: the random-walk notebook run twice (quick profile, same seed) writes byte-identical
+    results and figures."""
+    path = ROOT / "notebooks" / "05_random_walk.ipynb"
+    trees = []
+    for k in range(2):
+        root = tmp_path / f"run{k}"
+        monkeypatch.setenv("TDBOOK_OUTPUT_ROOT", str(root))
+        r = run_notebook(path, "quick", {"PROFILE": "quick", "SEED": 11})
+        assert r.status == "ok", r.error
+        files = sorted(p for sub in ("data", "figures") for p in (root / sub).rglob("*") if p.is_file())
+        trees.append({p.relative_to(root).as_posix(): p.read_bytes() for p in files})
+    assert any(k.endswith(".png") for k in trees[0]) and any(k.endswith(".json") for k in trees[0])
+    assert trees[0].keys() == trees[1].keys()
+    differ = [k for k in trees[0] if trees[0][k] != trees[1][k]]
+    assert not differ, f"not byte-identical across two runs: {differ}"
