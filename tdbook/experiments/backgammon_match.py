@@ -1,0 +1,227 @@
+"""Cubeless backgammon matches with duplicate dice (notebook 08's ladder; seed 004 ch. 5).
+
+Each *pair* of games replays one dice sequence twice with the colours swapped: in game 1
+player A is colour 0, in game 2 player B is; the opening roll and every later roll come
+from the same stream ``(seed, 2·pair)`` in both games, so luck largely cancels in the
+pair sum.  Results are points per game for A (±1 single, ±2 gammon, ±3 backgammon) with
+the standard error over pairs (the independent units), and A's win percentage.
+
+Jitted players (random, pubeval) run in one kernel (:func:`play_pairs`); any other
+player (gnubg levels) goes through the Python loop, which uses the same dice streams.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+import numpy as np
+from numba import njit
+from tqdm.auto import tqdm
+
+from ..games.backgammon import (MAX_AFTER, NSLOT, OFF, WS_SIZE, flip, gen_afterstates, initial_position,
+                                make_buffers, opening_roll, roll, win_multiplier)
+from ..players.backgammon import choose
+from ..rng import make_state, seed_state
+
+MAX_PLIES = 100_000  # safety net; real games are a few hundred plies at most
+
+
+@njit(cache=True)
+def play_game(kind0, kind1, w, dice_rng, rng0, rng1, out_pos, out_mv, ws, x, pos, tmp) -> tuple:
+    """One cubeless game between jitted players; returns (points for colour 0, plies)."""
+    pos[:] = 0
+    pos[24], pos[13], pos[8], pos[6] = 2, 5, 3, 5
+    pos[1], pos[12], pos[17], pos[19] = -2, -5, -3, -5
+    side, d1, d2 = opening_roll(dice_rng)
+    plies = 0
+    while plies < MAX_PLIES:
+        n = gen_afterstates(pos, d1, d2, out_pos, out_mv, ws)
+        if side == 0:
+            k = choose(kind0, pos, out_pos, n, w, x, rng0)
+        else:
+            k = choose(kind1, pos, out_pos, n, w, x, rng1)
+        plies += 1
+        if out_pos[k, OFF] == 15:
+            m = win_multiplier(out_pos[k])
+            return (m if side == 0 else -m), plies
+        flip(out_pos[k], tmp)
+        pos[:] = tmp
+        side = 1 - side
+        d1, d2 = roll(dice_rng)
+    return 0, plies
+
+
+@njit(cache=True)
+def play_pairs(kind_a, kind_b, w, seed, first_pair, n_pairs, out, plies) -> None:
+    """Duplicate-dice pairs ``first_pair .. first_pair+n_pairs-1``: ``out[i, 0]``/``out[i, 1]`` are
+    A's points as colour 0 / colour 1; ``plies[i, :]`` the game lengths."""
+    out_pos = np.zeros((MAX_AFTER, NSLOT), np.int8)
+    out_mv = np.full((MAX_AFTER, 8), -1, np.int8)
+    ws = np.zeros(WS_SIZE, np.int64)
+    x = np.zeros(122)
+    pos = np.zeros(NSLOT, np.int8)
+    tmp = np.zeros(NSLOT, np.int8)
+    for i in range(n_pairs):
+        p = first_pair + i
+        for g in range(2):
+            dice = seed_state(seed, 2 * p)
+            ra = seed_state(seed, 2 * p + 1)              # A's own stream (random choices)
+            rb = seed_state(seed, 2 * p + 1 + (1 << 40))  # B's own stream
+            if g == 0:
+                r, n = play_game(kind_a, kind_b, w, dice, ra, rb, out_pos, out_mv, ws, x, pos, tmp)
+                out[i, 0] = r
+            else:
+                r, n = play_game(kind_b, kind_a, w, dice, rb, ra, out_pos, out_mv, ws, x, pos, tmp)
+                out[i, 1] = -r
+            plies[i, g] = n
+
+
+@dataclass
+class MatchResult:
+    """Points per game for A, its standard error (over duplicate pairs), win % and the raw points."""
+
+    a: str
+    b: str
+    games: int
+    ppg: float
+    stderr: float
+    win_pct: float
+    gammon_pct: float
+    backgammon_pct: float
+    points: np.ndarray  # shape (pairs, 2): A's points as colour 0 and as colour 1
+
+    def summary(self) -> str:
+        return (f"{self.a} vs {self.b}: {self.ppg:+.3f} ± {self.stderr:.3f} points/game, "
+                f"{self.win_pct:.1f}% wins over {self.games} games (duplicate dice, cubeless)")
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d.pop("points")
+        return d
+
+
+def summarize(a: str, b: str, points: np.ndarray) -> MatchResult:
+    pts = np.asarray(points, dtype=np.float64)
+    flat = pts.ravel()
+    pair = pts.mean(axis=1)
+    n = len(pair)
+    se = float(pair.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
+    return MatchResult(a, b, int(flat.size), float(flat.mean()), se, float(100 * np.mean(flat > 0)),
+                       float(100 * np.mean(np.abs(flat) == 2)), float(100 * np.mean(np.abs(flat) == 3)), pts)
+
+
+def _check(n_pairs: int, seed: int) -> None:
+    if not isinstance(n_pairs, (int, np.integer)) or isinstance(n_pairs, bool) or n_pairs < 1:
+        raise ValueError(f"n_pairs must be an int >= 1, got {n_pairs!r}")
+    make_state(seed, 0)  # validates the seed
+
+
+def run_match(player_a, player_b, n_pairs: int = 500, seed: int = 0, progress: bool = True,
+              chunk: int = 250) -> MatchResult:
+    """Play ``n_pairs`` duplicate-dice pairs (2·n_pairs games) of A against B.
+
+    Players with a ``kind`` attribute (random, pubeval) and the same pubeval weights run
+    in the jitted kernel; otherwise the Python loop plays move by move."""
+    _check(n_pairs, seed)
+    ka, kb = getattr(player_a, "kind", None), getattr(player_b, "kind", None)
+    if ka is not None and kb is not None:
+        w = getattr(player_a, "w", None)
+        wb = getattr(player_b, "w", None)
+        if w is None:
+            w = wb
+        if w is not None and wb is not None and not np.array_equal(w, wb):
+            return _run_python(player_a, player_b, n_pairs, seed, progress)
+        w = np.zeros((2, 122)) if w is None else w
+        out = np.zeros((n_pairs, 2), np.int64)
+        plies = np.zeros((n_pairs, 2), np.int64)
+        with tqdm(total=n_pairs, desc=f"{player_a.name} vs {player_b.name}", disable=not progress, unit="pair") as bar:
+            for s in range(0, n_pairs, chunk):
+                m = min(chunk, n_pairs - s)
+                o = np.zeros((m, 2), np.int64)
+                pl = np.zeros((m, 2), np.int64)
+                play_pairs(ka, kb, w, seed, s, m, o, pl)
+                out[s:s + m] = o
+                plies[s:s + m] = pl
+                bar.update(m)
+        return summarize(player_a.name, player_b.name, out)
+    return _run_python(player_a, player_b, n_pairs, seed, progress)
+
+
+def play_python_game(players, dice_rng: np.ndarray, bufs=None) -> tuple[int, int]:
+    """One game between Python-level players (colour 0 first in ``players``); (points for colour 0, plies)."""
+    bufs = bufs if bufs is not None else make_buffers()
+    pos = initial_position()
+    side, d1, d2 = opening_roll(dice_rng)
+    tmp = np.zeros(NSLOT, np.int8)
+    for plies in range(1, MAX_PLIES + 1):
+        n = gen_afterstates(pos, d1, d2, *bufs)
+        after = bufs[0][:n]
+        k = players[side].choose(pos, d1, d2, after)
+        if not 0 <= k < n:
+            raise ValueError(f"player {players[side].name} chose afterstate {k} of {n}")
+        if after[k, OFF] == 15:
+            m = int(win_multiplier(after[k]))
+            return (m if side == 0 else -m), plies
+        flip(after[k], tmp)
+        pos = tmp.copy()
+        side = 1 - side
+        d1, d2 = roll(dice_rng)
+    return 0, MAX_PLIES
+
+
+def _run_python(player_a, player_b, n_pairs: int, seed: int, progress: bool) -> MatchResult:
+    bufs = make_buffers()
+    out = np.zeros((n_pairs, 2), np.int64)
+    for i in tqdm(range(n_pairs), desc=f"{player_a.name} vs {player_b.name}", disable=not progress, unit="pair"):
+        r, _ = play_python_game((player_a, player_b), make_state(seed, 2 * i), bufs)
+        out[i, 0] = r
+        r, _ = play_python_game((player_b, player_a), make_state(seed, 2 * i), bufs)
+        out[i, 1] = -r
+    return summarize(player_a.name, player_b.name, out)
+
+
+@njit(cache=True)
+def record_game(kind0, kind1, w, seed, stream, out_pos, out_dice) -> int:
+    """Play one game (random or pubeval players, dice and choices from ``(seed, stream)``) and record
+    every position met before a move (side on roll's view) with its roll; returns the count
+    (at most ``len(out_pos)``: the record stops there)."""
+    dice = seed_state(seed, stream)
+    r0 = seed_state(seed, stream + (1 << 40))
+    r1 = seed_state(seed, stream + (1 << 41))
+    out_p = np.zeros((MAX_AFTER, NSLOT), np.int8)
+    out_m = np.full((MAX_AFTER, 8), -1, np.int8)
+    ws = np.zeros(WS_SIZE, np.int64)
+    x = np.zeros(122)
+    pos = np.zeros(NSLOT, np.int8)
+    pos[24], pos[13], pos[8], pos[6] = 2, 5, 3, 5
+    pos[1], pos[12], pos[17], pos[19] = -2, -5, -3, -5
+    side, d1, d2 = opening_roll(dice)
+    m = 0
+    while m < out_pos.shape[0]:
+        out_pos[m, :] = pos
+        out_dice[m, 0] = d1
+        out_dice[m, 1] = d2
+        m += 1
+        n = gen_afterstates(pos, d1, d2, out_p, out_m, ws)
+        k = choose(kind0 if side == 0 else kind1, pos, out_p, n, w, x, r0 if side == 0 else r1)
+        if out_p[k, OFF] == 15:
+            break
+        flip(out_p[k], pos)
+        side = 1 - side
+        d1, d2 = roll(dice)
+    return m
+
+
+def sample_positions(n_games: int, seed: int = 0, kind0: int = 0, kind1: int = 0, w: np.ndarray | None = None,
+                     every: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Positions (side on roll's view) and rolls from ``n_games`` recorded games, every ``every``-th ply."""
+    w = np.zeros((2, 122)) if w is None else w
+    ps, ds = [], []
+    buf_p = np.zeros((4000, NSLOT), np.int8)
+    buf_d = np.zeros((4000, 2), np.int64)
+    for g in range(n_games):
+        m = record_game(kind0, kind1, w, seed, g, buf_p, buf_d)
+        ps.append(buf_p[:m:every].copy())
+        ds.append(buf_d[:m:every].copy())
+    return np.concatenate(ps), np.concatenate(ds)

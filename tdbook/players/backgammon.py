@@ -1,0 +1,182 @@
+"""Backgammon players: random, pubeval (Tesauro's public linear evaluator) and GNU Backgammon levels.
+
+Every player picks one of the distinct afterstates :func:`~tdbook.games.backgammon.gen_afterstates`
+lists.  Random and pubeval have jitted choosers (``KIND_RANDOM``, ``KIND_PUBEVAL``) that the
+match runner's fast path calls inside one kernel; gnubg players are Python-level.
+
+Pubeval (written from ``references/pubeval.md``): score = w · x over 122 inputs of the
+afterstate seen by the mover, with the ``race`` weights when the position *before* the
+move has no contact and the ``contact`` weights otherwise; bearing off the last checker
+scores best possible.  Ties go to the first afterstate generated.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+from numba import njit
+
+from ..games.backgammon import OFF, gen_afterstates, is_race, make_buffers
+from ..paths import repo_root
+from ..rng import make_state, randint
+
+KIND_RANDOM = 0
+KIND_PUBEVAL = 1
+
+_WEIGHTS_FILE = "data/pubeval_weights.json"
+
+
+def load_pubeval_weights(path: str | Path | None = None) -> np.ndarray:
+    """Pubeval's weights as float64[2, 122] (row 0 contact, row 1 race), checked for shape."""
+    p = Path(path) if path is not None else Path(__file__).resolve().parents[2] / _WEIGHTS_FILE
+    if not p.is_file():
+        p = repo_root() / _WEIGHTS_FILE
+    try:
+        d = json.loads(p.read_text())
+        rows = [d["contact"], d["race"]]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"cannot read pubeval weights from {p}: {e}") from None
+    for name, r in zip(("contact", "race"), rows):
+        if not isinstance(r, list) or len(r) != 122:
+            raise ValueError(f"pubeval weights in {p}: {name!r} must be a list of 122 numbers")
+    try:
+        w = np.array(rows, dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"pubeval weights in {p} must be numbers: {e}") from None
+    if not np.all(np.isfinite(w)):
+        raise ValueError(f"pubeval weights in {p} must be finite numbers")
+    return w
+
+
+@njit(cache=True)
+def pubeval_score(after, race, w, x) -> float:
+    """Pubeval's score of afterstate ``after`` (mover's view); ``race`` refers to the position before.
+
+    Sums only the non-zero inputs of :func:`~tdbook.games.backgammon_encoding.pubeval_inputs`
+    (block k reads point 24 − k); ``x`` is unused scratch kept for a stable signature."""
+    if after[OFF] == 15:
+        return 99999999.0
+    r = 1 if race else 0
+    s = 0.0
+    for k in range(24):
+        n = after[24 - k]
+        b = 5 * k
+        if n == -1:
+            s += w[r, b]
+        elif n == 1:
+            s += w[r, b + 1]
+        elif n >= 2:
+            s += w[r, b + 2]
+            if n == 3:
+                s += w[r, b + 3]
+            elif n >= 4:
+                s += w[r, b + 4] * (n - 3) * 0.5
+    s += w[r, 120] * (-after[0] * 0.5)
+    s += w[r, 121] * (after[OFF] / 15.0)
+    return s
+
+
+@njit(cache=True)
+def pubeval_choose(pos, out_pos, n, w, x) -> int:
+    """Index of pubeval's choice among ``out_pos[:n]`` (afterstates of ``pos``)."""
+    race = is_race(pos)
+    best = 0
+    bs = -1e300
+    for j in range(n):
+        s = pubeval_score(out_pos[j], race, w, x)
+        if s > bs:
+            bs = s
+            best = j
+    return best
+
+
+@njit(cache=True)
+def choose(kind, pos, out_pos, n, w, x, rng) -> int:
+    """Jitted chooser dispatch: ``KIND_RANDOM`` draws from ``rng``, ``KIND_PUBEVAL`` uses ``w``."""
+    if n <= 1:
+        return 0
+    if kind == KIND_RANDOM:
+        return randint(rng, n)
+    return pubeval_choose(pos, out_pos, n, w, x)
+
+
+# ----------------------------------------------------------------------------- Python-level players
+
+
+class BGPlayer(Protocol):
+    """Picks an afterstate: ``choose(pos, d1, d2, after) -> index`` (``after``: int8[n, 28])."""
+
+    name: str
+
+    def choose(self, pos: np.ndarray, d1: int, d2: int, after: np.ndarray) -> int: ...
+
+
+class RandomPlayer:
+    """Uniform over the distinct afterstates (seeded)."""
+
+    kind = KIND_RANDOM
+
+    def __init__(self, seed: int = 0, stream: int = 1) -> None:
+        self.name = "random"
+        self.rng = make_state(seed, stream)
+
+    def choose(self, pos, d1, d2, after) -> int:
+        return int(randint(self.rng, len(after))) if len(after) > 1 else 0
+
+
+class PubevalPlayer:
+    """Tesauro's pubeval (1993), the standard benchmark opponent."""
+
+    kind = KIND_PUBEVAL
+
+    def __init__(self, weights: np.ndarray | None = None) -> None:
+        self.name = "pubeval"
+        self.w = load_pubeval_weights() if weights is None else np.asarray(weights, np.float64)
+        if self.w.shape != (2, 122):
+            raise ValueError(f"pubeval weights must have shape (2, 122), got {self.w.shape}")
+        self._x = np.zeros(122)
+
+    def choose(self, pos, d1, d2, after) -> int:
+        return int(pubeval_choose(np.asarray(pos, np.int8), after, len(after), self.w, self._x))
+
+    def scores(self, pos: np.ndarray, after: np.ndarray) -> np.ndarray:
+        race = bool(is_race(np.asarray(pos, np.int8)))
+        return np.array([pubeval_score(a, race, self.w, self._x) for a in after])
+
+
+GNUBG_LEVELS: dict[str, float] = {"beginner": 0.06, "intermediate": 0.04, "advanced": 0.015, "expert": 0.0}
+
+
+class GnubgPlayer:
+    """GNU Backgammon at 0-ply with deterministic evaluation noise (gnubg's graded levels:
+    beginner 0.06, intermediate 0.04, advanced 0.015, expert 0).  Picks the afterstate with
+    the highest gnubg move score (minus the opponent's equity after the move, noise included)."""
+
+    def __init__(self, level: str = "expert", plies: int = 0) -> None:
+        if level not in GNUBG_LEVELS:
+            raise ValueError(f"unknown gnubg level {level!r}; choose from: {', '.join(GNUBG_LEVELS)}")
+        from ..games.backgammon_gnubg import context
+        self.level, self.plies = level, int(plies)
+        self.name = f"gnubg-{level}"
+        self.ctx = context(self.plies, GNUBG_LEVELS[level], True)
+
+    def choose(self, pos, d1, d2, after) -> int:
+        from ..games.backgammon_gnubg import move_score
+        if len(after) <= 1:
+            return 0
+        s = [move_score(a, self.ctx) for a in after]
+        return int(np.argmax(s))
+
+
+def scratch() -> tuple:
+    """Buffers for a Python-level game loop: (movegen buffers, pubeval x)."""
+    return make_buffers(), np.zeros(122)
+
+
+def afterstates(pos: np.ndarray, d1: int, d2: int, bufs) -> np.ndarray:
+    """Distinct afterstates (a view into ``bufs``) of ``pos`` with ``d1, d2``."""
+    n = gen_afterstates(pos, d1, d2, *bufs)
+    return bufs[0][:n]

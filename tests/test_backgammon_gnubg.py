@@ -1,0 +1,72 @@
+"""Move generation against GNU Backgammon (PyPI ``gnubg``) on positions from real games.
+
+A sample runs here (about 400 positions × 21 rolls); the full check is
+``benchmarks/crosscheck_backgammon_gnubg.py --positions 2000``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gnubg")
+
+from tdbook.experiments.backgammon_match import run_match, sample_positions  # noqa: E402
+from tdbook.games import backgammon as bg  # noqa: E402
+from tdbook.games.backgammon_gnubg import crosscheck, equity, from_gnubg, gnubg_moves, to_gnubg  # noqa: E402
+from tdbook.players.backgammon import (KIND_PUBEVAL, KIND_RANDOM, GnubgPlayer, PubevalPlayer,  # noqa: E402
+                                       load_pubeval_weights)
+
+ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+
+
+def _sample(n: int, seed: int) -> np.ndarray:
+    w = load_pubeval_weights()
+    a, _ = sample_positions(8, seed=seed, kind0=KIND_RANDOM, kind1=KIND_RANDOM, every=2)
+    b, _ = sample_positions(8, seed=seed + 1, kind0=KIND_PUBEVAL, kind1=KIND_PUBEVAL, w=w, every=2)
+    p = np.unique(np.concatenate([a, b]), axis=0)
+    return p[np.random.default_rng(seed).permutation(len(p))[:n]]
+
+
+def test_board_conversion_round_trips():
+    for p in _sample(200, 1):
+        assert np.array_equal(from_gnubg(to_gnubg(p)), p)
+    opp, me = to_gnubg(bg.initial_position())
+    assert me == opp == (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
+
+
+def test_move_generation_equals_gnubg_on_sampled_positions():
+    P = _sample(400, 20260707)
+    assert len(P) >= 300
+    bufs = bg.make_buffers()
+    checks = cut = 0
+    for p in P:
+        for d1, d2 in ROLLS:
+            r = crosscheck(p, d1, d2, bufs)
+            assert not r["problems"], (p.tolist(), (d1, d2), r["problems"])
+            checks += 1
+            cut += r["bearoff_ok"] is not None
+    assert checks == 21 * len(P) and cut > 0     # the bear-off path of the check was exercised
+
+
+def test_gnubg_scores_are_minus_the_opponents_equity():
+    p = bg.initial_position()
+    best = gnubg_moves(p, 3, 1)[0]
+    assert best["move"] == (8, 5, 6, 5)
+    a = bg.apply_hops(p, [(8, 5), (6, 5)])
+    assert best["score"] == pytest.approx(-equity(bg.flipped(a)), abs=1e-5)
+
+
+def test_gnubg_player_plays_gnubgs_best_move():
+    g = bg.Backgammon()
+    s = g.state_from(bg.initial_position(), 0, (3, 1))
+    after, hops = g.afterstates(s)
+    k = GnubgPlayer("expert").choose(s.position, 3, 1, after)
+    assert bg.move_string(s.position, hops[k]) == "8/5 6/5"
+    with pytest.raises(ValueError, match="unknown gnubg level"):
+        GnubgPlayer("grandmaster")
+
+
+def test_gnubg_beats_pubeval_in_a_short_match():
+    r = run_match(GnubgPlayer("expert"), PubevalPlayer(), 10, seed=5, progress=False)
+    assert r.games == 20 and r.ppg > 0
