@@ -1,0 +1,239 @@
+"""TD(λ) after-state tables (seed 004 §6.1–6.2, App. B.1 main.cc, B.7 TDlambdaPolicy.h).
+
+The central test transliterates App. B's C++ line by line into plain Python — string keys, a dict
+for ``std::map``, ``board[i][j]`` with ``i`` the column, the column-major scan, ``val != kInitialize
+&& val > best`` — and drives it with the same random draws as the jitted kernel: the two must end
+with identical tables and counters.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tdbook import rng
+from tdbook.games import tictactoe as T
+from tdbook.learners import td_table as L
+from tdbook.players import tictactoe as P
+
+K_EMPTY, K_X, K_O, K_NOWIN, K_DRAW = -1, 0, 1, 2, 3
+
+
+def _game_over(board):
+    """App. B.1 game_over, as listed (board[i][j]: column i, row j)."""
+    for j in range(3):
+        p = board[0][j]
+        if all(board[i][j] == p and board[i][j] != K_EMPTY for i in range(1, 3)):
+            return p
+    for i in range(3):
+        p = board[i][0]
+        if all(board[i][j] == p and board[i][j] != K_EMPTY for j in range(1, 3)):
+            return p
+    p = board[0][0]
+    if all(board[i][i] == p and board[i][i] != K_EMPTY for i in range(3)):
+        return p
+    p = board[2][0]
+    if all(board[2 - j][j] == p and board[2 - j][j] != K_EMPTY for j in range(3)):
+        return p
+    if any(board[i][j] == K_EMPTY for i in range(3) for j in range(3)):
+        return K_NOWIN
+    return K_DRAW
+
+
+def _board_string(board):
+    return "".join(("X" if board[i][j] == K_X else "O") if board[i][j] != K_EMPTY else "B"
+                   for j in range(3) for i in range(3))
+
+
+def _empty_squares(board):
+    """Empty squares in the kernel's order (square 3j+i ascending) — only to map the shared random draws."""
+    return [(s % 3, s // 3) for s in range(9) if board[s % 3][s // 3] == K_EMPTY]
+
+
+class _Random:
+    def __init__(self, st):
+        self.st = st
+
+    def move(self, board, piece):
+        sq = _empty_squares(board)
+        k = 0 if len(sq) == 1 else rng.randint(self.st, len(sq))
+        i, j = sq[k]
+        board[i][j] = piece
+
+    def reset(self):
+        pass
+
+    def learn(self, board, piece, winner, loser, game_over):
+        pass
+
+
+class _TDlambda:
+    """App. B.7 TDlambdaPolicy, transliterated."""
+
+    def __init__(self, st, alpha, lam, gamma, eps, draw, learning=True):
+        self.st, self.alpha, self.lam, self.gamma, self.eps, self.draw = st, alpha, lam, gamma, eps, draw
+        self.V, self.E, self.moves, self.current, self.next = {}, {}, [], "", ""
+        self.learning = learning
+
+    def move(self, board, piece):
+        rand = self.learning and self.eps > 0 and rng.uniform(self.st) < self.eps
+        if rand:
+            sq = _empty_squares(board)
+            i, j = sq[rng.randint(self.st, len(sq))]
+            board[i][j] = piece
+        else:
+            best, x, y = -1.0, -1, -1
+            for i in range(3):
+                for j in range(3):
+                    if board[i][j] == K_EMPTY:
+                        board[i][j] = piece
+                        s = _board_string(board)
+                        val = 0.0  # kInitialize
+                        if s in self.V:
+                            val = self.V[s]
+                        if val != 0.0 and val > best:
+                            best, x, y = val, i, j
+                        board[i][j] = K_EMPTY
+            if x != -1:
+                board[x][y] = piece
+            else:
+                sq = _empty_squares(board)
+                i, j = sq[0 if len(sq) == 1 else rng.randint(self.st, len(sq))]
+                board[i][j] = piece
+        self.next = _board_string(board)
+        self.moves.append(self.next)
+
+    def learn(self, board, piece, winner, loser, game_over):
+        reward = 0.0
+        if game_over:
+            self.next = _board_string(board)
+            reward = 1.0 if winner else -1.0 if loser else self.draw
+        if self.learning and self.current != "" and self.next != "":
+            delta = reward + self.gamma * self.V.setdefault(self.next, 0.0) - self.V.setdefault(self.current, 0.0)
+            self.E[self.current] = self.E.get(self.current, 0.0) + 1.0
+            for s in self.moves:
+                self.V[s] = self.V.get(s, 0.0) + self.alpha * delta * self.E.get(s, 0.0)
+                self.E[s] = self.gamma * self.lam * self.E.get(s, 0.0)
+        self.current = self.next
+        self.next = ""
+
+    def reset(self):
+        self.E, self.moves, self.current, self.next = {}, [], "", ""
+
+    def saved(self):
+        """App. B.7 save(): the entries written to disk."""
+        return {k: v for k, v in self.V.items() if v != 0.0 and k != ""}
+
+
+def _main_cc(policies, games):
+    """App. B.1 main loop; returns (X wins, O wins, ties)."""
+    wins, ties = [0, 0], 0
+    for _ in range(games):
+        board = [[K_EMPTY] * 3 for _ in range(3)]
+        for p in policies:
+            p.reset()
+        flags = [[False, False], [False, False]]  # (winner, loser) per player
+        current, last, winner = K_X, K_X, K_NOWIN
+        while winner == K_NOWIN:
+            policies[current].move(board, current)
+            winner = _game_over(board)
+            if winner == current:
+                flags[current] = [True, False]
+            policies[current].learn(board, current, *flags[current], winner != K_NOWIN)
+            last, current = current, (K_O if current == K_X else K_X)
+        if winner != K_DRAW:
+            wins[last] += 1
+            flags[last], flags[current] = [True, False], [False, True]
+        else:
+            ties += 1
+            flags[last], flags[current] = [False, False], [False, False]
+        policies[current].learn(board, current, *flags[current], True)
+    return wins[0], wins[1], ties
+
+
+def _as_array(V):
+    t = np.zeros(T.N_CODES)
+    for s, v in V.items():
+        t[T.parse_board(s)] = v
+    return t
+
+
+@pytest.mark.parametrize("setting", ["td-O-vs-random", "td-X-vs-random", "td-vs-td", "lambda0-draw-0.1"])
+def test_kernel_equals_a_line_by_line_port_of_appendix_b(setting):
+    games, seed = 1500, 5
+    alpha, lam, draw = (0.05, 0.0, -0.1) if setting == "lambda0-draw-0.1" else (0.1, 0.5, 0.0)
+    st = rng.make_state(seed, 0)
+    td = lambda: _TDlambda(st, alpha, lam, 1.0, 0.05, draw)  # noqa: E731
+    pols = {"td-O-vs-random": [_Random(st), td()], "td-X-vs-random": [td(), _Random(st)],
+            "td-vs-td": [td(), td()], "lambda0-draw-0.1": [_Random(st), td()]}[setting]
+    counts_port = _main_cc(pols, games)
+    learning = [isinstance(p, _TDlambda) for p in pols]
+    players = [P.table_player(P.empty_table(), "thesis", draw, 0.05) if lr else P.random_player() for lr in learning]
+    res = L.train(players[0], players[1], learning, games, chunk=games, alpha=alpha, lam=lam, seed=seed,
+                  log_every=games, save_digits=None, progress=False)
+    assert tuple(res.log[0, -1]) == counts_port
+    for i, p in enumerate(pols):
+        if learning[i]:
+            ours = res.tables[i]
+            assert np.array_equal(ours, _as_array(p.V)), f"side {'XO'[i]} table differs"
+            assert L.states_stored(ours) == len(p.saved()) == res.states[-1][i]
+
+
+def test_learn_by_hand():
+    """Code 4.3 / App. B.7 on one game of O (after-states a1, a2, a3, lost): α = 0.1, λ = 0.5, γ = 1."""
+    V = np.zeros(T.N_CODES)
+    a1, a2, a3, final = 10, 20, 30, 40
+    V[a1], V[a2], V[a3] = 0.2, 0.4, 0.1
+    moves, E = np.zeros(5, dtype=np.int64), np.zeros(5)
+    moves[:3] = a1, a2, a3
+    L.learn(V, moves, E, 1, -1, a1, 0.0, 0.1, 0.5, 1.0)  # the first move teaches nothing
+    assert V[a1] == 0.2 and not E.any()
+    L.learn(V, moves, E, 2, a1, a2, 0.0, 0.1, 0.5, 1.0)  # δ = 0.4 − 0.2
+    assert V[a1] == pytest.approx(0.22) and V[a2] == 0.4 and E[0] == 0.5
+    L.learn(V, moves, E, 3, a2, a3, 0.0, 0.1, 0.5, 1.0)  # δ = 0.1 − 0.4; e(a1) = 0.5, e(a2) = 1
+    assert V[a2] == pytest.approx(0.4 - 0.03) and V[a1] == pytest.approx(0.22 - 0.1 * 0.3 * 0.5)
+    L.learn(V, moves, E, 3, a3, final, -1.0, 0.1, 0.5, 1.0)  # lost: δ = −1 + V[final](0) − 0.1
+    assert V[a3] == pytest.approx(0.1 - 0.11) and V[a2] == pytest.approx(0.37 - 0.11 * 0.5)
+    assert V[a1] == pytest.approx(0.205 - 0.11 * 0.25) and V[final] == 0.0
+
+
+def test_terminal_after_states_never_change_and_same_seed_same_table():
+    kw = dict(games=60_000, chunk=20_000, alpha=0.05, lam=0.5, seed=3, progress=False)
+    a = L.train(P.random_player(), P.table_player(P.empty_table(), epsilon=0.05), (False, True), **kw)
+    b = L.train(P.random_player(), P.table_player(P.empty_table(), epsilon=0.05), (False, True), **kw)
+    assert np.array_equal(a.tables, b.tables) and np.array_equal(a.log, b.log)
+    term = T.after_states(T.O, terminal=True)
+    assert not a.tables[1, term].any()
+    nz = np.flatnonzero(a.tables[1])
+    assert set(nz) <= set(T.after_states(T.O, terminal=False))  # only O's own non-terminal after-states
+    assert L.states_stored(a.tables[1]) == nz.size == a.states[-1][1]
+    c = L.train(P.random_player(), P.table_player(P.empty_table(), epsilon=0.05), (False, True),
+                **{**kw, "seed": 4})
+    assert not np.array_equal(a.tables, c.tables)
+    # the random player's table is untouched; the counters restart every chunk
+    assert not a.tables[0].any() and a.log.shape == (3, 20, 3) and a.log[:, -1].sum(axis=1).tolist() == [20_000] * 3
+
+
+def test_save_precision_and_crossover_bookkeeping():
+    t = np.zeros(T.N_CODES)
+    t[[1, 5, 7]] = [0.123456789, -1.0000004, 2.5e-9]
+    r = L.round_significant(t)
+    assert r[1] == 0.123457 and r[5] == -1.0 and r[7] == 2.5e-9 and L.states_stored(r) == 3
+    log = np.array([[[1, 0, 0], [1, 1, 0], [1, 3, 0], [4, 3, 1], [4, 6, 2]]])
+    res = L.TrainResult(np.zeros((2, T.N_CODES)), log, 1, 5, (False, True))
+    assert res.crossover(1) == 5 and res.crossover(0) is None
+    assert res.final_percent(1) == pytest.approx((50.0, 2 / 12 * 100, 4 / 12 * 100))
+    assert res.window_percent()[0, 3].tolist() == [300.0, 0.0, 100.0]
+
+
+def test_train_rejects_bad_parameters():
+    tp = P.table_player(P.empty_table(), epsilon=0.05)
+    rp = P.random_player()
+    for kw, msg in [({"alpha": 0.0}, "alpha"), ({"alpha": 1.5}, "alpha"), ({"lam": -0.1}, "lam"),
+                    ({"gamma": 0}, "gamma"), ({"games": 0}, "games"), ({"games": 1000, "chunk": 300}, "multiple"),
+                    ({"log_every": 0}, "log_every")]:
+        args = {"games": 1000, "chunk": 500, "log_every": 100, **kw}
+        with pytest.raises(ValueError, match=msg):
+            L.train(rp, tp, (False, True), progress=False, **args)
+    with pytest.raises(ValueError, match="only a table player can learn"):
+        L.train(rp, tp, (True, True), 100, chunk=100, log_every=10, progress=False)
