@@ -157,6 +157,94 @@ def start_episode(W1, W2, eW1, eW2, idx, val, nnz, bias, hact, oact, dmode, h, o
     add_gradient(W2, idx, val, nnz, bias, hact, oact, dmode, h, o, eW1, eW2)
 
 
+@njit(cache=True, inline="always")
+def _remap_decay(e, perm, decay) -> None:
+    """``e[k] ← decay · e[perm[k]]`` in place for an involution ``perm``."""
+    for k in range(e.shape[0]):
+        pk = perm[k]
+        if pk > k:
+            a = e[k]
+            e[k] = decay * e[pk]
+            e[pk] = decay * a
+        elif pk == k:
+            e[k] *= decay
+
+
+@njit(cache=True)
+def update_remap_rows(W1, W2, eW1, tW2, delta, alpha, beta, decay, perm, rows, n_rows, mark):
+    """:func:`update_and_decay` for traces whose outputs change frame between steps, visiting only
+    the input rows whose traces can be non-zero.
+
+    - The traces decay *and are remapped across outputs*: ``e'[…, k] = decay · e[…, perm[k]]``.
+      Self-play valued from the side on roll needs it: the next state is valued from the other
+      side, so output k of the new frame is output ``perm[k]`` of the old one (win ↔ loss); a
+      single P(win) output maps to 1 − P, i.e. ``perm = [0]`` and a negative ``decay``.
+      ``perm`` must be an involution (it swaps pairs of outputs), as every change of side is.
+    - Once outputs are remapped, output k's trace reaches into other columns of ``W2`` than k,
+      so the hidden→output traces are kept in full: ``tW2[j, c, k]`` = trace of output k with
+      respect to ``W2[j, c]`` (shape ``(n_hidden+1, n_out, n_out)``; :func:`add_gradient` fills
+      its diagonal, see :func:`fold_output_gradient`).  ``W2[j, c] += β Σ_k δ_k tW2[j, c, k]``;
+      ``W1[i, j] += α Σ_k δ_k eW1[i, j, k]`` as in :func:`update_and_decay`.
+    - Only ``rows[:n_rows]`` of ``W1``/``eW1`` (plus the bias row) are visited: the caller lists
+      there every input unit whose trace it has touched (:func:`mark_rows`); every other row
+      has a zero trace, so skipping it changes nothing.  With ``decay == 0`` all traces become
+      zero and the list is emptied.  Returns the new ``n_rows``.
+    """
+    n_in = W1.shape[0] - 1
+    n_hid = W1.shape[1]
+    n_out = W2.shape[1]
+    for j in range(n_hid + 1):
+        for c in range(n_out):
+            s = 0.0
+            for k in range(n_out):
+                s += delta[k] * tW2[j, c, k]
+            W2[j, c] += beta * s
+            _remap_decay(tW2[j, c], perm, decay)
+    for r in range(n_rows + 1):
+        i = rows[r] if r < n_rows else n_in
+        if n_out == 1:
+            d0 = delta[0]
+            for j in range(n_hid):
+                e = eW1[i, j, 0]
+                W1[i, j] += alpha * (d0 * e)
+                eW1[i, j, 0] = decay * e
+        else:
+            for j in range(n_hid):
+                s = 0.0
+                for k in range(n_out):
+                    s += delta[k] * eW1[i, j, k]
+                W1[i, j] += alpha * s
+                _remap_decay(eW1[i, j], perm, decay)
+    if decay == 0.0:
+        for r in range(n_rows):
+            mark[rows[r]] = 0
+        return 0
+    return n_rows
+
+
+@njit(cache=True)
+def fold_output_gradient(g2, tW2) -> None:
+    """Move the hidden→output gradient ``g2[j, k]`` (what :func:`add_gradient` writes into a zeroed
+    ``eW2``) onto the diagonal of the full traces ``tW2[j, k, k]``, and zero ``g2``."""
+    for j in range(g2.shape[0]):
+        for k in range(g2.shape[1]):
+            tW2[j, k, k] += g2[j, k]
+            g2[j, k] = 0.0
+
+
+@njit(cache=True)
+def mark_rows(idx, nnz, rows, n_rows, mark) -> int:
+    """Add the input units ``idx[:nnz]`` to the list ``rows[:n_rows]`` of rows with live traces
+    (``mark`` flags membership); returns the new ``n_rows``."""
+    for a in range(nnz):
+        i = idx[a]
+        if mark[i] == 0:
+            mark[i] = 1
+            rows[n_rows] = i
+            n_rows += 1
+    return n_rows
+
+
 @njit(cache=True)
 def _init_weights(state, W, scale):
     for i in range(W.shape[0]):
