@@ -14,7 +14,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m tdbook",
         description="Run the tdbook notebooks and show the reproduction scoreboard.",
     )
-    sub = ap.add_subparsers(dest="command", required=True, metavar="{run,scoreboard,list}")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="{run,scoreboard,list,train}")
 
     r = sub.add_parser(
         "run",
@@ -40,7 +40,17 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("list", help="list the notebooks and the documents they reproduce",
                    description="List the notebooks and the documents they reproduce.")
+
+    t = sub.add_parser("train", help="train a learner from scratch (checkpointed, resumable)", add_help=False,
+                       description="Train a learner; GAME picks the trainer, whose own options follow "
+                                   "(python -m tdbook train GAME --help).")
+    t.add_argument("game", metavar="GAME", help=f"one of: {', '.join(TRAINERS)}")
+    t.add_argument("options", nargs=argparse.REMAINDER, help="the trainer's options")
     return ap
+
+
+#: ``python -m tdbook train GAME …`` → ``module:function(argv) -> exit code``
+TRAINERS: dict[str, str] = {"backgammon": "tdbook.experiments.td_gammon:train_main"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -65,6 +75,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.write:
             print(f"\nwrote {write_scoreboard(args.profile)}")
         return 0
+    if args.command == "train":
+        if args.game not in TRAINERS:
+            print(f"tdbook train: error: unknown game {args.game!r}; choose from: {', '.join(TRAINERS)}",
+                  file=sys.stderr)
+            return 2
+        import importlib
+
+        mod, fn = TRAINERS[args.game].split(":")
+        return int(getattr(importlib.import_module(mod), fn)(args.options) or 0)
     if args.command == "list":
         from .catalog import SEEDS, discover, entry_for
 
