@@ -6,8 +6,8 @@ from the same stream ``(seed, 2·pair)`` in both games, so luck largely cancels 
 pair sum.  Results are points per game for A (±1 single, ±2 gammon, ±3 backgammon) with
 the standard error over pairs (the independent units), and A's win percentage.
 
-Jitted players (random, pubeval) run in one kernel (:func:`play_pairs`); any other
-player (gnubg levels) goes through the Python loop, which uses the same dice streams.
+Jitted players (random, pubeval, TD-Gammon nets) run in one kernel (:func:`play_pairs_net`);
+any other player (gnubg levels) goes through the Python loop, which uses the same dice streams.
 """
 
 from __future__ import annotations
@@ -21,15 +21,43 @@ from tqdm.auto import tqdm
 
 from ..games.backgammon import (MAX_AFTER, NSLOT, OFF, WS_SIZE, flip, gen_afterstates, initial_position,
                                 make_buffers, opening_roll, roll, win_multiplier)
-from ..players.backgammon import choose
+from ..games.backgammon_encoding import MAX_NNZ
+from ..learners.td_gammon import choose_1ply, choose_2ply
+from ..players.backgammon import KIND_NET, KIND_NET2, choose  # noqa: F401
 from ..rng import make_state, seed_state
 
 MAX_PLIES = 100_000  # safety net; real games are a few hundred plies at most
 
 
 @njit(cache=True)
-def play_game(kind0, kind1, w, dice_rng, rng0, rng1, out_pos, out_mv, ws, x, pos, tmp) -> tuple:
-    """One cubeless game between jitted players; returns (points for colour 0, plies)."""
+def _pick(kind, net, keep, pos, colour, out_pos, n, w, x, rng, sc):
+    if kind < KIND_NET:
+        return choose(kind, pos, out_pos, n, w, x, rng)
+    W1, W2, bias, hact, oact, mode = net
+    scores, order, tmp, tmp2, idx, val, h, o, out2, mv2, ws2, scores2 = sc
+    if kind == KIND_NET:
+        return choose_1ply(W1, W2, bias, hact, oact, mode, colour, out_pos, n, scores, tmp, idx, val, h, o)
+    return choose_2ply(W1, W2, bias, hact, oact, mode, colour, out_pos, n, keep, scores, order, tmp, tmp2, idx,
+                       val, h, o, out2, mv2, ws2, scores2)
+
+
+@njit(cache=True)
+def _scratch(kind, n_hidden, n_out):
+    """A net player's buffers (tiny ones for a 1-ply net or a non-net player)."""
+    big = MAX_AFTER if kind == KIND_NET2 else 1
+    return (np.zeros(MAX_AFTER), np.zeros(MAX_AFTER, np.int64), np.zeros(NSLOT, np.int8), np.zeros(NSLOT, np.int8),
+            np.zeros(MAX_NNZ, np.int64), np.zeros(MAX_NNZ), np.zeros(n_hidden), np.zeros(n_out),
+            np.zeros((big, NSLOT), np.int8), np.full((big, 8), -1, np.int8),
+            np.zeros(WS_SIZE if kind == KIND_NET2 else 1, np.int64), np.zeros(big))
+
+
+@njit(cache=True)
+def play_game(kind0, kind1, net0, net1, keep, w, dice_rng, rng0, rng1, out_pos, out_mv, ws, x, pos, tmp,
+              sc0, sc1) -> tuple:
+    """One cubeless game; returns (points for colour 0, plies).  Colour 0 is white.  A side is a
+    jitted player (``KIND_RANDOM``, ``KIND_PUBEVAL`` with weights ``w``; ``rng`` its own stream)
+    or a TD-Gammon net (``KIND_NET`` 1-ply, ``KIND_NET2`` 2-ply over the ``keep`` best 1-ply
+    candidates) given as ``net = (W1, W2, bias, hact, oact, mode)``; ``sc`` its scratch buffers."""
     pos[:] = 0
     pos[24], pos[13], pos[8], pos[6] = 2, 5, 3, 5
     pos[1], pos[12], pos[17], pos[19] = -2, -5, -3, -5
@@ -38,9 +66,9 @@ def play_game(kind0, kind1, w, dice_rng, rng0, rng1, out_pos, out_mv, ws, x, pos
     while plies < MAX_PLIES:
         n = gen_afterstates(pos, d1, d2, out_pos, out_mv, ws)
         if side == 0:
-            k = choose(kind0, pos, out_pos, n, w, x, rng0)
+            k = _pick(kind0, net0, keep, pos, 0, out_pos, n, w, x, rng0, sc0)
         else:
-            k = choose(kind1, pos, out_pos, n, w, x, rng1)
+            k = _pick(kind1, net1, keep, pos, 1, out_pos, n, w, x, rng1, sc1)
         plies += 1
         if out_pos[k, OFF] == 15:
             m = win_multiplier(out_pos[k])
@@ -53,15 +81,19 @@ def play_game(kind0, kind1, w, dice_rng, rng0, rng1, out_pos, out_mv, ws, x, pos
 
 
 @njit(cache=True)
-def play_pairs(kind_a, kind_b, w, seed, first_pair, n_pairs, out, plies) -> None:
+def play_pairs_net(kind_a, kind_b, net_a, net_b, keep, w, seed, first_pair, n_pairs, out, plies) -> None:
     """Duplicate-dice pairs ``first_pair .. first_pair+n_pairs-1``: ``out[i, 0]``/``out[i, 1]`` are
-    A's points as colour 0 / colour 1; ``plies[i, :]`` the game lengths."""
+    A's points as colour 0 / colour 1; ``plies[i, :]`` the game lengths.  Pair p's dice are stream
+    ``(seed, 2p)`` in both games; each side keeps its own stream for random choices.  Players
+    as in :func:`play_game`."""
     out_pos = np.zeros((MAX_AFTER, NSLOT), np.int8)
     out_mv = np.full((MAX_AFTER, 8), -1, np.int8)
     ws = np.zeros(WS_SIZE, np.int64)
     x = np.zeros(122)
     pos = np.zeros(NSLOT, np.int8)
     tmp = np.zeros(NSLOT, np.int8)
+    sa = _scratch(kind_a, net_a[0].shape[1], net_a[1].shape[1])
+    sb = _scratch(kind_b, net_b[0].shape[1], net_b[1].shape[1])
     for i in range(n_pairs):
         p = first_pair + i
         for g in range(2):
@@ -69,12 +101,21 @@ def play_pairs(kind_a, kind_b, w, seed, first_pair, n_pairs, out, plies) -> None
             ra = seed_state(seed, 2 * p + 1)              # A's own stream (random choices)
             rb = seed_state(seed, 2 * p + 1 + (1 << 40))  # B's own stream
             if g == 0:
-                r, n = play_game(kind_a, kind_b, w, dice, ra, rb, out_pos, out_mv, ws, x, pos, tmp)
+                r, n = play_game(kind_a, kind_b, net_a, net_b, keep, w, dice, ra, rb, out_pos, out_mv, ws, x, pos,
+                                 tmp, sa, sb)
                 out[i, 0] = r
             else:
-                r, n = play_game(kind_b, kind_a, w, dice, rb, ra, out_pos, out_mv, ws, x, pos, tmp)
+                r, n = play_game(kind_b, kind_a, net_b, net_a, keep, w, dice, rb, ra, out_pos, out_mv, ws, x, pos,
+                                 tmp, sb, sa)
                 out[i, 1] = -r
             plies[i, g] = n
+
+
+@njit(cache=True)
+def play_pairs(kind_a, kind_b, w, seed, first_pair, n_pairs, out, plies) -> None:
+    """:func:`play_pairs_net` between the jitted non-net players (random, pubeval)."""
+    no = (np.zeros((2, 1)), np.zeros((2, 1)), 1.0, 0, 0, 0)
+    play_pairs_net(kind_a, kind_b, no, no, 8, w, seed, first_pair, n_pairs, out, plies)
 
 
 @dataclass
@@ -125,6 +166,8 @@ def run_match(player_a, player_b, n_pairs: int = 500, seed: int = 0, progress: b
     in the jitted kernel; otherwise the Python loop plays move by move."""
     _check(n_pairs, seed)
     ka, kb = getattr(player_a, "kind", None), getattr(player_b, "kind", None)
+    if ka is not None and kb is not None and max(ka, kb) >= KIND_NET:
+        return _run_net(player_a, player_b, n_pairs, seed, progress, chunk)
     if ka is not None and kb is not None:
         w = getattr(player_a, "w", None)
         wb = getattr(player_b, "w", None)
@@ -148,9 +191,45 @@ def run_match(player_a, player_b, n_pairs: int = 500, seed: int = 0, progress: b
     return _run_python(player_a, player_b, n_pairs, seed, progress)
 
 
+_NO_NET = (np.zeros((2, 1)), np.zeros((2, 1)), 1.0, 0, 0, 0)
+
+
+def _net_of(player) -> tuple:
+    return player.net if getattr(player, "kind", 0) >= KIND_NET else _NO_NET
+
+
+def _run_net(player_a, player_b, n_pairs: int, seed: int, progress: bool, chunk: int) -> MatchResult:
+    """The jitted match loop for pairs in which a TD-Gammon net plays (1- or 2-ply)."""
+    w = getattr(player_a, "w", None)
+    if w is None:
+        w = getattr(player_b, "w", None)
+    w = np.zeros((2, 122)) if w is None else w
+    keep = int(getattr(player_a, "keep", 0) or getattr(player_b, "keep", 0) or 8)
+    na, nb = _net_of(player_a), _net_of(player_b)
+    out = np.zeros((n_pairs, 2), np.int64)
+    plies = np.zeros((n_pairs, 2), np.int64)
+    slow = KIND_NET2 in (player_a.kind, player_b.kind)
+    chunk = max(1, chunk // 25) if slow else chunk
+    with tqdm(total=n_pairs, desc=f"{player_a.name} vs {player_b.name}", disable=not progress, unit="pair") as bar:
+        for s in range(0, n_pairs, chunk):
+            m = min(chunk, n_pairs - s)
+            o = np.zeros((m, 2), np.int64)
+            pl = np.zeros((m, 2), np.int64)
+            play_pairs_net(player_a.kind, player_b.kind, na, nb, keep, w, seed, s, m, o, pl)
+            out[s:s + m] = o
+            plies[s:s + m] = pl
+            bar.update(m)
+    return summarize(player_a.name, player_b.name, out)
+
+
 def play_python_game(players, dice_rng: np.ndarray, bufs=None) -> tuple[int, int]:
-    """One game between Python-level players (colour 0 first in ``players``); (points for colour 0, plies)."""
+    """One game between Python-level players (colour 0 first in ``players``); (points for colour 0, plies).
+
+    A player with a ``seat(colour)`` method is told its colour first (nets with turn units need it)."""
     bufs = bufs if bufs is not None else make_buffers()
+    for colour, pl in enumerate(players):
+        if callable(getattr(pl, "seat", None)):
+            pl.seat(colour)
     pos = initial_position()
     side, d1, d2 = opening_roll(dice_rng)
     tmp = np.zeros(NSLOT, np.int8)

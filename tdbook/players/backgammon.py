@@ -25,6 +25,8 @@ from ..rng import make_state, randint
 
 KIND_RANDOM = 0
 KIND_PUBEVAL = 1
+KIND_NET = 2      # a TD-Gammon net choosing 1-ply (tdbook.learners.td_gammon)
+KIND_NET2 = 3     # the same net choosing 2-ply
 
 _WEIGHTS_FILE = "data/pubeval_weights.json"
 
@@ -169,6 +171,51 @@ class GnubgPlayer:
             return 0
         s = [move_score(a, self.ctx) for a in after]
         return int(np.argmax(s))
+
+
+class NetPlayer:
+    """A TD-Gammon net (:class:`~tdbook.learners.td_gammon.TDGammon`) choosing 1-ply (greedy over the
+    afterstates, §5.2) or 2-ply (the ``keep`` best 1-ply candidates re-valued over the opponent's
+    21 rolls).  The match runner plays it inside its jitted kernel; ``choose`` is the Python path
+    (e.g. against gnubg)."""
+
+    def __init__(self, model, plies: int = 1, keep: int = 8, name: str | None = None) -> None:
+        from ..learners.td_gammon import Scratch
+        if plies not in (1, 2):
+            raise ValueError(f"plies must be 1 or 2, got {plies!r}")
+        if not isinstance(keep, (int, np.integer)) or keep < 1:
+            raise ValueError(f"keep must be an int >= 1, got {keep!r}")
+        self.model, self.plies, self.keep = model, plies, int(keep)
+        self.kind = KIND_NET if plies == 1 else KIND_NET2
+        self.name = name or f"TD-Gammon {model.hidden}h" + ("" if plies == 1 else " 2-ply")
+        self.colour = 0
+        self._s = Scratch(model.hidden, model.outputs)
+
+    @property
+    def net(self) -> tuple:
+        return self.model.arrays
+
+    def seat(self, colour: int) -> None:
+        self.colour = int(colour)
+
+    def scores(self, pos: np.ndarray, after: np.ndarray) -> np.ndarray:
+        """1-ply value (points, cubeless) of each afterstate for the mover."""
+        from ..learners.td_gammon import score_afterstates
+        s = self._s
+        W1, W2, b, ha, oa, mode = self.net
+        score_afterstates(W1, W2, b, ha, oa, mode, self.colour, after, len(after), s.scores, s.tmp, s.idx, s.val,
+                          s.h, s.o)
+        return s.scores[:len(after)].copy()
+
+    def choose(self, pos, d1, d2, after) -> int:
+        from ..learners.td_gammon import choose_1ply, choose_2ply
+        s = self._s
+        W1, W2, b, ha, oa, mode = self.net
+        if self.plies == 1:
+            return int(choose_1ply(W1, W2, b, ha, oa, mode, self.colour, after, len(after), s.scores, s.tmp, s.idx,
+                                   s.val, s.h, s.o))
+        return int(choose_2ply(W1, W2, b, ha, oa, mode, self.colour, after, len(after), self.keep, s.scores, s.order,
+                               s.tmp, s.tmp2, s.idx, s.val, s.h, s.o, s.out2, s.mv2, s.ws2, s.scores2))
 
 
 def scratch() -> tuple:

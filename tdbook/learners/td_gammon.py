@@ -1,0 +1,412 @@
+"""TD-Gammon: self-play TD(λ) for backgammon with the shared TD net (seed 004 ch. 5; §4.6 Eqs 4.14–4.16;
+§6.4 Eqs 6.11–6.14).
+
+The network is :class:`~tdbook.learners.td_net.TDNet` (one hidden layer, logistic units,
+per-output eligibility traces); this module only adds what backgammon needs, all jitted:
+
+- **Encodings** (:data:`ENCODINGS`).  ``"tesauro"``: the thesis's 198 inputs (§5.2: 4 units per
+  point per side, bar, borne off, 2 side-to-move units; the truncated-unary coding is
+  Tesauro's, see :mod:`tdbook.games.backgammon_encoding`) and outputs for *white*, as in
+  TD-Gammon: one sequence of positions per game, both sides' moves, one set of traces.
+  ``"relative"``: the same units without the turn units (196), always from the side on roll,
+  outputs for that side (as GNU Backgammon does).  Consecutive positions are then valued from
+  opposite sides, so the traces change frame at every move (:func:`update_remap_rows`).
+- **Outputs**: 1 = P(win) of the frame's owner, or 4 = Tesauro's (win, gammon win, loss,
+  gammon loss) of the frame's owner; a backgammon counts as a gammon for the outputs.
+  Equity = 2P − 1, or P(win) + P(gammon win) − P(loss) − P(gammon loss).
+- **Move choice**: 1-ply greedy over the distinct afterstates of the roll (§5.2: *"evaluated each
+  available position due to its die roll and chose the position that would lead to the greatest
+  probability of victory"*); 2-ply (the later versions) averages the opponent's best 1-ply reply
+  over the 21 rolls for the ``keep`` best 1-ply candidates.  A move that bears off the last
+  checker is worth the points it wins.
+- **Training** (:func:`train_games`): pure self-play, no exploration beyond the dice; game ``g``
+  of a run draws its dice from stream ``(seed, g)``, so a run resumed from a checkpoint after
+  game ``g`` plays exactly the games an uninterrupted run plays.  Each game: traces start at
+  ∇V of the first afterstate; every move applies δ = V(next) − V(current) (in the current
+  frame) with the traces, then evaluates the next position with the new weights and adds its
+  gradient to the decayed traces (the thesis's and Tesauro's order); the last move's target
+  is the outcome.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from ..games.backgammon import (MAX_AFTER, NSLOT, OFF, WS_SIZE, flip, gen_afterstates, opening_roll, roll,
+                                win_multiplier)
+from ..games.backgammon_encoding import MAX_NNZ, N_INPUTS, N_INPUTS_RELATIVE, encode_tesauro
+from ..rng import seed_state
+from .td_net import TDNet, add_gradient, fold_output_gradient, forward, mark_rows, update_remap_rows
+
+ENCODINGS: dict[str, int] = {"tesauro": 0, "relative": 1}
+MODE_TESAURO = 0
+MODE_RELATIVE = 1
+OUTPUTS = (1, 4)
+N_IN = {"tesauro": N_INPUTS, "relative": N_INPUTS_RELATIVE}
+FORMAT = "tdbook.TDGammon/1"
+
+# the 21 distinct rolls and their weights out of 36
+ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
+ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ROLLS])
+
+
+# ----------------------------------------------------------------------------- evaluation kernels
+
+
+@njit(cache=True)
+def encode(pos, colour, mode, idx, val) -> int:
+    """Sparse net inputs of ``pos`` (side on roll's view; ``colour`` = that side's colour)."""
+    if mode == MODE_RELATIVE:
+        return encode_tesauro(pos, 0, False, idx, val)
+    return encode_tesauro(pos, colour, True, idx, val)
+
+
+@njit(cache=True)
+def frame_equity(o) -> float:
+    """Cubeless equity of the frame's owner from the outputs ``o`` (1 or 4 of them)."""
+    if o.shape[0] == 1:
+        return 2.0 * o[0] - 1.0
+    return o[0] + o[1] - o[2] - o[3]
+
+
+@njit(cache=True)
+def on_roll_equity(W1, W2, bias, hact, oact, mode, pos, colour, idx, val, h, o) -> float:
+    """Equity of the side on roll in ``pos`` (its view, ``colour`` its colour); fills ``h``, ``o``."""
+    nnz = encode(pos, colour, mode, idx, val)
+    forward(W1, W2, idx, val, nnz, bias, hact, oact, h, o)
+    e = frame_equity(o)
+    if mode == MODE_TESAURO and colour == 1:
+        return -e
+    return e
+
+
+@njit(cache=True)
+def score_afterstates(W1, W2, bias, hact, oact, mode, colour, out_pos, n, scores, tmp, idx, val, h, o) -> None:
+    """1-ply value of each afterstate ``out_pos[:n]`` for the mover (colour ``colour``): the points
+    won if it bears off the last checker, else minus the opponent's equity on roll."""
+    for j in range(n):
+        a = out_pos[j]
+        if a[OFF] == 15:
+            scores[j] = win_multiplier(a)
+        else:
+            flip(a, tmp)
+            scores[j] = -on_roll_equity(W1, W2, bias, hact, oact, mode, tmp, 1 - colour, idx, val, h, o)
+
+
+@njit(cache=True)
+def choose_1ply(W1, W2, bias, hact, oact, mode, colour, out_pos, n, scores, tmp, idx, val, h, o) -> int:
+    """Index of the greedy 1-ply choice among ``out_pos[:n]`` (first of equals)."""
+    if n <= 1:
+        return 0
+    score_afterstates(W1, W2, bias, hact, oact, mode, colour, out_pos, n, scores, tmp, idx, val, h, o)
+    best = 0
+    for j in range(1, n):
+        if scores[j] > scores[best]:
+            best = j
+    return best
+
+
+@njit(cache=True)
+def value_2ply(W1, W2, bias, hact, oact, mode, colour, after, tmp, tmp2, idx, val, h, o,
+               out2, mv2, ws2, scores2) -> float:
+    """Expected 1-ply-backed-up value of afterstate ``after`` for its mover (colour ``colour``):
+    over the opponent's 21 rolls, the opponent plays its best 1-ply reply."""
+    if after[OFF] == 15:
+        return float(win_multiplier(after))
+    flip(after, tmp)                       # the opponent on roll
+    total = 0.0
+    for r in range(21):
+        d1 = ROLLS[r, 0]
+        d2 = ROLLS[r, 1]
+        n2 = gen_afterstates(tmp, d1, d2, out2, mv2, ws2)
+        best = -1e300
+        for j in range(n2):
+            b = out2[j]
+            if b[OFF] == 15:
+                v = float(win_multiplier(b))
+            else:
+                flip(b, tmp2)              # us on roll again
+                v = -on_roll_equity(W1, W2, bias, hact, oact, mode, tmp2, colour, idx, val, h, o)
+            if v > best:
+                best = v
+        total -= ROLL_WEIGHTS[r] * best
+    return total / 36.0
+
+
+@njit(cache=True)
+def choose_2ply(W1, W2, bias, hact, oact, mode, colour, out_pos, n, keep, scores, order, tmp, tmp2, idx, val,
+                h, o, out2, mv2, ws2, scores2) -> int:
+    """2-ply choice: the ``keep`` best afterstates by 1-ply score, re-valued by :func:`value_2ply`."""
+    if n <= 1:
+        return 0
+    score_afterstates(W1, W2, bias, hact, oact, mode, colour, out_pos, n, scores, tmp, idx, val, h, o)
+    for j in range(n):
+        order[j] = j
+    m = min(keep, n)
+    for a in range(m):                     # partial selection sort: the m best first, stable
+        b = a
+        for c in range(a + 1, n):
+            if scores[order[c]] > scores[order[b]]:
+                b = c
+        t = order[b]
+        for c in range(b, a, -1):
+            order[c] = order[c - 1]
+        order[a] = t
+    best = order[0]
+    bv = -1e300
+    for a in range(m):
+        j = order[a]
+        v = value_2ply(W1, W2, bias, hact, oact, mode, colour, out_pos[j], tmp, tmp2, idx, val, h, o,
+                       out2, mv2, ws2, scores2)
+        if v > bv:
+            bv = v
+            best = j
+    return best
+
+
+class Scratch:
+    """Buffers for the choosers (not thread-safe; one per player)."""
+
+    def __init__(self, n_hidden: int, n_out: int) -> None:
+        self.scores = np.zeros(MAX_AFTER)
+        self.order = np.zeros(MAX_AFTER, np.int64)
+        self.tmp = np.zeros(NSLOT, np.int8)
+        self.tmp2 = np.zeros(NSLOT, np.int8)
+        self.idx = np.zeros(MAX_NNZ, np.int64)
+        self.val = np.zeros(MAX_NNZ)
+        self.h = np.zeros(n_hidden)
+        self.o = np.zeros(n_out)
+        self.out2 = np.zeros((MAX_AFTER, NSLOT), np.int8)
+        self.mv2 = np.full((MAX_AFTER, 8), -1, np.int8)
+        self.ws2 = np.zeros(WS_SIZE, np.int64)
+        self.scores2 = np.zeros(MAX_AFTER)
+
+
+# ----------------------------------------------------------------------------- training kernel
+
+
+@njit(cache=True)
+def _frame_map(mode, n_out, lam):
+    """(perm, decay) taking traces/values from one position's frame to the next one's."""
+    perm = np.arange(n_out)
+    decay = lam
+    if mode == MODE_RELATIVE:
+        if n_out == 4:
+            perm[0] = 2
+            perm[1] = 3
+            perm[2] = 0
+            perm[3] = 1
+        else:
+            decay = -lam                   # P(win) → 1 − P(win): the gradient changes sign
+    return perm, decay
+
+
+@njit(cache=True)
+def _outcome(mode, n_out, colour, m, out):
+    """Target outputs, in the frame of the position where ``colour`` is on roll, when ``colour``
+    wins ``m`` points with its move."""
+    g = 1.0 if m >= 2 else 0.0
+    white_frame_loser = mode == MODE_TESAURO and colour == 1
+    if n_out == 1:
+        out[0] = 0.0 if white_frame_loser else 1.0
+    elif white_frame_loser:
+        out[0], out[1], out[2], out[3] = 0.0, 0.0, 1.0, g
+    else:
+        out[0], out[1], out[2], out[3] = 1.0, g, 0.0, 0.0
+
+
+@njit(cache=True)
+def train_games(W1, W2, eW1, eW2, bias, hact, oact, dmode, mode, alpha, beta, lam, seed, first_game, n_games,
+                stats) -> None:
+    """Self-play TD(λ) games ``first_game .. first_game + n_games − 1`` (dice stream ``(seed, g)``).
+
+    Updates ``W1``/``W2`` in place (``eW1`` holds the input→hidden traces, ``eW2`` is scratch for
+    the output gradient; the hidden→output traces are kept in full here, see
+    :func:`~tdbook.learners.td_net.update_remap_rows`).
+    ``stats[i] = (points won by colour 0, plies)`` of each game.  See the module docstring."""
+    n_out = W2.shape[1]
+    n_in = W1.shape[0] - 1
+    n_hid = W1.shape[1]
+    perm, decay = _frame_map(mode, n_out, lam)
+    out_pos = np.zeros((MAX_AFTER, NSLOT), np.int8)
+    out_mv = np.full((MAX_AFTER, 8), -1, np.int8)
+    ws = np.zeros(WS_SIZE, np.int64)
+    idx = np.zeros(MAX_NNZ, np.int64)
+    val = np.zeros(MAX_NNZ)
+    h = np.zeros(n_hid)
+    o = np.zeros(n_out)
+    o_cur = np.zeros(n_out)
+    o_best = np.zeros(n_out)
+    delta = np.zeros(n_out)
+    target = np.zeros(n_out)
+    pos = np.zeros(NSLOT, np.int8)
+    tmp = np.zeros(NSLOT, np.int8)
+    rows = np.zeros(n_in, np.int64)
+    mark = np.zeros(n_in + 1, np.int8)
+    tW2 = np.zeros((n_hid + 1, n_out, n_out))
+    scores = np.zeros(MAX_AFTER)
+    n_rows = 0
+    eW1[:] = 0.0
+    eW2[:] = 0.0
+    for g in range(n_games):
+        rng = seed_state(seed, first_game + g)
+        pos[:] = 0
+        pos[24], pos[13], pos[8], pos[6] = 2, 5, 3, 5
+        pos[1], pos[12], pos[17], pos[19] = -2, -5, -3, -5
+        colour, d1, d2 = opening_roll(rng)
+        started = False
+        plies = 0
+        while True:
+            n = gen_afterstates(pos, d1, d2, out_pos, out_mv, ws)
+            best = choose_1ply(W1, W2, bias, hact, oact, mode, colour, out_pos, n, scores, tmp, idx, val, h, o)
+            plies += 1
+            a = out_pos[best]
+            if a[OFF] == 15:
+                m = win_multiplier(a)
+                if started:
+                    _outcome(mode, n_out, colour, m, target)
+                    for k in range(n_out):
+                        delta[k] = target[k] - o_cur[k]
+                    n_rows = update_remap_rows(W1, W2, eW1, tW2, delta, alpha, beta, decay, perm, rows, n_rows,
+                                               mark)
+                stats[g, 0] = m if colour == 0 else -m
+                stats[g, 1] = plies
+                break
+            flip(a, tmp)                   # the next position, from the next mover's view
+            nnz = encode(tmp, 1 - colour, mode, idx, val)
+            forward(W1, W2, idx, val, nnz, bias, hact, oact, h, o_best)     # its value before the update
+            if not started:
+                for r in range(n_rows):
+                    eW1[rows[r]] = 0.0
+                    mark[rows[r]] = 0
+                n_rows = 0
+                eW1[n_in] = 0.0
+                tW2[:] = 0.0
+                started = True
+            else:
+                if mode == MODE_RELATIVE:
+                    if n_out == 1:
+                        delta[0] = (1.0 - o_best[0]) - o_cur[0]
+                    else:
+                        for k in range(n_out):
+                            delta[k] = o_best[perm[k]] - o_cur[k]
+                else:
+                    for k in range(n_out):
+                        delta[k] = o_best[k] - o_cur[k]
+                n_rows = update_remap_rows(W1, W2, eW1, tW2, delta, alpha, beta, decay, perm, rows, n_rows, mark)
+            forward(W1, W2, idx, val, nnz, bias, hact, oact, h, o_cur)
+            add_gradient(W2, idx, val, nnz, bias, hact, oact, dmode, h, o_cur, eW1, eW2)
+            fold_output_gradient(eW2, tW2)
+            n_rows = mark_rows(idx, nnz, rows, n_rows, mark)
+            pos[:] = tmp
+            colour = 1 - colour
+            d1, d2 = roll(rng)
+    # leave the traces zero for the next call
+    for r in range(n_rows):
+        eW1[rows[r]] = 0.0
+    eW1[n_in] = 0.0
+    eW2[:] = 0.0
+
+
+# ----------------------------------------------------------------------------- the model
+
+
+class TDGammon:
+    """A TD-Gammon net: a :class:`TDNet` plus its encoding (``"tesauro"`` or ``"relative"``).
+
+    ``TDGammon.new(hidden=80, outputs=4, encoding="relative", alpha=0.1, lam=0.7, seed=1)``
+    builds one with small random weights (uniform ±``init``); :meth:`load` reads one saved by
+    :meth:`save` (a ``.npz`` written atomically by the TD net) and refuses a corrupt file, a
+    foreign format or shapes that do not fit the encoding, naming the problem."""
+
+    def __init__(self, net: TDNet, encoding: str, info: dict[str, Any] | None = None) -> None:
+        if encoding not in ENCODINGS:
+            raise ValueError(f"unknown encoding {encoding!r}; choose from: {', '.join(ENCODINGS)}")
+        if net.n_in != N_IN[encoding]:
+            raise ValueError(f"a {encoding!r} net has {N_IN[encoding]} inputs, this one has {net.n_in}")
+        if net.n_out not in OUTPUTS:
+            raise ValueError(f"a TD-Gammon net has 1 or 4 outputs, this one has {net.n_out}")
+        self.net, self.encoding = net, encoding
+        self.mode = ENCODINGS[encoding]
+        self.info: dict[str, Any] = dict(info or {})
+
+    @classmethod
+    def new(cls, hidden: int = 40, outputs: int = 1, encoding: str = "relative", *, alpha: float = 0.1,
+            beta: float | None = None, lam: float = 0.7, init: float = 0.1, seed: int = 0) -> "TDGammon":
+        if encoding not in ENCODINGS:
+            raise ValueError(f"unknown encoding {encoding!r}; choose from: {', '.join(ENCODINGS)}")
+        if outputs not in OUTPUTS:
+            raise ValueError(f"outputs must be 1 (P(win)) or 4 (win, gammon win, loss, gammon loss), got {outputs!r}")
+        net = TDNet(N_IN[encoding], hidden, outputs, hidden="logistic", output="logistic", alpha=alpha, beta=beta,
+                    lam=lam, init=init, seed=seed)
+        return cls(net, encoding)
+
+    # -- shape
+    @property
+    def hidden(self) -> int:
+        return self.net.n_hidden
+
+    @property
+    def outputs(self) -> int:
+        return self.net.n_out
+
+    @property
+    def arrays(self) -> tuple:
+        """``(W1, W2, bias, hact, oact, mode)`` for the jitted choosers."""
+        n = self.net
+        return n.W1, n.W2, n.bias, n.hact, n.oact, self.mode
+
+    def describe(self) -> str:
+        return f"{self.net.n_in}-{self.hidden}-{self.outputs} ({self.encoding})"
+
+    # -- evaluation (Python level)
+    def outputs_of(self, pos: np.ndarray, colour: int = 0) -> np.ndarray:
+        """Net outputs for ``pos`` (side on roll's view, ``colour`` its colour), in the net's frame."""
+        s = Scratch(self.hidden, self.outputs)
+        nnz = encode(np.asarray(pos, np.int8), int(colour), self.mode, s.idx, s.val)
+        forward(self.net.W1, self.net.W2, s.idx, s.val, nnz, self.net.bias, self.net.hact, self.net.oact, s.h, s.o)
+        return s.o.copy()
+
+    def p_win(self, pos: np.ndarray, colour: int = 0) -> float:
+        """P(the side on roll wins) for ``pos`` (its view)."""
+        o = self.outputs_of(pos, colour)
+        p = o[0] if self.outputs == 1 else 0.5 * (o[0] + 1.0 - o[2])
+        if self.mode == MODE_TESAURO and colour == 1:
+            p = 1.0 - p
+        return float(p)
+
+    def equity(self, pos: np.ndarray, colour: int = 0) -> float:
+        """Cubeless equity of the side on roll for ``pos`` (its view)."""
+        s = Scratch(self.hidden, self.outputs)
+        W1, W2, b, ha, oa, mode = self.arrays
+        return float(on_roll_equity(W1, W2, b, ha, oa, mode, np.asarray(pos, np.int8), int(colour), s.idx, s.val,
+                                    s.h, s.o))
+
+    # -- persistence
+    def save(self, path: str | Path, **info: Any) -> Path:
+        """Write weights, hyper-parameters, encoding and ``info`` (JSON-able) atomically."""
+        self.info.update(info)
+        return self.net.save(path, td_gammon=FORMAT, encoding=self.encoding, info=self.info)
+
+    @classmethod
+    def load(cls, path: str | Path, *, hidden: int | None = None, outputs: int | None = None) -> "TDGammon":
+        """Read a net written by :meth:`save`; ValueError naming the problem if the file is corrupt,
+        not a TD-Gammon net, or of a shape other than asked (``hidden``, ``outputs``)."""
+        expect = {}
+        if hidden is not None:
+            expect["n_hidden"] = hidden
+        if outputs is not None:
+            expect["n_out"] = outputs
+        net = TDNet.load(path, expect=expect)
+        extra = getattr(net, "extra", {})
+        if extra.get("td_gammon") != FORMAT:
+            raise ValueError(f"{path}: not a TD-Gammon weights file (format {extra.get('td_gammon')!r})")
+        enc = extra.get("encoding")
+        try:
+            return cls(net, enc, extra.get("info") or {})
+        except ValueError as e:
+            raise ValueError(f"{path}: {e}") from None
