@@ -281,3 +281,37 @@ def test_player_input_checks():
         P.random_player().move(T.parse_board("XXX OOB BBB"))
     with pytest.raises(ValueError, match="games"):
         P.match(P.random_player(), P.random_player(), 0)
+
+
+# ----------------------------------------------------------------------------- the human board (App. B.2)
+
+
+def test_human_board_refuses_illegal_clicks_and_plays_both_sides():
+    from tdbook.players.human_tictactoe import HumanBoard
+
+    t = _table_with({"XXO OOB XBB": -0.4})
+    b = HumanBoard({"thesis O": P.table_player(t), "perfect": P.perfect_player(1)}, human="X")
+    assert b.code == 0 and b.message.value == "Your move."
+    assert b.click(4) and T.square(b.code, 4) == T.X and len(b.moves) == 2  # the opponent answered
+    before = (b.code, list(b.moves))
+    taken = b.moves[1]
+    assert not b.click(taken) and "taken by O" in b.message.value and (b.code, b.moves) == before
+    assert not b.click(4) and "taken by X" in b.message.value and (b.code, b.moves) == before
+    # shown values: what the table player saw for the squares still empty
+    assert set(b.values) <= set(range(9)) and all(T.square(b.code, s) == 0 for s in b.values if s != taken)
+    while not b.over:
+        b.click(next(s for s in range(9) if T.square(b.code, s) == 0))
+    code = b.code
+    assert not b.click(0) and "game is over" in b.message.value and b.code == code
+    assert sum(b.score.values()) == 1
+    b.side.value = "O"  # switching sides starts a new game with the opponent opening
+    assert b.code != 0 and T.N_X[b.code] == 1 and T.N_O[b.code] == 0
+    b.who.value = "perfect"
+    won = b.score["you"]
+    for _ in range(5):
+        if b.over:
+            break
+        b.click(next(s for s in range(9) if T.square(b.code, s) == 0))
+    assert b.over and b.score["you"] == won  # nobody beats the perfect player
+    with pytest.raises(ValueError, match="move"):
+        HumanBoard({"bad": object()})
