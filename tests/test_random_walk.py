@@ -196,3 +196,17 @@ def test_batch_converges_to_closed_form_fixed_points():
         assert np.max(np.abs(vals["mc"][0, k] - mc)) < 1e-9
         assert np.max(np.abs(vals["td0"][0, k] - td)) < 1e-9
     assert np.all(vals["td0"][:, 0] == 0.5)
+
+
+def test_walk_length_tail_is_exact_and_matches_sampled_walks():
+    from tdbook.games.random_walk import sample_walk_lengths, walk_length_tail
+
+    assert walk_length_tail(0, "D") == 1.0 and walk_length_tail(1, "D") == 1.0
+    assert walk_length_tail(2, "E") == pytest.approx(0.5)  # E→D→(C or E), E→Room2 ends at once
+    lengths = sample_walk_lengths(5, 4, 200_000, 3, 0)
+    for L in (5, 10, 20):
+        p = walk_length_tail(L, "D")
+        se = np.sqrt(p * (1 - p) / lengths.size)
+        assert abs((lengths > L).mean() - p) < 5 * se
+    with pytest.raises(ValueError, match="max_steps"):
+        walk_length_tail(-1)

@@ -102,6 +102,18 @@ def true_values(n_states: int = 5) -> np.ndarray:
     return np.linalg.solve(np.eye(n) - P, r)
 
 
+def walk_length_tail(max_steps: int, start: str | int = "D", n_states: int = 5) -> float:
+    """Exact P(a walk from ``start`` lasts more than ``max_steps`` steps): the mass still in the corridor
+    after ``max_steps`` steps of the sub-stochastic transition matrix (§4.3)."""
+    n = check_n_states(n_states)
+    if not isinstance(max_steps, (int, np.integer)) or isinstance(max_steps, bool) or max_steps < 0:
+        raise ValueError(f"max_steps must be an int >= 0, got {max_steps!r}")
+    P = 0.5 * (np.eye(n, k=1) + np.eye(n, k=-1))
+    p = np.zeros(n)
+    p[parse_start(start, n) - 1] = 1.0
+    return float((p @ np.linalg.matrix_power(P, int(max_steps))).sum())
+
+
 def rms_error(values: np.ndarray, truth: np.ndarray) -> np.ndarray:
     """RMS error over the states (last axis), App. A: ``sqrt(Σ (V_i − i/6)² / 5)``."""
     v = np.asarray(values, dtype=float)
