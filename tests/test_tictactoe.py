@@ -315,3 +315,30 @@ def test_human_board_refuses_illegal_clicks_and_plays_both_sides():
     assert b.over and b.score["you"] == won  # nobody beats the perfect player
     with pytest.raises(ValueError, match="move"):
         HumanBoard({"bad": object()})
+
+
+def _expectimax_score(b: tuple, br: str, memo: dict) -> float:
+    """P(br wins) − P(br loses) when side ``br`` best-responds to a uniformly random opponent (independent)."""
+    if b in memo:
+        return memo[b]
+    w = _winner(b)
+    if w:
+        v = 0.0 if w == "draw" else (1.0 if w == br else -1.0)
+    else:
+        me = "X" if b.count("X") == b.count("O") else "O"
+        kids = [_expectimax_score(b[:i] + (me,) + b[i + 1:], br, memo) for i in range(9) if b[i] == "."]
+        v = max(kids) if me == br else sum(kids) / len(kids)
+    memo[b] = v
+    return v
+
+
+def test_best_response_against_random_and_perfect():
+    r, p = P.random_player(), P.perfect_player()
+    for side, br in (("X", "O"), ("O", "X")):
+        win, draw, loss = P.best_response(r, side)
+        assert win + draw + loss == pytest.approx(1.0)
+        assert loss - win == pytest.approx(_expectimax_score(tuple("." * 9), br, {}), abs=1e-12)
+        assert P.best_response(p, side) == pytest.approx((0.0, 1.0, 0.0))
+    t = _table_with({"XXO OOB XBB": -0.4})
+    # the exploiter does at least as well as the perfect player against any table
+    assert P.best_response(P.table_player(t), "O")[2] >= P.exact_outcomes(p, P.table_player(t))[0]

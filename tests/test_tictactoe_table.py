@@ -237,3 +237,63 @@ def test_train_rejects_bad_parameters():
             L.train(rp, tp, (False, True), progress=False, **args)
     with pytest.raises(ValueError, match="only a table player can learn"):
         L.train(rp, tp, (True, True), 100, chunk=100, log_every=10, progress=False)
+
+
+# ----------------------------------------------------------------------------- notebook 06's experiment helpers
+
+
+def test_appendix_d_transcription():
+    from tdbook.experiments import tictactoe_table as E
+
+    codes, vals = E.appendix_d()
+    assert len(codes) >= 500 and np.all(np.abs(vals) <= 1.0)
+    assert all(T.to_move(int(c)) == T.O and T.STATUS[c] == T.ONGOING for c in codes)
+    d = dict(zip(codes.tolist(), vals.tolist()))
+    for s, v in E.THESIS["appd_first_moves"].items():  # the opening values read by hand from the OCR
+        c = T.place(0, s, T.X)
+        assert c not in d or d[c] == v
+    text = ("Appendix D. Tic-Tac-Toe\nBXOBXXOOX\t1.0000\tBBBBBBBEX 0.5308 XXXOOBBBB 1.0000 BXBBBBBBB 0.4470 "
+            "BXBBBBBBB 0.4000 XOBBBBBBB 0.1000 XBBBBBBB 0.5518\n")
+    # terminal, met twice, X to move and 8-character entries are dropped; OCR 'E' is read as 'B'
+    assert E.transcribe_appendix_d(text) == [("BBBBBBBBX", 0.5308), ("BXOBXXOOX", 1.0)]
+
+
+def test_sure_draw_after_states_and_fig68_on_a_hand_made_table():
+    from tdbook.experiments import tictactoe_table as E
+
+    sure = E.sure_draw_after_states()
+    for c in sure:
+        s = T.board_string(int(c))
+        assert s.count("B") == 1 and T.STATUS[T.place(int(c), s.index("B"), T.X)] == T.DRAW
+    assert len(sure) == 80
+    t = P.empty_table()
+    t[T.parse_board("XXO OOB XBB")] = 0.2
+    f = E.fig68(t)
+    assert f.example == T.parse_board("XXB OOB XBB") and f.example_choice == 2 and f.example_win == [5]
+    assert f.win_values_zero and 0 < f.p_win < 1 and f.positions > 0
+
+
+def test_config_and_tolerance():
+    from tdbook.experiments import tictactoe_table as E
+
+    cfg = E.config("quick")
+    assert cfg.GAMES % cfg.CHUNK == 0 and 0.05 in cfg.ALPHAS
+    for kw, msg in [({"GAMES": 50_000}, "multiple"), ({"EVAL_GAMES": 10}, "EVAL_GAMES"), ({"ALPHAS": [0.1]}, "0.05"),
+                    ({"LAMBDA": 1.5}, "lam"), ({"EPSILONS": [2.0]}, "exploration"), ({"REPLICATES": 0}, "REPLICATES"),
+                    ({"GAMES": "many"}, "GAMES")]:
+        with pytest.raises(ValueError, match=msg):
+            E.config("quick", **kw)
+    assert E.tolerance(np.array([1.0, 1.0]), 0.5) == 0.5
+    assert E.tolerance(np.array([0.0, 2.0]), 0.5) == pytest.approx(2 * np.std([0.0, 2.0], ddof=1), rel=1e-3)
+    assert E.run_seed(1, "a", 0) != E.run_seed(1, "b", 0) != E.run_seed(1, "a", 1)
+
+
+def test_explore_runs_and_rejects_bad_parameters():
+    from tdbook.experiments import tictactoe_table as E
+
+    d = E.explore(games=4000, side="X", opponent="self", version="corrected", seed=3)
+    assert d.result.games == 4000 and d.result.learning == (True, True) and 0 <= d.evaluation.optimal <= 1
+    for kw in ({"alpha": 0.0}, {"side": "Z"}, {"opponent": "human"}, {"games": 10}, {"version": "v2"},
+               {"epsilon": -0.1}):
+        with pytest.raises(ValueError):
+            E.explore(**kw)

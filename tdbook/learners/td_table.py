@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit
 from tqdm.auto import tqdm
 
-from ..games.tictactoe import DRAW, N_CODES, O, ONGOING, POW3, STATUS, X, X_WINS
+from ..games.tictactoe import DRAW, O, ONGOING, POW3, STATUS, X, X_WINS
 from ..players.tictactoe import KIND_TABLE, Player, check_table, choose
 from ..rng import make_state
 

@@ -28,7 +28,8 @@ corrected rule gives a move that ends the game in a draw; ``table`` is a float64
 Python side: :class:`Player` (``move(code)``, ``distribution(code)``, ``square_values(code)``),
 :func:`play_game` for any objects with a ``move(code) -> square`` method (a human board, a net),
 :func:`match` (jitted when both players are :class:`Player`), :func:`exact_outcomes` (the exact
-win/draw/loss probabilities of two policies by backward induction over all positions) and
+win/draw/loss probabilities of two policies by backward induction over all positions),
+:func:`best_response` (the same against the opponent that exploits a policy best) and
 :func:`optimal_fraction` (share of positions where a policy's move is minimax-optimal).
 """
 
@@ -216,9 +217,11 @@ _BACKWARD = np.array(sorted(np.flatnonzero(REACHABLE & (STATUS == ONGOING)),
 
 @njit(cache=True)
 def outcome_table(kinds: np.ndarray, rules: np.ndarray, eps: np.ndarray, draws: np.ndarray, tables: np.ndarray,
-                  order: np.ndarray) -> np.ndarray:
+                  order: np.ndarray, best_response: int = -1) -> np.ndarray:
     """``P[code] = (P(X wins), P(O wins), P(draw))`` from every reachable position when X plays policy 0
-    and O policy 1 (backward induction over ``order``, most pieces first)."""
+    and O policy 1 (backward induction over ``order``, most pieces first).  With ``best_response`` = 0 (X)
+    or 1 (O) that side ignores its policy and plays the move maximising its P(win) − P(loss) (ties: the
+    higher P(win), then the lowest square) — the strongest opponent *for this particular* other policy."""
     P = np.zeros((STATUS.shape[0], 3))
     for c in range(STATUS.shape[0]):
         if STATUS[c] == X_WINS:
@@ -228,10 +231,23 @@ def outcome_table(kinds: np.ndarray, rules: np.ndarray, eps: np.ndarray, draws: 
         elif STATUS[c] == DRAW:
             P[c, 2] = 1.0
     dist = np.empty(9)
+    buf = np.empty(9, dtype=np.int64)
     for i in range(order.shape[0]):
         c = order[i]
         side = 0 if N_X[c] == N_O[c] else 1
         piece = X if side == 0 else O
+        if side == best_response:
+            n = legal_moves(c, buf)
+            best, best_win, arg = -2.0, -1.0, buf[0]
+            for j in range(n):
+                ch = c + piece * POW3[buf[j]]
+                win, loss = P[ch, side], P[ch, 1 - side]
+                if win - loss > best + 1e-12 or (abs(win - loss - best) <= 1e-12 and win > best_win + 1e-12):
+                    best, best_win, arg = win - loss, win, buf[j]
+            ch = c + piece * POW3[arg]
+            for k in range(3):
+                P[c, k] = P[ch, k]
+            continue
         move_distribution(kinds[side], tables[side], rules[side], eps[side], draws[side], c, dist)
         for s in range(9):
             if dist[s] > 0.0:
@@ -429,6 +445,19 @@ def exact_outcomes(x: Player, o: Player, start: int = 0) -> tuple[float, float, 
     if not REACHABLE[start]:
         raise ValueError(f"start {start!r} is not a reachable position")
     return float(P[start, 0]), float(P[start, 1]), float(P[start, 2])
+
+
+def best_response(player: Player, side: str) -> tuple[float, float, float]:
+    """(P(``player`` wins), P(draw), P(``player`` loses)) when it plays ``side`` ("X" or "O") against the
+    opponent that knows its policy and maximises P(win) − P(loss) against it (exact backward induction):
+    how far a human who has studied the player could exploit it."""
+    if side not in ("X", "O"):
+        raise ValueError(f"side must be 'X' or 'O', got {side!r}")
+    dummy = random_player()
+    x, o = (player, dummy) if side == "X" else (dummy, player)
+    P = outcome_table(*_pack(x, o), _BACKWARD, 1 if side == "X" else 0)
+    me = 0 if side == "X" else 1
+    return float(P[0, me]), float(P[0, 2]), float(P[0, 1 - me])
 
 
 def optimal_fraction(player: Any, piece: int, positions: np.ndarray | None = None) -> float:
