@@ -1,7 +1,8 @@
 """Move generation against GNU Backgammon (PyPI ``gnubg``) on positions from real games.
 
-A sample runs here (about 400 positions × 21 rolls); the full check is
-``benchmarks/crosscheck_backgammon_gnubg.py --positions 2000``.
+Here: about 400 positions × all 21 rolls, and 2,000 positions × a seeded sample of 3 rolls each;
+with ``TDBOOK_FULL_CHECKS=1`` the 2,000 positions get all 21 rolls (also
+``benchmarks/crosscheck_backgammon_gnubg.py --positions 2000``, which prints statistics).
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ import pytest
 
 pytest.importorskip("gnubg")
 
-from tdbook.experiments.backgammon_match import run_match, sample_positions  # noqa: E402
+import os  # noqa: E402
+
+from tdbook.experiments.backgammon_match import positions_from_games, run_match, sample_positions  # noqa: E402
 from tdbook.games import backgammon as bg  # noqa: E402
 from tdbook.games.backgammon_gnubg import crosscheck, equity, from_gnubg, gnubg_moves, to_gnubg  # noqa: E402
 from tdbook.players.backgammon import (KIND_PUBEVAL, KIND_RANDOM, GnubgPlayer, PubevalPlayer,  # noqa: E402
@@ -47,6 +50,26 @@ def test_move_generation_equals_gnubg_on_sampled_positions():
             checks += 1
             cut += r["bearoff_ok"] is not None
     assert checks == 21 * len(P) and cut > 0     # the bear-off path of the check was exercised
+
+
+FULL = os.environ.get("TDBOOK_FULL_CHECKS") == "1"
+
+
+def test_move_generation_equals_gnubg_on_2000_positions_from_games():
+    """The cross-check's own sample (benchmarks/crosscheck_backgammon_gnubg.py): 2,000 distinct positions
+    from random-play and pubeval-play games; all 21 rolls each with TDBOOK_FULL_CHECKS=1, else 3."""
+    P = positions_from_games(2000, seed=7)
+    assert len(P) == 2000 and len(np.unique(P, axis=0)) == 2000
+    rng = np.random.default_rng(2000)
+    bufs = bg.make_buffers()
+    cut = 0
+    for p in P:
+        rolls = ROLLS if FULL else [ROLLS[k] for k in rng.choice(21, 3, replace=False)]
+        for d1, d2 in rolls:
+            r = crosscheck(p, d1, d2, bufs)
+            assert not r["problems"], (p.tolist(), (d1, d2), r["problems"])
+            cut += r["bearoff_ok"] is not None
+    assert cut > 0
 
 
 def test_gnubg_scores_are_minus_the_opponents_equity():

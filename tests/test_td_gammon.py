@@ -303,3 +303,80 @@ def test_killed_cli_run_resumes_to_the_uninterrupted_weights(tmp_path):
     side = json.loads(out.with_suffix(".json").read_text())
     assert side["games"] == 6000 and side["seed"] == 9 and side["resumed_at"] == [killed_at]
     assert side["command"].startswith("python -m tdbook train backgammon --hidden 5") and "tdbook" in side["code_version"]
+
+
+# ----------------------------------------------------------------------------- notebook helpers, widget, plots
+
+
+def test_notebook_helpers():
+    curve = [tg.CurvePoint(g, p, 0.05, 50.0) for g, p in [(0, -2.4), (10_000, -0.4), (50_000, 0.1), (90_000, 0.2),
+                                                           (100_000, 0.3), (110_000, 0.1)]]
+    assert tg.learning_share(curve, 50_000) == pytest.approx(2.5 / 2.6)
+    assert tg.fmt_point(curve, 10_000) == "-0.400 ± 0.050" and tg.fmt_point(curve, 5) == "—"
+    a = run_match(PubevalPlayer(), RandomPlayer(), 30, seed=1, progress=False)
+    b = run_match(RandomPlayer(), RandomPlayer(), 30, seed=1, progress=False)
+    d, se = tg.paired_difference(a, b)
+    assert d == pytest.approx(a.ppg - b.ppg) and 0 < se < 1
+    with pytest.raises(ValueError, match="unknown knob"):
+        tg.config("quick", GAMES=3)
+    with pytest.raises(ValueError, match="PUBEVAL_PAIRS"):
+        tg.config("quick", PUBEVAL_PAIRS=0)
+    assert tg.config("standard").PUBEVAL_PAIRS >= 5000      # the ≥ 10,000-game target
+    with pytest.raises(ValueError, match="unknown opponent"):
+        tg.make_opponent("kasparov")
+    P, D = tg.game_positions(30, seed=2)
+    assert P.shape == (30, 28) and 5 < tg.moves_per_roll(P[:10]) < 60
+    for label, p, d1, d2 in tg.showcase_positions():
+        table, chk = tg.side_by_side(p, d1, d2, TDGammon.new(5, 4, seed=1))
+        assert chk["count_ok"] and not chk["problems"] and len(table.rows) == chk["gnubg"]
+
+
+def test_human_game_refuses_bad_moves_and_plays_on():
+    from tdbook.players.backgammon_human import HumanVsNet
+    from tdbook.games.base import IllegalMove
+    g = HumanVsNet(NetPlayer(TDGammon.new(5, 4, seed=1)), seed=4)
+    assert g.state.player == 0 and g.legal
+    before = g.state
+    for bad in ("13/3", "x", "25/20", "6/off"):
+        with pytest.raises(IllegalMove):
+            g.submit(bad)
+        assert g.state == before
+    n = len(g.history)
+    g.submit(g.legal[0])
+    assert len(g.history) >= n + 2 and g.history[n].player == "you" and g.history[n + 1].player == "TD-Gammon"
+    while not g.over:                           # play it out: the human always takes the first legal move
+        g.submit(g.legal[0])
+    assert "win" in g.message
+    with pytest.raises(IllegalMove, match="over"):
+        g.submit("8/5 6/5")
+
+
+def test_play_widget_shows_the_reason_and_keeps_the_position():
+    from tdbook.players.backgammon_human import play
+    w = play(TDGammon.new(5, 4, seed=1), seed=4)
+    box, go, new = w.children[1].children
+    status = w.children[2]
+    before = w.game.state
+    box.value = "13/3"                           # Enter in the box
+    assert "Not played" in status.value and w.game.state == before
+    box.value = w.game.legal[0]
+    assert w.game.state != before and "Not played" not in status.value
+    assert len(w.children[0].value) > 1000       # the board, as PNG bytes
+
+
+def test_explore_and_figures():
+    import matplotlib
+    matplotlib.use("Agg")
+    from tdbook.plots import td_gammon as P
+    data = tg.explore(hidden=5, games=100, pairs=5, seed=3, opponent="random")
+    assert data.log.games_done == 100 and len(data.log.curve) == 6 and data.match.games == 10
+    figs = [P.explore(data), P.board(bg.initial_position(), dice=(3, 1)),
+            P.ladder({"net": {"pubeval": {"ppg": 0.3, "stderr": 0.05}}}),
+            P.pwin_agreement(np.array([0.2, 0.8]), np.array([0.25, 0.7]))]
+    assert all(f.axes for f in figs)
+
+
+def test_cli_rejects_bad_settings(capsys):
+    with pytest.raises(SystemExit) as e:
+        tg.train_main(["--hidden", "0"])
+    assert e.value.code == 2 and "hidden" in capsys.readouterr().err

@@ -304,3 +304,27 @@ def sample_positions(n_games: int, seed: int = 0, kind0: int = 0, kind1: int = 0
         ps.append(buf_p[:m:every].copy())
         ds.append(buf_d[:m:every].copy())
     return np.concatenate(ps), np.concatenate(ds)
+
+
+def positions_from_games(n: int, seed: int = 7, every: int = 3) -> np.ndarray:
+    """``n`` distinct positions (side on roll's view) from recorded games: half from random play,
+    half from pubeval play, every ``every``-th ply (the gnubg cross-check's sample)."""
+    from ..players.backgammon import KIND_PUBEVAL, KIND_RANDOM, load_pubeval_weights
+    w = load_pubeval_weights()
+    out: list[np.ndarray] = []
+    seen: set[bytes] = set()
+    for part, (kind, s) in enumerate(((KIND_RANDOM, seed), (KIND_PUBEVAL, seed + 1))):
+        want = (n + 1) // 2 if part == 0 else n - len(out)
+        games = max(4, n // 60)
+        while True:
+            p, _ = sample_positions(games, seed=s, kind0=kind, kind1=kind, w=w, every=every)
+            p = np.unique(p, axis=0)
+            p = p[[q.tobytes() not in seen for q in p]]
+            if len(p) >= want:
+                break
+            games *= 2
+        rng = np.random.default_rng(s)
+        for q in p[rng.permutation(len(p))[:want]]:
+            out.append(q)
+            seen.add(q.tobytes())
+    return np.array(out)

@@ -27,7 +27,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from .. import __version__, profiles
-from ..learners.td_gammon import ENCODINGS, OUTPUTS, TDGammon, train_games
+from ..learners.td_gammon import ENCODINGS, OUTPUTS, ROLLS, TDGammon, train_games
 from ..paths import atomic_write_bytes, data_dir, repo_root
 from ..players.backgammon import GNUBG_LEVELS, NetPlayer, PubevalPlayer, RandomPlayer
 from .backgammon_match import MatchResult, run_match
@@ -142,10 +142,20 @@ class TrainLog:
                    [tuple(p) for p in d.get("plies", [])], list(d.get("resumed_at", [])))
 
 
-def evaluate(model: TDGammon, pairs: int, seed: int = 99, opponent: str = "pubeval", plies: int = 1) -> MatchResult:
+def evaluate(model: TDGammon, pairs: int, seed: int = 99, opponent: str = "pubeval", plies: int = 1,
+             progress: bool = False) -> MatchResult:
     """A duplicate-dice match of the net (1- or 2-ply) against ``opponent`` (pubeval, random, or a
     gnubg level: beginner / intermediate / advanced / expert)."""
-    return run_match(NetPlayer(model, plies), make_opponent(opponent), pairs, seed=seed, progress=False)
+    return run_match(NetPlayer(model, plies), make_opponent(opponent), pairs, seed=seed, progress=progress)
+
+
+def paired_difference(a: MatchResult, b: MatchResult) -> tuple[float, float]:
+    """(ppg of a − ppg of b, its standard error) for two matches played on the same dice (same seed
+    and pairs): the pair-by-pair difference cancels most of the luck."""
+    if a.points.shape != b.points.shape:
+        raise ValueError(f"matches of different sizes: {a.points.shape} vs {b.points.shape}")
+    d = a.points.mean(axis=1) - b.points.mean(axis=1)
+    return float(d.mean()), float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) > 1 else float("nan")
 
 
 def make_opponent(name: str):
@@ -416,3 +426,399 @@ def train_main(argv: Sequence[str] | None = None) -> int:
     for k, r in side.get("ladder", {}).items():
         print(f"  vs {k}: {r['ppg']:+.3f} ± {r['stderr']:.3f} ppg, {r['win_pct']:.1f}% wins over {r['games']} games")
     return 0
+
+
+# ----------------------------------------------------------------------------- notebook 08: profiles
+
+#: Profile defaults for notebook 08 (see :func:`config`).  Match sizes are duplicate *pairs*
+#: (two games each).  ``RETRAIN`` (full profile) retrains both nets from scratch with the
+#: commands recorded in their sidecars instead of loading the shipped weights.
+PROFILES: dict[str, dict[str, Any]] = {
+    "quick": {
+        "RETRAIN": False, "DEMO_HIDDEN": 10, "DEMO_GAMES": 400, "DEMO_EVAL_EVERY": 100, "DEMO_EVAL_PAIRS": 20,
+        "PUBEVAL_PAIRS": 200, "INTERMEDIATE_PAIRS": 8, "LADDER_PAIRS": 4, "TWO_PLY_PAIRS": 2,
+        "CROSSCHECK_POSITIONS": 10, "AGREEMENT_POSITIONS": 40,
+    },
+    "standard": {
+        "RETRAIN": False, "DEMO_HIDDEN": 40, "DEMO_GAMES": 10_000, "DEMO_EVAL_EVERY": 2_000, "DEMO_EVAL_PAIRS": 200,
+        "PUBEVAL_PAIRS": 5_000, "INTERMEDIATE_PAIRS": 1_000, "LADDER_PAIRS": 300, "TWO_PLY_PAIRS": 100,
+        "CROSSCHECK_POSITIONS": 150, "AGREEMENT_POSITIONS": 1_000,
+    },
+    "full": {
+        "RETRAIN": True, "DEMO_HIDDEN": 40, "DEMO_GAMES": 10_000, "DEMO_EVAL_EVERY": 2_000, "DEMO_EVAL_PAIRS": 200,
+        "PUBEVAL_PAIRS": 10_000, "INTERMEDIATE_PAIRS": 2_500, "LADDER_PAIRS": 1_000, "TWO_PLY_PAIRS": 500,
+        "CROSSCHECK_POSITIONS": 2_000, "AGREEMENT_POSITIONS": 5_000,
+    },
+}
+
+SIZES = (40, 80)
+
+
+def config(profile: str, **knobs: Any) -> profiles.Config:
+    """Resolve notebook 08's knobs for ``profile`` (a knob passed as None takes the profile default)."""
+    cfg = profiles.resolve(profile, PROFILES, **knobs)
+    for name, v in cfg.items():
+        if name in ("PROFILE", "RETRAIN"):
+            continue
+        if v < (0 if name in ("TWO_PLY_PAIRS", "LADDER_PAIRS", "DEMO_GAMES") else 1):
+            raise ValueError(f"{name} must be >= 1, got {v!r}")
+    return cfg
+
+
+# ----------------------------------------------------------------------------- shipped nets
+
+
+def net_path(hidden: int) -> Path:
+    return data_dir() / f"td_gammon_{hidden}.npz"
+
+
+@dataclass
+class Shipped:
+    """A trained net with its sidecar (training command, seed, games, wall time, code version,
+    learning curve, ladder)."""
+
+    hidden: int
+    model: TDGammon
+    sidecar: dict
+    path: Path
+
+    @property
+    def spec(self) -> TrainSpec:
+        return TrainSpec(**self.sidecar["spec"])
+
+    @property
+    def curve(self) -> list[CurvePoint]:
+        return [CurvePoint(**c) for c in self.sidecar.get("learning_curve", [])]
+
+
+def load_shipped(hidden: int) -> Shipped:
+    """The shipped ``data/td_gammon_<hidden>.npz`` and its sidecar (ValueError naming what is wrong)."""
+    p = net_path(hidden)
+    model = TDGammon.load(p, hidden=hidden)
+    return Shipped(hidden, model, read_sidecar(p), p)
+
+
+def retrain(shipped: Shipped, root: Path, progress: bool = True) -> Shipped:
+    """Retrain a shipped net from scratch with its recorded spec (checkpointed under ``root``)."""
+    s = shipped.sidecar
+    spec = shipped.spec
+    out = Path(root) / f"td_gammon_{shipped.hidden}.npz"
+    model, log = train(spec, checkpoint=Path(root) / f"td_gammon_{shipped.hidden}.ckpt.npz",
+                       eval_every=s.get("eval_every", 10_000), eval_pairs=s.get("eval_pairs", 500),
+                       progress=progress)
+    side = {**s, "games": log.games_done, "wall_time_s": round(log.wall_time, 1), "code_version": code_version(),
+            "learning_curve": [asdict(c) for c in log.curve], "resumed_at": log.resumed_at}
+    side.pop("ladder", None)
+    side.pop("snapshot_ladder", None)
+    model.save(out, log=log.to_dict(), command=s["command"])
+    write_sidecar(out, side)
+    return Shipped(shipped.hidden, model, side, out)
+
+
+def nets(cfg: profiles.Config, progress: bool = True) -> dict[int, Shipped]:
+    """The 40- and 80-hidden nets: shipped ones, or retrained from scratch when ``cfg.RETRAIN``."""
+    out = {}
+    for h in SIZES:
+        s = load_shipped(h)
+        if cfg.RETRAIN:
+            from ..paths import output_root
+            s = retrain(s, output_root(cfg.PROFILE) / "td_gammon", progress)
+        out[h] = s
+    return out
+
+
+# ----------------------------------------------------------------------------- §1 engine vs gnubg on screen
+
+
+def showcase_positions() -> list[tuple[str, np.ndarray, int, int]]:
+    """A few positions for the side-by-side move lists: (label, position, d1, d2)."""
+    from ..games import backgammon as bg
+    bar = np.zeros(28, np.int8)          # one of mine on the bar; they hold their 4-, 5- and 6-points
+    for k, v in {24: 2, 13: 5, 8: 3, 6: 4}.items():
+        bar[k] = v
+    for k, v in {1: 2, 12: 5, 17: 3, 19: 3, 20: 2}.items():
+        bar[k] = -v
+    bar[bg.BAR] = 1
+    bear = np.zeros(28, np.int8)         # bearing off: 6-5 takes two checkers off (gnubg cuts the tuple)
+    for k, v in {6: 2, 5: 1, 3: 2, 1: 1}.items():
+        bear[k] = v
+    for k, v in {20: 3, 21: 4, 24: 2}.items():
+        bear[k] = -v
+    bear[bg.OFF], bear[bg.OPP_OFF] = 9, -6
+    for p in (bar, bear):
+        bg.check_position(p)
+    return [("opening, 3-1", bg.initial_position(), 3, 1), ("a checker on the bar, 6-4", bar, 6, 4),
+            ("bearing off, 6-5", bear, 6, 5)]
+
+
+def side_by_side(pos: np.ndarray, d1: int, d2: int, model: TDGammon | None = None) -> tuple[Any, dict]:
+    """gnubg's legal moves (best first, its 0-ply score) next to ours (notation, and the net's
+    1-ply value if ``model``), matched afterstate by afterstate; plus the cross-check summary."""
+    from ..games import backgammon as bg
+    from ..games.backgammon_gnubg import crosscheck, gnubg_moves, move_score
+    from ..results import Table
+    g = bg.Backgammon()
+    s = g.state_from(pos, 0, (d1, d2))
+    after, hops = g.afterstates(s)
+    ours = {after[j].tobytes(): j for j in range(len(after))}
+    net = NetPlayer(model) if model is not None else None
+    vals = net.scores(pos, after) if net is not None else None
+    rows = []
+    for i, m in enumerate(gnubg_moves(pos, d1, d2)):
+        mv = tuple(m["move"])
+        if len(mv) % 2 == 0:
+            j = ours.get(bg.apply_hops(pos, [(mv[2 * k], mv[2 * k + 1]) for k in range(len(mv) // 2)]).tobytes())
+        else:                  # cut at a bear-off: the afterstate whose gnubg score is the reported one
+            sc = [abs(move_score(after[j]) - m["score"]) for j in range(len(after))]
+            j = int(np.argmin(sc))
+        ours_txt = bg.move_string(pos, hops[j]) if j is not None else "— not generated —"
+        row = [str(i + 1), " ".join(str(x) for x in mv) + (" (cut)" if len(mv) % 2 else ""), f"{m['score']:+.3f}",
+               ours_txt]
+        if vals is not None:
+            row.append(f"{vals[j]:+.3f}" if j is not None else "")
+        rows.append(row)
+    check = crosscheck(pos, d1, d2)
+    head = ["#", "gnubg move (from, to, …)", "gnubg score", "tdbook move"] + (["net 1-ply value"] if vals is not None
+                                                                               else [])
+    cap = (f"{len(after)} distinct afterstates (ours) vs {check['gnubg']} moves (gnubg): "
+           f"{'equal' if check['count_ok'] and not check['problems'] else 'DIFFERENT'}")
+    return Table(head, rows, caption=cap), check
+
+
+def crosscheck_sample(n_positions: int, seed: int = 7, progress: bool = True) -> dict:
+    """Move generation against gnubg on ``n_positions`` positions from real games, all 21 rolls each
+    (the full check of ``benchmarks/crosscheck_backgammon_gnubg.py`` at a chosen size)."""
+    from ..games.backgammon_gnubg import crosscheck_all
+    from .backgammon_match import positions_from_games
+    st = crosscheck_all(positions_from_games(n_positions, seed), progress)
+    st["max_score_dev"] = max(st["score_devs"], default=0.0)
+    return st
+
+
+def game_positions(n_positions: int, seed: int = 5, every: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """``n_positions`` positions (side on roll's view) and their rolls from pubeval-vs-pubeval games,
+    every ``every``-th ply: realistic positions for averages and comparisons."""
+    from ..players.backgammon import KIND_PUBEVAL, load_pubeval_weights
+    from .backgammon_match import sample_positions
+    w = load_pubeval_weights()
+    games = max(2, n_positions // 15)
+    while True:
+        P, D = sample_positions(games, seed=seed, kind0=KIND_PUBEVAL, kind1=KIND_PUBEVAL, w=w, every=every)
+        if len(P) >= n_positions:
+            return P[:n_positions], D[:n_positions]
+        games *= 2
+
+
+def moves_per_roll(positions: np.ndarray) -> float:
+    """Mean number of legal moves (distinct afterstates) per roll, rolls weighted by their chance
+    (1/36 doubles, 2/36 others), over ``positions``."""
+    from ..games.backgammon import gen_afterstates, make_buffers
+    from ..learners.td_gammon import ROLL_WEIGHTS
+    bufs = make_buffers()
+    tot = 0.0
+    for p in positions:
+        for (d1, d2), w in zip(ROLLS, ROLL_WEIGHTS):
+            tot += w / 36.0 * gen_afterstates(p, int(d1), int(d2), *bufs)
+    return tot / len(positions)
+
+
+# ----------------------------------------------------------------------------- §2 learning curves
+
+
+def demo_training(hidden: int, games: int, eval_every: int, eval_pairs: int, seed: int, alpha: float = 0.1,
+                  lam: float = 0.7, outputs: int = 4, encoding: str = "relative",
+                  progress: bool = True) -> tuple[TDGammon, TrainLog]:
+    """A short training run from scratch (no checkpoint) with its learning curve against pubeval."""
+    spec = TrainSpec(hidden=hidden, outputs=outputs, encoding=encoding, alpha=alpha, lam=lam, seed=seed,
+                     games=games).check()
+    return train(spec, eval_every=eval_every, eval_pairs=eval_pairs, eval_seed=seed + 99, progress=progress)
+
+
+def curve_arrays(curve: Sequence[CurvePoint]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(games, ppg, stderr) of a learning curve."""
+    return (np.array([c.games for c in curve]), np.array([c.ppg for c in curve]),
+            np.array([c.stderr for c in curve]))
+
+
+def fmt_point(curve: Sequence[CurvePoint], games: int) -> str:
+    """``"+0.123 ± 0.045"`` for the curve's point at ``games`` (``"—"`` if it has none)."""
+    for c in curve:
+        if c.games == games:
+            return f"{c.ppg:+.3f} ± {c.stderr:.3f}"
+    return "—"
+
+
+def learning_share(curve: Sequence[CurvePoint], by: int) -> float:
+    """Share of the total gain against pubeval (first point to the best of the last three) reached
+    by ``by`` games: §5.2's "a great deal of learning … after only tens of thousands of games"."""
+    g, p, _ = curve_arrays(curve)
+    if len(g) < 2:
+        raise ValueError("a learning curve needs at least two points")
+    final = float(np.mean(p[-3:]))
+    upto = p[g <= by]
+    return float((upto[-1] - p[0]) / (final - p[0]))
+
+
+# ----------------------------------------------------------------------------- §4 what the net learned
+
+
+def handmade_positions() -> list[tuple[str, np.ndarray]]:
+    """Hand-made positions (side on roll's view) with an obvious verdict, for the net's P(win)."""
+    from ..games import backgammon as bg
+
+    def mk(mine: dict, theirs: dict, my_bar: int = 0, their_bar: int = 0) -> np.ndarray:
+        p = np.zeros(bg.NSLOT, np.int8)
+        for k, v in mine.items():
+            p[k] = v
+        for k, v in theirs.items():
+            p[k] = -v
+        p[bg.BAR], p[bg.OPP_BAR] = my_bar, -their_bar
+        p[bg.OFF] = 15 - sum(mine.values()) - my_bar
+        p[bg.OPP_OFF] = -(15 - sum(theirs.values()) - their_bar)
+        bg.check_position(p)
+        return p
+
+    return [
+        ("opening position (on roll)", bg.initial_position()),
+        ("sure win: last 2 checkers on my 1-point, they have 15 at home", mk({1: 2}, {19: 5, 20: 5, 21: 5})),
+        ("sure loss: they bear off their last checker next", mk({23: 5, 13: 5, 8: 5}, {24: 1})),
+        ("race, 40 pips ahead", mk({6: 4, 5: 4, 4: 4, 3: 3}, {19: 3, 18: 4, 17: 4, 16: 4})),
+        ("race, 40 pips behind", mk({9: 4, 8: 4, 7: 4, 6: 3}, {24: 3, 23: 4, 22: 4, 21: 3})),
+        ("on the bar against a closed board", mk({13: 6, 8: 4, 6: 4}, {19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 1: 3},
+                                                  my_bar=1)),
+        ("they are on the bar against my closed board", mk({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3},
+                                                           {12: 6, 17: 4, 19: 4}, their_bar=1)),
+    ]
+
+
+def pwin_table(models: dict[str, TDGammon], positions: Sequence[tuple[str, np.ndarray]]) -> tuple[Any, dict]:
+    """Each net's P(win) for the side on roll next to gnubg's (0-ply) on the hand-made positions."""
+    from ..games.backgammon_gnubg import context, gnubg, to_gnubg
+    from ..results import Table
+    g = gnubg()
+    rows, data = [], {}
+    for label, p in positions:
+        gp = float(g.evaluate(to_gnubg(p), g.cube_info(), context())[0])
+        ours = {k: m.p_win(p) for k, m in models.items()}
+        data[label] = {"gnubg": gp, **ours}
+        rows.append([label] + [f"{ours[k]:.3f}" for k in models] + [f"{gp:.3f}"])
+    return Table(["position (side on roll)"] + [f"{k} P(win)" for k in models] + ["gnubg P(win)"], rows), data
+
+
+@dataclass
+class Agreement:
+    """The net against gnubg (0-ply) on positions from games: P(win) per position, and the 1-ply move choice."""
+
+    p_ours: np.ndarray
+    p_gnubg: np.ndarray
+    same_move: np.ndarray       # our 1-ply choice is gnubg's best (by gnubg's own score)
+    loss: np.ndarray            # gnubg's equity of its best move minus of ours (≥ 0)
+    rank_corr: np.ndarray       # Spearman correlation of our and gnubg's move scores, per roll with ≥ 3 moves
+    abs_err: np.ndarray         # per roll: mean |our move score − gnubg's| (equity)
+    rel_err: np.ndarray         # the same after removing each roll's mean (the error common to all its moves)
+
+    @property
+    def mean_abs_error(self) -> float:
+        return float(np.mean(np.abs(self.p_ours - self.p_gnubg)))
+
+    @property
+    def mean_bias(self) -> float:
+        return float(np.mean(self.p_ours - self.p_gnubg))
+
+
+def agreement(model: TDGammon, n_positions: int, seed: int = 5, progress: bool = True) -> Agreement:
+    """Positions (and their rolls) from pubeval-vs-pubeval games, every 3rd ply: the net's P(win)
+    for the side on roll vs gnubg's, and its 1-ply move vs gnubg's best move (Tesauro's §5.3
+    lesson: absolute errors of about 0.1 that "cancel out in move-making decisions")."""
+    from scipy.stats import spearmanr
+
+    from ..games.backgammon import OFF, gen_afterstates, make_buffers
+    from ..games.backgammon_gnubg import context, gnubg, move_score, to_gnubg
+    g = gnubg()
+    P, D = game_positions(n_positions, seed)
+    me = NetPlayer(model)
+    bufs = make_buffers()
+    po, pg, same, loss, rc, ae, re_ = [], [], [], [], [], [], []
+    ctx = context()
+    for p, (d1, d2) in tqdm(list(zip(P, D)), desc="net vs gnubg", disable=not progress, unit="position"):
+        po.append(model.p_win(p))
+        pg.append(float(g.evaluate(to_gnubg(p), g.cube_info(), ctx)[0]))
+        n = gen_afterstates(p, d1, d2, *bufs)
+        if n < 2:
+            continue
+        after = bufs[0][:n]
+        s_ours = me.scores(p, after)
+        s_g = np.array([move_score(a, ctx) for a in after])
+        k = int(np.argmax(s_ours))
+        loss.append(float(s_g.max() - s_g[k]))
+        same.append(bool(s_g[k] >= s_g.max() - 1e-9))
+        live = np.array([a[OFF] < 15 for a in after])      # bear-off wins score exactly in both
+        if live.sum() >= 2:
+            d = s_ours[live] - s_g[live]
+            ae.append(float(np.mean(np.abs(d))))
+            re_.append(float(np.mean(np.abs(d - d.mean()))))
+        if n >= 3:
+            r = spearmanr(s_ours, s_g).statistic
+            if np.isfinite(r):
+                rc.append(float(r))
+    return Agreement(np.array(po), np.array(pg), np.array(same), np.array(loss), np.array(rc), np.array(ae),
+                     np.array(re_))
+
+
+# ----------------------------------------------------------------------------- §3 Table 5.2
+
+
+#: Table 5.2 as printed (004 §5.2 p. 45): version, training games, opponents, points, games, ppg.
+TABLE_5_2 = [
+    ("TD 1.0", 300_000, "Robertie, Davis, Magriel", -13, 51, -0.25),
+    ("TD 2.0", 800_000, "Goulding, Woolsey, Snellings, Russell, Sylvester", -7, 38, -0.18),
+    ("TD 2.1", 1_500_000, "Robertie", -1, 40, -0.02),
+]
+
+
+def table52_paper() -> Any:
+    from ..results import Table
+    return Table(["version", "training games", "opponents", "result", "ppg (recomputed)"],
+                 [[v, f"{g:,}", o, f"lost by {-pts} points in {n} games", f"{pts / n:+.3f}"]
+                  for v, g, o, pts, n, _ in TABLE_5_2], caption="Table 5.2 (004 §5.2 p. 45): TD-Gammon against humans")
+
+
+def table52_ours(shipped: dict[int, Shipped], live: dict[int, dict[str, dict]]) -> Any:
+    """Our games-vs-result table: each net's learning-curve points at round game counts (pubeval,
+    recorded by its training run) and the live ladder of the finished nets."""
+    from ..results import Table
+    rows = []
+    for h, s in shipped.items():
+        g, p, se = curve_arrays(s.curve)
+        for target in (10_000, 30_000, 100_000, 300_000, g.max() if len(g) else 0):
+            k = np.flatnonzero(g == target)
+            if len(k) and not any(r[0] == f"{h}" and r[1] == f"{target:,}" for r in rows):
+                rows.append([f"{h}", f"{target:,}", f"{p[k[0]]:+.3f} ± {se[k[0]]:.3f}", "", ""])
+        lad = live.get(h, {})
+        if rows and rows[-1][0] == f"{h}":
+            for col, name in ((3, "gnubg-intermediate"), (4, "gnubg-expert")):
+                if name in lad:
+                    rows[-1][col] = f"{lad[name]['ppg']:+.3f} ± {lad[name]['stderr']:.3f}"
+    return Table(["hidden units", "training games", "ppg vs pubeval (training curve)", "ppg vs gnubg-intermediate",
+                  "ppg vs gnubg-expert"], rows, caption="Ours: cubeless points per game, duplicate dice")
+
+
+# ----------------------------------------------------------------------------- §6 widget panel
+
+
+@dataclass
+class Explore:
+    log: TrainLog
+    match: MatchResult
+    label: str
+
+
+def explore(hidden: int = 20, alpha: float = 0.1, lam: float = 0.7, games: int = 2000, opponent: str = "pubeval",
+            pairs: int = 200, outputs: int = 4, encoding: str = "relative", seed: int = 1) -> Explore:
+    """The panel's run: train a fresh net for ``games`` self-play games (learning curve against
+    pubeval every ``games``/5), then a duplicate-dice match of ``pairs`` pairs against ``opponent``."""
+    every = max(1, int(games) // 5)
+    model, log = demo_training(int(hidden), int(games), every, min(int(pairs), 200), int(seed), alpha=float(alpha),
+                               lam=float(lam), outputs=int(outputs), encoding=encoding)
+    r = run_match(NetPlayer(model), make_opponent(opponent), int(pairs), seed=int(seed) + 1)
+    return Explore(log, r, f"{model.describe()}, α={alpha:g}, λ={lam:g}, {games:,} games")

@@ -199,3 +199,31 @@ def crosscheck(pos: np.ndarray, d1: int, d2: int, bufs=None) -> dict:
         problems.append(f"move count: ours {n}, gnubg {n_g}")
     return {"ours": n, "gnubg": n_g, "count_ok": n == n_g, "complete": complete, "complete_ok": complete_ok,
             "truncated": len(truncated), "bearoff_ok": bearoff_ok, "score_devs": devs, "problems": problems}
+
+
+ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+
+
+def crosscheck_all(positions, progress: bool = True) -> dict:
+    """:func:`crosscheck` for every position with all 21 rolls; totals, the cut-move score
+    deviations and the failing checks (``problems``: (position, roll, reasons))."""
+    from tqdm.auto import tqdm
+    bufs = make_buffers()
+    st = {"positions": len(positions), "checks": 0, "moves": 0, "count_ok": 0, "complete": 0, "complete_ok": 0,
+          "cut_checks": 0, "cut_ok": 0, "cut_moves": 0, "score_devs": [], "problems": []}
+    for p in tqdm(positions, desc="gnubg cross-check", disable=not progress, unit="position", mininterval=2):
+        for d1, d2 in ROLLS:
+            r = crosscheck(p, d1, d2, bufs)
+            st["checks"] += 1
+            st["moves"] += r["ours"]
+            st["count_ok"] += r["count_ok"]
+            st["complete"] += r["complete"]
+            st["complete_ok"] += r["complete_ok"]
+            if r["bearoff_ok"] is not None:
+                st["cut_checks"] += 1
+                st["cut_ok"] += bool(r["bearoff_ok"])
+                st["cut_moves"] += r["truncated"]
+                st["score_devs"].extend(r["score_devs"])
+            if r["problems"]:
+                st["problems"].append((np.asarray(p).tolist(), (d1, d2), r["problems"]))
+    return st
