@@ -381,6 +381,7 @@ def _parser() -> argparse.ArgumentParser:
 def train_main(argv: Sequence[str] | None = None) -> int:
     """``python -m tdbook train backgammon …``: train (or resume), write the net and its sidecar."""
     ap = _parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
     a = ap.parse_args(argv)
     spec = TrainSpec(hidden=a.hidden, outputs=a.outputs, encoding=a.encoding, alpha=a.alpha, beta=a.beta, lam=a.lam,
                      alpha_late=a.alpha_late, late_after=a.late_after, init=a.init, seed=a.seed, games=a.games)
@@ -396,12 +397,11 @@ def train_main(argv: Sequence[str] | None = None) -> int:
     except ValueError as e:
         print(f"tdbook train: error: {e}", file=sys.stderr)
         return 2
-    cmd = spec.command(None if a.out is None else str(a.out), checkpoint_every=a.checkpoint_every,
-                       eval_every=a.eval_every, eval_pairs=a.eval_pairs, ladder_pairs=a.ladder_pairs or None,
-                       pubeval_pairs=a.pubeval_pairs if a.ladder_pairs else None)
+    cmd = "python -m tdbook train backgammon " + shlex.join(argv)     # exactly as given
     model.save(out, log=log.to_dict(), command=cmd)
-    side = {"command": cmd, "seed": spec.seed, "games": log.games_done, "wall_time_s": round(log.wall_time, 1),
-            "code_version": code_version(), "net": model.describe(), "spec": asdict(spec),
+    side = {"command": cmd, "seed": spec.seed, "games": log.games_done,
+            "wall_time_s": round(log.wall_time, 1), "code_version": code_version(), "net": model.describe(),
+            "spec": asdict(spec), "eval_every": a.eval_every, "eval_pairs": a.eval_pairs,
             "resumed_at": log.resumed_at, "learning_curve": [asdict(c) for c in log.curve],
             "learning_curve_opponent": f"pubeval, {a.eval_pairs} duplicate pairs per point, seed 99"}
     old = {}
@@ -757,10 +757,8 @@ def agreement(model: TDGammon, n_positions: int, seed: int = 5, progress: bool =
             d = s_ours[live] - s_g[live]
             ae.append(float(np.mean(np.abs(d))))
             re_.append(float(np.mean(np.abs(d - d.mean()))))
-        if n >= 3:
-            r = spearmanr(s_ours, s_g).statistic
-            if np.isfinite(r):
-                rc.append(float(r))
+        if n >= 3 and np.ptp(s_ours) > 0 and np.ptp(s_g) > 0:
+            rc.append(float(spearmanr(s_ours, s_g).statistic))
     return Agreement(np.array(po), np.array(pg), np.array(same), np.array(loss), np.array(rc), np.array(ae),
                      np.array(re_))
 
@@ -778,9 +776,10 @@ TABLE_5_2 = [
 
 def table52_paper() -> Any:
     from ..results import Table
-    return Table(["version", "training games", "opponents", "result", "ppg (recomputed)"],
-                 [[v, f"{g:,}", o, f"lost by {-pts} points in {n} games", f"{pts / n:+.3f}"]
-                  for v, g, o, pts, n, _ in TABLE_5_2], caption="Table 5.2 (004 §5.2 p. 45): TD-Gammon against humans")
+    return Table(["version", "training games", "opponents", "result as printed", "ppg printed", "ppg recomputed"],
+                 [[v, f"{g:,}", o, f"lost by {-pts} point{'s' if -pts != 1 else ''} in {n} games", f"{ppg:+.2f}",
+                   f"{pts / n:+.3f}"] for v, g, o, pts, n, ppg in TABLE_5_2],
+                 caption="Table 5.2 (004 §5.2 p. 45): TD-Gammon against humans")
 
 
 def table52_ours(shipped: dict[int, Shipped], live: dict[int, dict[str, dict]]) -> Any:
