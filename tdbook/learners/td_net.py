@@ -20,7 +20,8 @@ board with ~30 non-zero units costs ~30 rows of ``W1`` in the forward pass and i
 the gradient; a dense 20-input tic-tac-toe board just lists its non-zero units.
 
 Activations (``ACTIVATIONS``): ``logistic``; ``thesis`` = (1−e^−x)/(1+e^−x) = tanh(x/2)
-(App. B.9 ``output_function``); ``tanh``; ``linear``.  Derivatives: ``"true"``, or
+(App. B.9 ``output_function``, computed overflow-free); ``tanh``; ``linear``; ``thesis-listing`` = the
+same function computed as listed, ``e = exp(−x)``, which gives NaN once an input falls below −709.78.  Derivatives: ``"true"``, or
 ``"thesis"`` = the listing's ``output_function_prime(y) = 2y(1−y)`` applied to every
 non-linear unit (which is wrong for the thesis activation and flips sign for y < 0 —
 kept to reproduce v3.0).
@@ -39,7 +40,7 @@ from numba import njit
 from ..paths import atomic_write_bytes
 from ..rng import make_state, uniform
 
-ACTIVATIONS: dict[str, int] = {"logistic": 0, "thesis": 1, "tanh": 2, "linear": 3}
+ACTIVATIONS: dict[str, int] = {"logistic": 0, "thesis": 1, "tanh": 2, "linear": 3, "thesis-listing": 4}
 DERIVATIVES: dict[str, int] = {"true": 0, "thesis": 1}
 
 
@@ -58,6 +59,9 @@ def act(x: float, kind: int) -> float:
         return math.tanh(0.5 * x)  # (1 - e^-x) / (1 + e^-x), overflow-free
     if kind == 2:
         return math.tanh(x)
+    if kind == 4:  # App. B.9 output_function as listed: exp(-x) overflows to inf for x < -709.78, giving NaN
+        e = math.exp(-x)
+        return (1.0 - e) / (1.0 + e)
     return x
 
 
@@ -70,7 +74,7 @@ def dact(y: float, kind: int, mode: int) -> float:
         return 2.0 * y * (1.0 - y)  # App. B.9 output_function_prime, as printed
     if kind == 0:
         return y * (1.0 - y)
-    if kind == 1:
+    if kind == 1 or kind == 4:
         return 0.5 * (1.0 - y * y)
     return 1.0 - y * y
 
