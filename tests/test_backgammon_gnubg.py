@@ -93,3 +93,20 @@ def test_gnubg_player_plays_gnubgs_best_move():
 def test_gnubg_beats_pubeval_in_a_short_match():
     r = run_match(GnubgPlayer("expert"), PubevalPlayer(), 10, seed=5, progress=False)
     assert r.games == 20 and r.ppg > 0
+
+
+def test_gnubg_world_class_plays_gnubgs_2ply_choice():
+    g = bg.Backgammon()
+    p = GnubgPlayer("worldclass")
+    assert p.plies == 2 and p.name == "gnubg-worldclass"
+    s = g.state_from(bg.initial_position(), 0, (3, 1))
+    after, hops = g.afterstates(s)
+    assert bg.move_string(s.position, hops[p.choose(s.position, 3, 1, after)]) == "8/5 6/5"
+    # a bear-off whose gnubg tuple is cut after the first checker: two checkers off is the move
+    bear = np.zeros(28, np.int8)
+    bear[[6, 5, 3, 1]] = [2, 1, 2, 1]
+    bear[20], bear[21], bear[24] = -3, -4, -2
+    bear[bg.OFF], bear[bg.OPP_OFF] = 9, -6
+    s = g.state_from(bear, 0, (6, 5))
+    after, _ = g.afterstates(s)
+    assert after[p.choose(bear, 6, 5, after)][bg.OFF] == 11

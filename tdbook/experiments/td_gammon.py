@@ -436,17 +436,19 @@ def train_main(argv: Sequence[str] | None = None) -> int:
 PROFILES: dict[str, dict[str, Any]] = {
     "quick": {
         "RETRAIN": False, "DEMO_HIDDEN": 10, "DEMO_GAMES": 400, "DEMO_EVAL_EVERY": 100, "DEMO_EVAL_PAIRS": 20,
-        "PUBEVAL_PAIRS": 200, "INTERMEDIATE_PAIRS": 8, "LADDER_PAIRS": 4, "TWO_PLY_PAIRS": 2,
+        "PUBEVAL_PAIRS": 200, "INTERMEDIATE_PAIRS": 8, "LADDER_PAIRS": 4, "TWO_PLY_PAIRS": 2, "WORLDCLASS_PAIRS": 0,
         "CROSSCHECK_POSITIONS": 10, "AGREEMENT_POSITIONS": 40,
     },
     "standard": {
         "RETRAIN": False, "DEMO_HIDDEN": 40, "DEMO_GAMES": 10_000, "DEMO_EVAL_EVERY": 2_000, "DEMO_EVAL_PAIRS": 200,
         "PUBEVAL_PAIRS": 5_000, "INTERMEDIATE_PAIRS": 1_000, "LADDER_PAIRS": 300, "TWO_PLY_PAIRS": 100,
+        "WORLDCLASS_PAIRS": 25,
         "CROSSCHECK_POSITIONS": 150, "AGREEMENT_POSITIONS": 1_000,
     },
     "full": {
         "RETRAIN": True, "DEMO_HIDDEN": 40, "DEMO_GAMES": 10_000, "DEMO_EVAL_EVERY": 2_000, "DEMO_EVAL_PAIRS": 200,
         "PUBEVAL_PAIRS": 10_000, "INTERMEDIATE_PAIRS": 2_500, "LADDER_PAIRS": 1_000, "TWO_PLY_PAIRS": 500,
+        "WORLDCLASS_PAIRS": 500,
         "CROSSCHECK_POSITIONS": 2_000, "AGREEMENT_POSITIONS": 5_000,
     },
 }
@@ -460,7 +462,7 @@ def config(profile: str, **knobs: Any) -> profiles.Config:
     for name, v in cfg.items():
         if name in ("PROFILE", "RETRAIN"):
             continue
-        if v < (0 if name in ("TWO_PLY_PAIRS", "LADDER_PAIRS", "DEMO_GAMES") else 1):
+        if v < (0 if name in ("TWO_PLY_PAIRS", "LADDER_PAIRS", "WORLDCLASS_PAIRS", "DEMO_GAMES") else 1):
             raise ValueError(f"{name} must be >= 1, got {v!r}")
     return cfg
 

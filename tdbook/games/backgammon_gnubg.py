@@ -123,6 +123,23 @@ def _hops_from_tuple(mv: tuple[int, ...]) -> list[tuple[int, int]]:
     return [(mv[2 * k], mv[2 * k + 1]) for k in range(len(mv) // 2)]
 
 
+def gnubg_choice(pos: np.ndarray, d1: int, d2: int, after: np.ndarray, ctx=None) -> int:
+    """Index among our afterstates ``after`` of gnubg's best move with ``ctx`` (e.g. 2-ply); a move
+    tuple cut at a bear-off maps to the continuing afterstate gnubg scores best at 0-ply."""
+    best = tuple(gnubg_moves(pos, d1, d2, ctx)[0]["move"])
+    if len(best) % 2 == 0:
+        a = apply_hops(pos, _hops_from_tuple(best)).tobytes()
+        for j in range(len(after)):
+            if after[j].tobytes() == a:
+                return j
+        raise ValueError(f"gnubg's move {best} is not among our afterstates")
+    q = apply_hops(pos, _hops_from_tuple(best[:-1]) + [(best[-1], 0)])
+    cands = [j for j in range(len(after)) if _reachable(q, after[j])]
+    if not cands:
+        raise ValueError(f"gnubg's move {best} is continued by none of our afterstates")
+    return max(cands, key=lambda j: move_score(after[j]))
+
+
 def crosscheck(pos: np.ndarray, d1: int, d2: int, bufs=None) -> dict:
     """Compare our afterstates with gnubg's legal moves for one position and roll.
 

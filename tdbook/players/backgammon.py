@@ -149,26 +149,36 @@ class PubevalPlayer:
         return np.array([pubeval_score(a, race, self.w, self._x) for a in after])
 
 
-GNUBG_LEVELS: dict[str, float] = {"beginner": 0.06, "intermediate": 0.04, "advanced": 0.015, "expert": 0.0}
+GNUBG_LEVELS: dict[str, float] = {"beginner": 0.06, "intermediate": 0.04, "advanced": 0.015, "expert": 0.0,
+                                  "worldclass": 0.0}
+GNUBG_PLIES: dict[str, int] = {"worldclass": 2}   # the other levels are 0-ply
 
 
 class GnubgPlayer:
-    """GNU Backgammon at 0-ply with deterministic evaluation noise (gnubg's graded levels:
-    beginner 0.06, intermediate 0.04, advanced 0.015, expert 0).  Picks the afterstate with
-    the highest gnubg move score (minus the opponent's equity after the move, noise included)."""
+    """GNU Backgammon at its graded levels: 0-ply with deterministic evaluation noise (beginner
+    0.06, intermediate 0.04, advanced 0.015, expert 0), and world class = 2-ply without noise.
 
-    def __init__(self, level: str = "expert", plies: int = 0) -> None:
+    At 0-ply it picks the afterstate with the highest gnubg move score (minus the opponent's
+    equity after the move, noise included).  At 2-ply it plays gnubg's own choice
+    (``find_best_moves``, with gnubg's move filters); when that move's tuple is cut at a bear-off
+    (a quirk of the bindings) it takes, among our afterstates that continue the cut move, the one
+    gnubg scores best at 0-ply."""
+
+    def __init__(self, level: str = "expert", plies: int | None = None) -> None:
         if level not in GNUBG_LEVELS:
             raise ValueError(f"unknown gnubg level {level!r}; choose from: {', '.join(GNUBG_LEVELS)}")
         from ..games.backgammon_gnubg import context
-        self.level, self.plies = level, int(plies)
+        self.level = level
+        self.plies = GNUBG_PLIES.get(level, 0) if plies is None else int(plies)
         self.name = f"gnubg-{level}"
         self.ctx = context(self.plies, GNUBG_LEVELS[level], True)
 
     def choose(self, pos, d1, d2, after) -> int:
-        from ..games.backgammon_gnubg import move_score
+        from ..games.backgammon_gnubg import gnubg_choice, move_score
         if len(after) <= 1:
             return 0
+        if self.plies > 0:
+            return gnubg_choice(np.asarray(pos, np.int8), d1, d2, after, self.ctx)
         s = [move_score(a, self.ctx) for a in after]
         return int(np.argmax(s))
 
