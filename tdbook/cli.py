@@ -50,7 +50,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 #: ``python -m tdbook train GAME …`` → ``module:function(argv) -> exit code``
-TRAINERS: dict[str, str] = {"backgammon": "tdbook.experiments.td_gammon:train_main"}
+TRAINERS: dict[str, str] = {"backgammon": "tdbook.experiments.td_gammon:train_main",
+                             "tictactoe-net": "tdbook.experiments.tictactoe_net:train_main"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
