@@ -265,6 +265,13 @@ def test_resume_after_an_interruption_gives_the_same_weights(tmp_path):
     assert np.array_equal(done.net.W1, whole.net.W1)
     with pytest.raises(ValueError, match="other settings"):
         tg.train(tg.TrainSpec(**{**SPEC.__dict__, "lam": 0.5}), checkpoint=ck, progress=False)
+    with pytest.raises(ValueError, match="more than"):
+        tg.train(tg.TrainSpec(**{**SPEC.__dict__, "games": 60}), checkpoint=ck, progress=False)
+    # a finished run extended to more games equals a run asked for that many from the start
+    longer = tg.TrainSpec(**{**SPEC.__dict__, "games": 120})
+    ext, elog = tg.train(longer, checkpoint=ck, checkpoint_every=20, progress=False)
+    ref, _ = tg.train(longer, progress=False)
+    assert elog.games_done == 120 and elog.spec.games == 120 and np.array_equal(ext.net.W1, ref.net.W1)
 
 
 def test_train_spec_is_checked():

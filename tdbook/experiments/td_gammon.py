@@ -199,7 +199,8 @@ def train(spec: TrainSpec, *, checkpoint: str | Path | None = None, checkpoint_e
     """Self-play TD(λ) training of a TD-Gammon net (see module docstring).
 
     ``checkpoint``: a ``.npz`` path written atomically every ``checkpoint_every`` games (and at the
-    end); if it exists, training resumes from it — its spec must equal ``spec``.  ``eval_every``
+    end); if it exists, training resumes from it — its spec must equal ``spec`` except that ``games``
+    may be larger (a finished run continues: game g and its step size depend only on g).  ``eval_every``
     > 0 plays ``eval_pairs`` duplicate pairs against pubeval at 0 games and every ``eval_every``
     games (the learning curve; seed ``eval_seed``, the same dice every time).  ``snapshots``: a
     directory for a copy of the weights at each evaluation.  ``stop_after``: stop once this many
@@ -217,10 +218,14 @@ def train(spec: TrainSpec, *, checkpoint: str | Path | None = None, checkpoint_e
         if not saved:
             raise ValueError(f"{ckpt} is a net without a training log: not a checkpoint")
         log = TrainLog.from_dict(saved)
-        if log.spec != spec:
-            diff = {k: (v, getattr(spec, k)) for k, v in asdict(log.spec).items() if getattr(spec, k) != v}
+        diff = {k: (v, getattr(spec, k)) for k, v in asdict(log.spec).items() if getattr(spec, k) != v and k != "games"}
+        if diff:
             raise ValueError(f"checkpoint {ckpt} was made with other settings {diff} (saved, asked); "
                              f"use another --checkpoint path or the same settings")
+        if log.games_done > spec.games:
+            raise ValueError(f"checkpoint {ckpt} has already played {log.games_done:,} games, more than the "
+                             f"{spec.games:,} asked")
+        log.spec = spec        # a longer run continues the same game sequence: games g < old total are the same
         if log.games_done < spec.games:
             log.resumed_at.append(log.games_done)
     if model is None:
@@ -648,6 +653,26 @@ def fmt_point(curve: Sequence[CurvePoint], games: int) -> str:
         if c.games == games:
             return f"{c.ppg:+.3f} ± {c.stderr:.3f}"
     return "—"
+
+
+def curve_mean(curve: Sequence[CurvePoint], lo: int, hi: int) -> tuple[float, float, int]:
+    """Mean ppg of the curve's points with ``lo <= games <= hi``, its standard error (from the points'
+    own standard errors; they are independent matches) and the number of points."""
+    pts = [c for c in curve if lo <= c.games <= hi]
+    if not pts:
+        raise ValueError(f"no learning-curve point between {lo} and {hi} games")
+    se = math.sqrt(sum(c.stderr ** 2 for c in pts)) / len(pts)
+    return float(np.mean([c.ppg for c in pts])), se, len(pts)
+
+
+def lambda_comparison() -> tuple[list[CurvePoint], dict]:
+    """The recorded learning curve of the λ = 0.7 comparison run (``data/td_gammon_80_lambda07_curve.json``)."""
+    p = data_dir() / "td_gammon_80_lambda07_curve.json"
+    try:
+        d = json.loads(p.read_text())
+        return [CurvePoint(**c) for c in d["learning_curve"]], d
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"cannot read the λ comparison curve {p}: {e}") from None
 
 
 def learning_share(curve: Sequence[CurvePoint], by: int) -> float:
