@@ -33,8 +33,8 @@ PROFILES: dict[str, dict[str, Any]] = {
         "CORR_MODE": "appJ", "NOTPREV": "opp", "BUILTIN": "fig5-3", "SWAP_SEATS": False, "BLUFF": 0.10,
     },
     "standard": {
-        "AUTO_RUNS": 200, "IMPLICIT_RUNS": 200, "MANUAL_RUNS": 200, "AGREE_N": 50, "AGREE_LONG": 1000,
-        "TESTS": 400, "TEST_PROGRAMS": 40, "SWEEP_RUNS": 30, "SWEEP_AGREE": 300, "NOISE": 0.15, "K": 4, "KK": 0, "N": 2,
+        "AUTO_RUNS": 500, "IMPLICIT_RUNS": 300, "MANUAL_RUNS": 500, "AGREE_N": 50, "AGREE_LONG": 1000,
+        "TESTS": 1000, "TEST_PROGRAMS": 100, "SWEEP_RUNS": 50, "SWEEP_AGREE": 300, "NOISE": 0.15, "K": 4, "KK": 0, "N": 2,
         "WINDOW": 40, "COVERAGE": 0.95, "MEMORY": 25, "CLEAN_GAMES": 1, "RANDOM_MODE": "classes",
         "CORR_MODE": "appJ", "NOTPREV": "opp", "BUILTIN": "fig5-3", "SWAP_SEATS": False, "BLUFF": 0.10,
     },
