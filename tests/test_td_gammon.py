@@ -387,3 +387,15 @@ def test_cli_rejects_bad_settings(capsys):
     with pytest.raises(SystemExit) as e:
         tg.train_main(["--hidden", "0"])
     assert e.value.code == 2 and "hidden" in capsys.readouterr().err
+
+
+def test_full_profile_retrains_a_shipped_net_from_its_sidecar(tmp_path):
+    out = tmp_path / "net.npz"
+    assert tg.train_main(["--hidden", "5", "--games", "60", "--eval-every", "30", "--eval-pairs", "3", "--out", str(out),
+                          "--checkpoint", str(tmp_path / "ck.npz"), "--no-progress"]) == 0
+    shipped = tg.Shipped(5, TDGammon.load(out), tg.read_sidecar(out), out)
+    again = tg.retrain(shipped, tmp_path / "re", progress=False)
+    assert np.array_equal(again.model.net.W1, shipped.model.net.W1)
+    assert [c.ppg for c in again.curve] == [c.ppg for c in shipped.curve] and len(again.curve) == 3
+    with pytest.raises(ValueError, match="no sidecar"):
+        tg.read_sidecar(tmp_path / "missing.npz")
