@@ -122,13 +122,12 @@ class CurvePoint:
 @dataclass
 class TrainLog:
     """What a run recorded: its spec, games played, wall time (s), the learning curve against
-    pubeval and the mean game length of each chunk."""
+    pubeval, and the game counts at which it was resumed."""
 
     spec: TrainSpec
     games_done: int = 0
     wall_time: float = 0.0
     curve: list[CurvePoint] = field(default_factory=list)
-    plies: list[tuple[int, float]] = field(default_factory=list)
     resumed_at: list[int] = field(default_factory=list)
 
     def to_dict(self) -> dict:
@@ -139,7 +138,7 @@ class TrainLog:
     @classmethod
     def from_dict(cls, d: dict) -> "TrainLog":
         return cls(TrainSpec(**d["spec"]), d["games_done"], d["wall_time"], [CurvePoint(**c) for c in d["curve"]],
-                   [tuple(p) for p in d.get("plies", [])], list(d.get("resumed_at", [])))
+                   list(d.get("resumed_at", [])))
 
 
 def evaluate(model: TDGammon, pairs: int, seed: int = 99, opponent: str = "pubeval", plies: int = 1,
@@ -259,10 +258,9 @@ def train(spec: TrainSpec, *, checkpoint: str | Path | None = None, checkpoint_e
                     if n <= 0:
                         break
                 t0 = time.perf_counter()
-                st = _run_chunk(model, spec, log.games_done, n)
+                _run_chunk(model, spec, log.games_done, n)
                 dt = time.perf_counter() - t0
                 log.games_done += n
-                log.plies.append((log.games_done, float(st[:, 1].mean())))
                 bar.update(n)
                 post = {"games/s": f"{n / dt:,.0f}"}
                 if log.curve:
