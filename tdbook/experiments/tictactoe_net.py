@@ -43,21 +43,22 @@ from .td_gammon import code_version, read_sidecar, write_sidecar
 #: Profile defaults for notebook 07 (see :func:`config`).
 PROFILES: dict[str, dict[str, Any]] = {
     "quick": {
-        "GAMES": 20_000, "TD_GAMES": 20_000, "RANDOM_GAMES": 30_000, "TABLE_GAMES": 150_000, "LOG_EVERY": 1000,
-        "EVAL_GAMES": 1000, "ABLATION_GAMES": 20_000, "ABLATION_VERSIONS": ["v3.0"], "LEAVE_ONE_OUT": False,
-        "SEEDS": 2, "SEED_GAMES": 10_000, "RETRAIN": False, "PERFECT_GAMES": 500_000,
+        "GAMES": 10_000, "TD_GAMES": 10_000, "RANDOM_GAMES": 10_000, "TABLE_GAMES": 100_000, "LOG_EVERY": 500,
+        "EVAL_GAMES": 1000, "ABLATION_GAMES": 10_000, "ABLATION_VERSIONS": ["v3.0"], "LEAVE_ONE_OUT": False,
+        "SEEDS": 2, "SEED_GAMES": 5000, "RETRAIN": False, "PERFECT_GAMES": 500_000, "RECIPE_GAMES": 5000,
         "PERFECT_EVAL_GAMES": 2000,
     },
     "standard": {
         "GAMES": 500_000, "TD_GAMES": 500_000, "RANDOM_GAMES": 1_500_000, "TABLE_GAMES": 1_500_000, "LOG_EVERY": 1000,
         "EVAL_GAMES": 1000, "ABLATION_GAMES": 100_000, "ABLATION_VERSIONS": ["v3.0", "v1.1"], "LEAVE_ONE_OUT": True,
-        "SEEDS": 5, "SEED_GAMES": 50_000, "RETRAIN": False, "PERFECT_GAMES": 500_000,
+        "SEEDS": 5, "SEED_GAMES": 50_000, "RETRAIN": False, "PERFECT_GAMES": 500_000, "RECIPE_GAMES": 200_000,
         "PERFECT_EVAL_GAMES": 2000,
     },
     "full": {
         "GAMES": 500_000, "TD_GAMES": 500_000, "RANDOM_GAMES": 1_500_000, "TABLE_GAMES": 1_500_000, "LOG_EVERY": 1000,
         "EVAL_GAMES": 5000, "ABLATION_GAMES": 500_000, "ABLATION_VERSIONS": ["v3.0", "v1.1", "v1.0", "v2.1"],
         "LEAVE_ONE_OUT": True, "SEEDS": 20, "SEED_GAMES": 500_000, "RETRAIN": True, "PERFECT_GAMES": 500_000,
+        "RECIPE_GAMES": 500_000,
         "PERFECT_EVAL_GAMES": 10_000,
     },
 }
@@ -105,10 +106,10 @@ def config(profile: str, **knobs: Any) -> profiles.Config:
     """Resolve notebook 07's knobs for ``profile`` (a knob passed as None takes the profile default)."""
     cfg = profiles.resolve(profile, PROFILES, **knobs)
     for name in ("GAMES", "TD_GAMES", "RANDOM_GAMES", "TABLE_GAMES", "LOG_EVERY", "EVAL_GAMES", "ABLATION_GAMES",
-                 "SEEDS", "SEED_GAMES", "PERFECT_GAMES", "PERFECT_EVAL_GAMES"):
+                 "SEEDS", "SEED_GAMES", "PERFECT_GAMES", "PERFECT_EVAL_GAMES", "RECIPE_GAMES"):
         if cfg[name] < 1:
             raise ValueError(f"{name} must be >= 1, got {cfg[name]!r}")
-    for name in ("GAMES", "TD_GAMES", "RANDOM_GAMES", "ABLATION_GAMES", "SEED_GAMES"):
+    for name in ("GAMES", "TD_GAMES", "RANDOM_GAMES", "ABLATION_GAMES", "SEED_GAMES", "RECIPE_GAMES"):
         if cfg[name] % cfg.LOG_EVERY:
             raise ValueError(f"{name} ({cfg[name]}) must be a multiple of LOG_EVERY ({cfg.LOG_EVERY})")
     for v in cfg.ABLATION_VERSIONS:
@@ -273,7 +274,8 @@ def train_run(key: str, cfg: profiles.Config, seed: int, opponent: Player | None
         raise ValueError(f"run {key!r} needs the TD(λ) table opponent")
     o = None if opp == "self" else opponent if opp == "td" else random_player()
     return train(version, "thesis", games=cfg[knob], opponent=o, net_side="X", encoding=enc,
-                 seed=run_seed(seed, key), log_every=cfg.LOG_EVERY, progress=progress, desc=f"TDNN {key}")
+                 seed=run_seed(seed, key), log_every=cfg.LOG_EVERY, allow_nonfinite=True, progress=progress,
+                 desc=f"TDNN {key}")
 
 
 def thesis_runs(cfg: profiles.Config, seed: int, progress: bool = True) -> tuple[dict[str, NetRun], dict[str, Any]]:
@@ -323,7 +325,7 @@ def seed_study(cfg: profiles.Config, seed: int, progress: bool = True) -> dict[s
         for k in range(cfg.SEEDS):
             for label, (v, kw) in SEED_CONFIGS.items():
                 r = train(v, "thesis", games=cfg.SEED_GAMES, seed=run_seed(seed, f"seeds-{v}-{k}"),
-                          log_every=cfg.LOG_EVERY, progress=False, **kw)
+                          log_every=cfg.LOG_EVERY, allow_nonfinite=True, progress=False, **kw)
                 st = output_stats(r.player)
                 out[label].append(dict(nonfinite=r.nonfinite_game, min=float(st["min"][0]), mean=float(st["mean"][0]),
                                        above99=float(st["above99"][0]), below_m99=float((r.player.outputs()[:, 0] < -0.99).mean()),
@@ -389,6 +391,7 @@ class AblationRow:
     loss_o: float
     optimal: float  # share of all 4,520 positions answered optimally
     nonfinite: int | None
+    stable: float | None = None  # share of checkpoints in the second half of training without a loss (recipe ablation)
 
 
 def ablation_configs(leave_one_out: bool = True) -> list[tuple[str, tuple[str, ...]]]:
@@ -406,7 +409,7 @@ def ablation(version: str, games: int, seed: int, leave_one_out: bool = True, lo
     rows = []
     for label, fx in tqdm(ablation_configs(leave_one_out), desc=f"ablation {version}", disable=not progress):
         r = train(version, fx, games=games, seed=run_seed(seed, f"ablation-{version}"), log_every=log_every,
-                  progress=False)
+                  allow_nonfinite=True, progress=False)
         st = output_stats(r.player)
         p = r.player.as_table_player().greedy()
         per = perfect_player()
@@ -432,11 +435,13 @@ class PerfectNet:
     spec: dict = field(default_factory=dict)
 
 
-def perfect_command(spec: dict[str, Any], games: int, out: str | None = None) -> str:
+def perfect_command(spec: dict[str, Any], games: int, out: str | None = None, check_every: int | None = None) -> str:
     parts = ["python -m tdbook train tictactoe-net", f"--games {games}", f"--hidden {spec['hidden']}",
              f"--init {spec['init']}", f"--alpha {spec['alpha']}", f"--beta {spec['beta']}",
              f"--alpha-final {spec['alpha_final']}", f"--lambda {spec['lam']}", f"--epsilon {spec['epsilon']}",
              f"--seed {spec['seed']}"]
+    if check_every:
+        parts.append(f"--check-every {check_every}")
     if out:
         parts.append(f"--out {out}")
     return " ".join(parts)
@@ -451,7 +456,7 @@ def check_point(player: NetPlayer) -> dict[str, float]:
                 optimal=optimal_fraction(p, X, ALL_POSITIONS))
 
 
-def train_perfect(games: int, spec: dict[str, Any] | None = None, check_every: int = 100_000,
+def train_perfect(games: int, spec: dict[str, Any] | None = None, check_every: int = 25_000,
                   progress: bool = True) -> PerfectNet:
     """Train the beyond-the-thesis net from scratch (self-play only), with a learning curve."""
     spec = {**PERFECT_SPEC, **(spec or {})}
@@ -470,7 +475,7 @@ def train_perfect(games: int, spec: dict[str, Any] | None = None, check_every: i
               lam=spec["lam"], epsilon=spec["epsilon"], seed=spec["seed"], callback=cb,
               callback_every=min(check_every, games), progress=progress, desc="self-play TD(λ) net")
     wall = time.perf_counter() - t0 - spent[0]
-    return PerfectNet(r.player, games, wall, curve, perfect_command(spec, games), "trained", spec)
+    return PerfectNet(r.player, games, wall, curve, perfect_command(spec, games, check_every=check_every), "trained", spec)
 
 
 def save_perfect(pn: PerfectNet, path: Path) -> None:
@@ -493,8 +498,11 @@ def load_perfect(path: Path | None = None) -> PerfectNet:
     extra = getattr(net, "extra", {})
     player = NetPlayer(net, extra.get("version", "v3.0"), extra.get("encoding", "mover"),
                        immediate_win=bool(extra.get("immediate_win", True)), name="self-play TD(λ) net")
-    return PerfectNet(player, int(side["games"]), float(side["wall_time_s"]), side.get("learning_curve", []),
-                      side["command"], "shipped", side.get("spec", {}))
+    try:
+        return PerfectNet(player, int(side["games"]), float(side["wall_time_s"]), side.get("learning_curve", []),
+                          str(side["command"]), "shipped", side.get("spec", {}))
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(f"the sidecar of {path} is incomplete or malformed ({type(e).__name__}: {e})") from None
 
 
 def perfect_net(cfg: profiles.Config, progress: bool = True) -> PerfectNet:
@@ -502,6 +510,46 @@ def perfect_net(cfg: profiles.Config, progress: bool = True) -> PerfectNet:
     if cfg.RETRAIN:
         return train_perfect(cfg.PERFECT_GAMES, progress=progress)
     return load_perfect()
+
+
+#: What each ingredient of :data:`PERFECT_SPEC` contributes: the recipe, and the recipe with one setting put
+#: back to the thesis's (label → train() overrides).
+RECIPE_VARIANTS: dict[str, dict[str, Any]] = {
+    "the recipe": {},
+    "App. B.8's own-next-after-state target": {"target": "own"},
+    "weights U[−0.1, 0.1] (thesis)": {"init": 0.1},
+    "β = 0.1 (thesis)": {"beta": 0.1},
+    "8 hidden units (thesis)": {"hidden": 8},
+    "ε = 1/20 (thesis)": {"epsilon": 0.05},
+}
+
+
+def recipe_ablation(games: int, seed: int, progress: bool = True) -> list[AblationRow]:
+    """Train the beyond-the-thesis recipe for ``games`` games, and again with each of its settings put back to
+    the thesis's (:data:`RECIPE_VARIANTS`; same seed), and measure each net against the perfect player — at the
+    end, and at checkpoints (every tenth of the run, at least 1,000 games) in the second half of training:
+    ``stable`` is the share of those at which the greedy net never loses, as X or as O."""
+    rows = []
+    every = max(1000, (games // 10 // 1000) * 1000)
+    for label, over in tqdm(RECIPE_VARIANTS.items(), desc="recipe ablation", disable=not progress):
+        spec = {**PERFECT_SPEC, **over}
+        checks: list[bool] = []
+
+        def cb(done: int, pl: NetPlayer) -> None:
+            if 2 * done >= games:
+                c = check_point(pl)
+                checks.append(c["loss_x"] == 0.0 and c["loss_o"] == 0.0)
+
+        r = train(spec["version"], spec["fixes"], games=games, target=spec["target"], hidden=spec["hidden"],
+                  activation=spec["activation"], init=spec["init"], alpha=spec["alpha"], beta=spec["beta"],
+                  alpha_final=spec["alpha_final"], lam=spec["lam"], epsilon=spec["epsilon"],
+                  seed=run_seed(seed, "recipe"), callback=cb, callback_every=every, progress=False)
+        c = check_point(r.player)
+        st = output_stats(r.player)
+        rows.append(AblationRow("v3.0", label, FIXES, tuple(window_share(r, k, first=False) for k in range(3)),
+                                float(st["mean"][0]), float(st["sd"][0]), c["loss_x"], c["loss_o"], c["optimal"],
+                                r.nonfinite_game, float(np.mean(checks)) if checks else None))
+    return rows
 
 
 def train_main(argv: Sequence[str] | None = None) -> int:
@@ -519,7 +567,7 @@ def train_main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--lambda", dest="lam", type=float, default=PERFECT_SPEC["lam"])
     ap.add_argument("--epsilon", type=float, default=PERFECT_SPEC["epsilon"])
     ap.add_argument("--seed", type=int, default=PERFECT_SPEC["seed"])
-    ap.add_argument("--check-every", type=int, default=100_000, help="learning-curve spacing (games)")
+    ap.add_argument("--check-every", type=int, default=25_000, help="learning-curve spacing (games)")
     ap.add_argument("--out", default=None, help=f"weights file (default data/{PERFECT_FILE})")
     ap.add_argument("--no-progress", action="store_true")
     a = ap.parse_args(argv)
@@ -531,7 +579,7 @@ def train_main(argv: Sequence[str] | None = None) -> int:
     except ValueError as e:
         print(f"tdbook train: error: {e}", file=sys.stderr)
         return 2
-    pn.command = perfect_command(pn.spec, a.games, None if a.out is None else str(a.out))
+    pn.command = perfect_command(pn.spec, a.games, None if a.out is None else str(a.out), a.check_every)
     save_perfect(pn, out)
     c = pn.curve[-1]
     print(f"wrote {out}: {a.games} games in {pn.wall_time_s:.0f} s; P(loss) as X {c['loss_x']:.4f}, as O "
@@ -548,5 +596,5 @@ def explore(version: str = "v1.0", mode: str = "thesis", alpha: float = 0.05, be
     if not isinstance(games, (int, np.integer)) or games < 1000 or games % 1000:
         raise ValueError(f"games must be a positive multiple of 1,000, got {games!r}")
     r = train(version, mode, games=int(games), hidden=int(hidden), alpha=alpha, beta=beta, lam=lam, seed=int(seed),
-              desc=f"TDNN {version} ({mode})")
+              allow_nonfinite=True, desc=f"TDNN {version} ({mode})")
     return dict(run=r, stats=output_stats(r.player), check=check_point(r.player), mode=mode)

@@ -370,8 +370,9 @@ def train(version: str = "v1.0", fixes: str | Iterable[str] = "thesis", *, games
           alpha: float = 0.05, beta: float = 0.1, gamma: float = 1.0, lam: float = 0.5, epsilon: float = 0.05,
           init: float = 0.1, activation: str | None = None, output: str | None = None, encoding: str | None = None,
           rewards: np.ndarray | None = None, net: TDNet | None = None, seed: int = 0, log_every: int = 1000,
-          target: str = "own", exploring_starts: float = 0.0, alpha_final: float | None = None, callback: Callable[[int, NetPlayer], Any] | None = None, callback_every: int = 0,
-          progress: bool = True, desc: str = "") -> NetRun:
+          target: str = "own", exploring_starts: float = 0.0, alpha_final: float | None = None,
+          allow_nonfinite: bool = False, callback: Callable[[int, NetPlayer], Any] | None = None,
+          callback_every: int = 0, progress: bool = True, desc: str = "") -> NetRun:
     """Train a TDNN ``version`` for ``games`` games: self-play when ``opponent`` is None, else the net plays
     ``net_side`` ("X" or "O") against ``opponent`` (a :class:`~tdbook.players.tictactoe.Player`; a table
     player learns on with α, λ when ``opponent_learns``; its table is copied).  ``net`` continues
@@ -381,7 +382,10 @@ def train(version: str = "v1.0", fixes: str | Iterable[str] = "thesis", *, games
     ``fixes="fixed"``); ``exploring_starts`` (negamax only): the share of games that start from a
     uniformly drawn reachable position instead of the empty board.  ``alpha_final``: anneal both step
     sizes geometrically so that they end at ``alpha_final / alpha`` times their start (per 1,000-game
-    block; None = constant).  ``callback(games_so_far, player)`` is called every
+    block; None = constant).  A run whose weights become NaN or infinite raises ValueError (and leaves
+    a given ``net`` as it was) unless ``allow_nonfinite`` — the listing's behaviour, kept to show v3.0
+    diverging: the run goes on, the net then plays at random, and :attr:`NetRun.nonfinite_game` says when.
+    ``callback(games_so_far, player)`` is called every
     ``callback_every`` games (a multiple of ``log_every``) with the net as it is then (evaluate it at once:
     the weights keep changing).  Same arguments and seed ⇒ identical weights."""
     v = check_version(version)
@@ -397,6 +401,7 @@ def train(version: str = "v1.0", fixes: str | Iterable[str] = "thesis", *, games
         raise ValueError(f"net must be a TDNet with {N_INPUTS[enc_name]} inputs and {v.n_out} outputs for "
                          f"{version} on the {enc_name!r} encoding")
     net.check_finite()
+    saved = (net.W1.copy(), net.W2.copy())
     R = v.reward_array() if rewards is None else np.asarray(rewards, dtype=np.float64)
     if R.shape != (3, v.n_out) or not np.all(np.isfinite(R)):
         raise ValueError(f"rewards must be finite with shape (3, {v.n_out}) (win, draw, loss), got {R.shape}")
@@ -470,6 +475,10 @@ def train(version: str = "v1.0", fixes: str | Iterable[str] = "thesis", *, games
             if callback is not None and (done % callback_every == 0 or done == games):
                 callback(done, NetPlayer(net, version, enc_name, immediate_win=immediate, rewards=R, seed=seed))
     net.alpha, net.beta = a0, b0
+    if nonfinite[0] >= 0 and not allow_nonfinite:
+        net.W1[:], net.W2[:] = saved
+        raise ValueError(f"training diverged: the weights became non-finite at game {int(nonfinite[0]):,} "
+                         f"({version}, {mode_name(fx)}); pass allow_nonfinite=True to keep the diverged net")
     player = NetPlayer(net, version, enc_name, immediate_win=immediate, rewards=R, seed=seed)
     params = dict(version=version, fixes=list(fx), mode=mode_name(fx), games=games, hidden=net.n_hidden,
                   alpha=net.alpha, beta=net.beta, gamma=net.gamma, lam=net.lam, epsilon=epsilon, init=net.init,

@@ -15,14 +15,18 @@ OUTCOMES = ("X wins", "O wins", "draws")
 
 def victories(run: NetRun, title: str, ax: Any = None, legend: bool = True) -> Any:
     """Percentage of victories during training, as ``main.cc`` printed it every 1,000 games (cumulative,
-    thick) and per 1,000-game window (thin) — the axes of Figs 6.10–6.16."""
+    thick) and per window of about 1 % of the run (thin) — the axes of Figs 6.10–6.16."""
     fig = None
     if ax is None:
         fig, ax = plt.subplots(figsize=(6.4, 3.6))
     x = run.games_axis()
-    cum, win = run.cumulative_percent(), run.window_percent()
+    cum = run.cumulative_percent()
+    k = max(1, len(x) // 100)  # the thin line: windows of k logged intervals (≤ ~100 points)
+    n = (len(x) // k) * k
+    counts = np.diff(run.log[k - 1:n:k], axis=0, prepend=np.zeros((1, 3), dtype=run.log.dtype))
+    win = 100.0 * counts / np.maximum(counts.sum(axis=1, keepdims=True), 1)
     for c in range(3):
-        ax.plot(x, win[:, c], color=PALETTE[c], lw=0.5, alpha=0.35)
+        ax.plot(x[k - 1:n:k], win[:, c], color=PALETTE[c], lw=0.6, alpha=0.4)
         ax.plot(x, cum[:, c], color=PALETTE[c], lw=1.8, label=f"{OUTCOMES[c]} (cumulative)")
     if run.nonfinite_game is not None:
         ax.axvline(run.nonfinite_game, color="k", ls=":", lw=1)
