@@ -95,31 +95,30 @@ def learning_curves(curves: Mapping[str, tuple[np.ndarray, np.ndarray, np.ndarra
 
 
 def ladder(results: Mapping[str, Mapping[str, Mapping[str, float]]], title: str = "") -> Any:
-    """Points per game ± 1.96 s.e. of each net (key) against each opponent (inner key)."""
+    """Points per game ± 1.96 s.e. of each player (outer key) against each opponent (inner key):
+    one row per opponent, the players side by side within it."""
     nets = list(results)
     opps: list[str] = []
     for r in results.values():
         opps += [o for o in r if o not in opps]
-    fig, ax = plt.subplots(figsize=(7, 0.55 * len(opps) * len(nets) + 1.2))
-    y = 0
-    ticks, labels = [], []
-    for j, o in enumerate(opps):
-        for i, n in enumerate(nets):
+    fig, ax = plt.subplots(figsize=(7.5, 0.6 * len(opps) + 1.6))
+    width = 0.7 / max(1, len(nets))
+    for i, n in enumerate(nets):
+        ys, xs, es = [], [], []
+        for j, o in enumerate(opps):
             r = results[n].get(o)
-            if r is None:
-                continue
-            ax.errorbar(r["ppg"], y, xerr=1.96 * r["stderr"], fmt="o", color=PALETTE[i % len(PALETTE)],
-                        label=n if j == 0 else None, capsize=3)
-            ticks.append(y)
-            labels.append(f"vs {o}")
-            y += 1
-        y += 0.6
+            if r is not None:
+                ys.append(j - 0.35 + width * (i + 0.5))
+                xs.append(r["ppg"])
+                es.append(1.96 * r["stderr"])
+        if ys:
+            ax.errorbar(xs, ys, xerr=es, fmt="o", ms=4, color=PALETTE[i % len(PALETTE)], label=n, capsize=2)
     ax.axvline(0, color="k", lw=0.8)
-    ax.set_yticks(ticks, labels, fontsize=8)
-    ax.invert_yaxis()
+    ax.set_yticks(range(len(opps)), [f"vs {o}" for o in opps], fontsize=8)
+    ax.set_ylim(len(opps) - 0.5, -0.5)
     ax.set_xlabel("points per game (cubeless, duplicate dice, ±1.96 s.e.)")
     ax.set_title(title or "The ladder")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     return fig
 
