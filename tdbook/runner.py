@@ -35,6 +35,14 @@ class RunResult:
     status: str  # "ok" | "failed"
     error: str = ""
     counts: dict[str, int] = field(default_factory=dict)
+    retries: int = 0  # executions restarted after a cell timeout
+
+
+# Longest any single cell may run before the execution is treated as hung.  A quick notebook
+# must finish in 2 minutes, so 5 minutes in one cell means the kernel stopped answering (the
+# ipykernel 7 shell-reply race, ipython/ipykernel#1554, is the case we have seen); standard cells
+# take minutes; full-profile training cells take hours, so they get no limit.
+CELL_TIMEOUT_S: dict[str, int | None] = {"quick": 300, "standard": 3 * 3600, "full": None}
 
 
 # ----------------------------------------------------------------------------- names
@@ -215,26 +223,44 @@ def _failure_text(exc: BaseException) -> str:
 
 
 def run_notebook(path: Path, profile: str, parameters: dict[str, Any], kernel: str = KERNEL,
-                 quiet: bool = True) -> RunResult:
-    """Execute one notebook; the executed copy goes to ``executed_dir(profile)``."""
+                 quiet: bool = True, cell_timeout: int | None | str = "profile",
+                 retries: int = 1) -> RunResult:
+    """Execute one notebook; the executed copy goes to ``executed_dir(profile)``.
+
+    A cell that runs longer than ``cell_timeout`` seconds (by default ``CELL_TIMEOUT_S[profile]``)
+    stops the execution; it is then started again from the top up to ``retries`` times, because
+    every notebook is deterministic given its seed and rewrites all of its outputs.
+    """
     import json
 
     import papermill
+    from nbclient.exceptions import CellTimeoutError
     from papermill.exceptions import PapermillExecutionError
 
+    timeout = CELL_TIMEOUT_S.get(profile) if cell_timeout == "profile" else cell_timeout
     out = executed_dir(profile) / path.name
     out.parent.mkdir(parents=True, exist_ok=True)
-    t0 = time.perf_counter()
-    status, error = "ok", ""
-    try:
-        papermill.execute_notebook(
-            str(path), str(out), parameters=parameters, kernel_name=kernel, cwd=str(path.parent),
-            progress_bar=not quiet, log_output=False, report_mode=False,
-        )
-    except PapermillExecutionError as e:
-        status, error = "failed", _failure_text(e)
-    except Exception as e:  # kernel died, missing kernel, …
-        status, error = "failed", f"{type(e).__name__}: {e}"
+    attempt = 0
+    while True:
+        t0 = time.perf_counter()  # the wall time reported is that of the last attempt
+        status, error = "ok", ""
+        try:
+            papermill.execute_notebook(
+                str(path), str(out), parameters=parameters, kernel_name=kernel, cwd=str(path.parent),
+                progress_bar=not quiet, log_output=False, report_mode=False,
+                execution_timeout=timeout,
+            )
+        except CellTimeoutError as e:
+            status, error = "failed", f"a cell ran past the {timeout} s cell timeout: {e}"
+        except PapermillExecutionError as e:
+            status, error = "failed", _failure_text(e)
+        except Exception as e:  # kernel died, missing kernel, …
+            status, error = "failed", f"{type(e).__name__}: {e}"
+        if status == "ok" or not error.startswith("a cell ran past") or attempt >= retries:
+            break
+        attempt += 1
+        print(f"[tdbook] {path.stem}: {error.splitlines()[0]}; running it again "
+              f"(attempt {attempt + 1} of {retries + 1})", file=sys.stderr, flush=True)
     seconds = time.perf_counter() - t0
     counts: dict[str, int] = {}
     rfile = results_dir(profile) / f"{path.stem}.json"
@@ -243,7 +269,7 @@ def run_notebook(path: Path, profile: str, parameters: dict[str, Any], kernel: s
             counts = json.loads(rfile.read_text())["counts"]
         except (ValueError, KeyError):
             counts = {}
-    return RunResult(path.stem, seconds, status, error, counts)
+    return RunResult(path.stem, seconds, status, error, counts, attempt)
 
 
 def summary_table(results: Sequence[RunResult]):
@@ -252,7 +278,8 @@ def summary_table(results: Sequence[RunResult]):
     rows = []
     for r in results:
         c = r.counts
-        rows.append([r.notebook, f"{r.seconds:.1f}", r.status, str(c.get("reproduced", "")),
+        status = r.status + (f" (after {r.retries} restart{'s' if r.retries > 1 else ''})" if r.retries else "")
+        rows.append([r.notebook, f"{r.seconds:.1f}", status, str(c.get("reproduced", "")),
                      str(c.get("differs", "")), str(c.get("not-in-paper", "")), str(c.get("beyond", ""))])
     return Table(["notebook", "wall s", "status", "reproduced", "differs", "not-in-paper", "beyond"], rows)
 

@@ -107,3 +107,25 @@ def test_name_resolution_orders_index_last():
     names = [p.stem for p in resolve_names([])]
     assert names[-1] == "00_index"
     assert [p.stem for p in resolve_names(["0"])] == ["00_index"]
+
+
+@pytest.mark.notebook
+def test_a_hung_cell_times_out_and_the_notebook_is_run_again(tmp_path, monkeypatch):
+    """A cell that outlives the cell timeout (a kernel that stopped answering) does not block the
+    run forever: the notebook is started again once, and a second hang is reported as a failure."""
+    from tdbook.runner import run_notebook
+
+    monkeypatch.setenv("TDBOOK_OUTPUT_ROOT", str(tmp_path / "out"))
+    marker = tmp_path / "hung-once"
+    once = tmp_path / "once.ipynb"
+    _notebook(once, 'PROFILE = "quick"',
+              f"import pathlib, time\nm = pathlib.Path({str(marker)!r})\n"
+              "if not m.exists():\n    m.touch()\n    time.sleep(120)")
+    r = run_notebook(once, "quick", {"PROFILE": "quick"}, cell_timeout=5)
+    assert r.status == "ok" and r.retries == 1 and marker.exists(), r.error
+    assert r.seconds < 60
+    always = tmp_path / "always.ipynb"
+    _notebook(always, 'PROFILE = "quick"', "import time\ntime.sleep(120)")
+    r = run_notebook(always, "quick", {"PROFILE": "quick"}, cell_timeout=3, retries=1)
+    assert r.status == "failed" and r.retries == 1
+    assert "ran past the 3 s cell timeout" in r.error
