@@ -159,3 +159,35 @@ def test_save_load_roundtrip_and_corrupt_files(tmp_path):
     (tmp_path / "shape.npz").write_bytes(z.getvalue())
     with pytest.raises(ValueError, match="do not match"):
         TDNet.load(tmp_path / "shape.npz")
+
+
+@pytest.mark.parametrize("meta, msg", [
+    ("[1, 2, 3]", "metadata is a list"),
+    ('{"format": "tdbook.TDNet/1", "n_hidden": 4}', "metadata lacks n_in"),
+    ("n_in-string", "not a readable tdbook weights file"),
+])
+def test_corrupt_metadata_is_refused_by_name(tmp_path, meta, msg):
+    import io
+    import json
+
+    z = io.BytesIO()
+    np.savez(z, W1=np.zeros((7, 4)), W2=np.zeros((5, 2)), meta=np.array(meta))
+    (tmp_path / "m.npz").write_bytes(z.getvalue())
+    with pytest.raises(ValueError, match=msg):
+        TDNet.load(tmp_path / "m.npz")
+    bad = TDNet(6, 4, 2).meta() | {"n_in": "6"}
+    z = io.BytesIO()
+    np.savez(z, W1=np.zeros((7, 4)), W2=np.zeros((5, 2)), meta=np.array(json.dumps(bad)))
+    (tmp_path / "t.npz").write_bytes(z.getvalue())
+    with pytest.raises(ValueError, match="n_in is '6', expected a positive integer"):
+        TDNet.load(tmp_path / "t.npz")
+
+
+def test_a_diverging_step_is_refused_and_changes_nothing():
+    net = TDNet(4, 3, 1, alpha=1e308, seed=2)
+    net.start(np.ones(4))
+    before = [a.copy() for a in (net.W1, net.W2, net.eW1, net.eW2)]
+    with pytest.raises(ValueError, match="diverged"):
+        net.step(1e308, np.ones(4))
+    for a, b in zip((net.W1, net.W2, net.eW1, net.eW2), before):
+        assert np.array_equal(a, b)

@@ -362,9 +362,15 @@ class TDNet:
         if not np.all(np.isfinite(d)):
             raise ValueError(f"TD error is not finite: {d}")
         idx, val, nnz = self._input(x_next)
+        saved = [a.copy() for a in (self.W1, self.W2, self.eW1, self.eW2, self.h, self.o)]
         td_step(self.W1, self.W2, self.eW1, self.eW2, d, idx, val, nnz, self.alpha, self.beta,
                 self.decay, self.bias, self.hact, self.oact, self.dmode, self.h, self.o)
-        self.check_finite()
+        try:
+            self.check_finite()
+        except ValueError:  # a diverging step is refused whole: weights and traces as before it
+            for a, b in zip((self.W1, self.W2, self.eW1, self.eW2, self.h, self.o), saved):
+                a[:] = b
+            raise
         return self.o.copy()
 
     def check_finite(self) -> None:
@@ -407,8 +413,20 @@ class TDNet:
             raise ValueError(f"no weights file at {path}") from None
         except Exception as e:  # zip/npz/JSON damage
             raise ValueError(f"{path} is not a readable tdbook weights file ({type(e).__name__}: {e})") from None
+        if not isinstance(meta, dict):
+            raise ValueError(f"{path}: metadata is a {type(meta).__name__}, not a JSON object")
         if meta.get("format") != "tdbook.TDNet/1":
             raise ValueError(f"{path}: unknown weights format {meta.get('format')!r}")
+        missing = [k for k in ("n_in", "n_hidden", "n_out", "hidden", "output", "derivative", "alpha",
+                               "beta", "gamma", "lam", "init", "bias", "seed") if k not in meta]
+        if missing:
+            raise ValueError(f"{path}: metadata lacks {', '.join(missing)}")
+        for k in ("n_in", "n_hidden", "n_out"):
+            if not isinstance(meta[k], int) or isinstance(meta[k], bool) or meta[k] < 1:
+                raise ValueError(f"{path}: {k} is {meta[k]!r}, expected a positive integer")
+        for name, w in (("W1", W1), ("W2", W2)):
+            if w.ndim != 2 or not np.issubdtype(w.dtype, np.floating):
+                raise ValueError(f"{path}: {name} is a {w.ndim}-d {w.dtype} array, expected 2-d floats")
         n_in, n_hid, n_out = meta["n_in"], meta["n_hidden"], meta["n_out"]
         if W1.shape != (n_in + 1, n_hid) or W2.shape != (n_hid + 1, n_out):
             raise ValueError(f"{path}: weight shapes {W1.shape}/{W2.shape} do not match "
@@ -416,9 +434,13 @@ class TDNet:
         for key, want in (expect or {}).items():
             if meta.get(key) != want:
                 raise ValueError(f"{path}: {key} is {meta.get(key)!r}, expected {want!r}")
-        net = cls(n_in, n_hid, n_out, hidden=meta["hidden"], output=meta["output"],
-                  derivative=meta["derivative"], alpha=meta["alpha"], beta=meta["beta"], gamma=meta["gamma"],
-                  lam=meta["lam"], init=meta["init"], bias=meta["bias"], seed=meta["seed"])
+        try:
+            net = cls(n_in, n_hid, n_out, hidden=meta["hidden"], output=meta["output"],
+                      derivative=meta["derivative"], alpha=meta["alpha"], beta=meta["beta"],
+                      gamma=meta["gamma"], lam=meta["lam"], init=meta["init"], bias=meta["bias"],
+                      seed=meta["seed"])
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"{path}: bad hyper-parameters in the metadata ({e})") from None
         net.W1[:] = W1
         net.W2[:] = W2
         try:
