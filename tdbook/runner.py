@@ -241,6 +241,7 @@ def run_notebook(path: Path, profile: str, parameters: dict[str, Any], kernel: s
     out = executed_dir(profile) / path.name
     out.parent.mkdir(parents=True, exist_ok=True)
     attempt = 0
+    started = time.time()
     while True:
         t0 = time.perf_counter()  # the wall time reported is that of the last attempt
         status, error = "ok", ""
@@ -264,7 +265,7 @@ def run_notebook(path: Path, profile: str, parameters: dict[str, Any], kernel: s
     seconds = time.perf_counter() - t0
     counts: dict[str, int] = {}
     rfile = results_dir(profile) / f"{path.stem}.json"
-    if rfile.exists():
+    if rfile.exists() and rfile.stat().st_mtime >= started:  # not a previous run's counts
         try:
             counts = json.loads(rfile.read_text())["counts"]
         except (ValueError, KeyError):
@@ -292,7 +293,7 @@ def run(names: Sequence[str], profile: str = "standard", params: Iterable[tuple[
     results = []
     for p in paths:
         print(f"[tdbook] running {p.stem} (profile {profile}) …", file=stream, flush=True)
-        r = run_notebook(p, profile, plan[p], kernel=kernel)
+        r = run_notebook(p, profile, plan[p], kernel=kernel, quiet=False)  # papermill's cell bar
         results.append(r)
         if r.status != "ok":
             print(f"[tdbook] {p.stem} FAILED {r.error}", file=stream, flush=True)

@@ -79,6 +79,12 @@ def test_usage_errors_exit_2_and_write_nothing(fake_repo, args, message):
 def test_failing_notebook_is_reported_and_others_still_run(fake_repo):
     r = _tdbook("run", "--profile", "quick", "-p", "N", "5", "01", repo=fake_repo)
     assert r.returncode == 0, r.stdout + r.stderr
+    stale = fake_repo / "build" / "quick" / "data" / "results" / "02_bad.json"
+    import json
+
+    old = json.loads(stale.with_name("01_ok.json").read_text())  # as if from an earlier, good run
+    stale.write_text(json.dumps(old | {"notebook": "02_bad", "counts": {"reproduced": 77, "differs": 66}}))
+    os.utime(stale, (1e9, 1e9))
     r = _tdbook("run", "--profile", "quick", repo=fake_repo)
     out = r.stdout
     assert r.returncode == 1
@@ -86,6 +92,8 @@ def test_failing_notebook_is_reported_and_others_still_run(fake_repo):
     assert '"cells"' not in out  # not a wall of notebook JSON
     summary = out[out.index("notebook  "):]
     assert "01_ok" in summary and "ok" in summary and "02_bad" in summary and "failed" in summary
+    bad_row = next(line for line in summary.splitlines() if line.startswith("02_bad"))
+    assert "77" not in bad_row and "66" not in bad_row  # a failed run does not show stale counts
     res = fake_repo / "build" / "quick" / "data" / "results" / "01_ok.json"
     assert '"seed": 3' in res.read_text()  # the second run used the default N = 3
     assert (fake_repo / "build" / "quick" / "notebooks" / "01_ok.ipynb").exists()

@@ -9,6 +9,7 @@ import pytest
 
 from tdbook import results
 from tdbook.results import Range, verdict
+from tests.conftest import ROOT
 
 
 @pytest.mark.parametrize(
@@ -130,3 +131,33 @@ def test_claims_table_renders(session):
     assert "<table>" in t._repr_html_()
     row = str(t).splitlines()[-1]
     assert "0.2357" in row and "reproduced" in row
+
+
+def _revive(x):
+    """JSON value → what record() was given (ranges, non-finite floats)."""
+    if isinstance(x, dict) and set(x) == {"range"}:
+        return results.Range(*(_revive(v) for v in x["range"]))
+    if x in ("nan", "inf", "-inf"):
+        return float(x)
+    if isinstance(x, list):
+        return [_revive(v) for v in x]
+    return x
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "data" / "results").glob("[0-9]*.json")), ids=lambda p: p.stem)
+def test_committed_verdicts_follow_from_paper_ours_and_tolerance(path):
+    """Every verdict in the committed results is what verdict() computes from its stored paper value,
+    our value and tolerance, and the counts add up — nothing in data/results/ was edited by hand."""
+    res = json.loads(path.read_text())
+    if path.stem.startswith("00_"):
+        return
+    assert res["complete"] and res["profile"] == "standard"
+    for c in res["claims"]:
+        paper, ours = _revive(c["paper"]), _revive(c["ours"])
+        if c["verdict"] == "beyond":
+            assert paper is None, c["id"]
+            continue
+        if isinstance(paper, str) and not isinstance(ours, str):
+            ours = results._plain(ours)
+        assert results.verdict(paper, ours, c["tolerance"]) == c["verdict"], c["id"]
+    assert res["counts"] == results.counts(res["claims"])
