@@ -342,3 +342,37 @@ def test_best_response_against_random_and_perfect():
     t = _table_with({"XXO OOB XBB": -0.4})
     # the exploiter does at least as well as the perfect player against any table
     assert P.best_response(P.table_player(t), "O")[2] >= P.exact_outcomes(p, P.table_player(t))[0]
+
+
+def test_human_board_refuses_off_board_squares_and_takes_back_a_move_the_opponent_cannot_answer():
+    from tdbook.players.human_tictactoe import HumanBoard
+
+    b = HumanBoard({"perfect": P.perfect_player(1)}, human="X")
+    for s in (9, 27, -1, -9, 2.0, True, "4"):
+        assert not b.click(s) and "a move is a square 0..8" in b.message.value
+        assert b.code == 0 and b.moves == []  # nothing placed (−1 must not wrap to square 8)
+
+    class Cheat:  # answers with a square that is already taken, then with one off the board
+        def __init__(self) -> None:
+            self.answers = [0, 9]
+
+        def move(self, code: int) -> int:
+            return self.answers.pop(0)
+
+    c = HumanBoard({"cheat": Cheat()}, human="X")
+    for bad in ("already taken", "square 0..8"):
+        with pytest.raises(ValueError, match=f"opponent 'cheat' answered board .*{bad}"):
+            c.click(0 if bad == "already taken" else 4)
+        assert c.code == 0 and c.moves == [] and not c.over  # the human's move was taken back
+        assert all(cell.description == "" for cell in c.cells)
+
+
+def test_exact_outcomes_refuses_codes_that_would_wrap_or_are_unreachable():
+    r = P.random_player(0)
+    assert P.exact_outcomes(r, r, 0) == P.exact_outcomes(r, r)
+    for bad in (-1, -T.N_CODES, T.N_CODES, T.N_CODES + 5, 1.0, True, None):
+        with pytest.raises(ValueError, match="start must be the code of a reachable position"):
+            P.exact_outcomes(r, r, bad)
+    unreachable = T.place(T.place(0, 0, T.X), 1, T.X)  # two Xs, no O
+    with pytest.raises(ValueError, match="reachable"):
+        P.exact_outcomes(r, r, unreachable)

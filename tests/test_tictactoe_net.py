@@ -409,3 +409,29 @@ def test_bad_input_is_refused_clearly():
     with pytest.raises(ValueError, match="non-finite"):
         train("v1.1", games=10, net=bad, progress=False)
     assert check_fixes("fixed") == FIXES and check_fixes("thesis") == ()
+
+
+def test_train_with_a_net_refuses_conflicting_settings_and_a_failing_callback_leaves_it_as_it_was():
+    net = new_net("v1.1", "thesis", hidden=5, alpha=0.2, beta=0.3, lam=0.7, init=0.2, seed=4)
+    w1, w2 = net.W1.copy(), net.W2.copy()
+    for kw, name in ((dict(hidden=8), "hidden=8"), (dict(alpha=0.05), "alpha=0.05"), (dict(beta=0.1), "beta=0.1"),
+                     (dict(lam=0.5), "lam=0.5"), (dict(init=0.1), "init=0.1"), (dict(gamma=0.9), "gamma=0.9"),
+                     (dict(activation="tanh"), "activation='tanh'")):
+        with pytest.raises(ValueError, match=f"conflict with it: {name}"):
+            train("v1.1", games=10, net=net, progress=False, **kw)
+        assert np.array_equal(net.W1, w1) and np.array_equal(net.W2, w2)
+    # agreeing values are fine, and continue the same net
+    train("v1.1", games=10, net=net, hidden=5, alpha=0.2, beta=0.3, lam=0.7, init=0.2, activation="logistic",
+          log_every=10, progress=False)
+    assert not np.array_equal(net.W1, w1)
+    w1, w2 = net.W1.copy(), net.W2.copy()
+
+    def boom(done, player):
+        if done >= 200:
+            raise RuntimeError("callback failed")
+
+    with pytest.raises(RuntimeError, match="callback failed"):
+        train("v1.1", games=400, net=net, log_every=100, callback=boom, callback_every=100, alpha_final=0.01,
+              progress=False)
+    assert np.array_equal(net.W1, w1) and np.array_equal(net.W2, w2)  # weights restored
+    assert (net.alpha, net.beta) == (0.2, 0.3)  # and the annealed step sizes

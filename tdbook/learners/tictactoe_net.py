@@ -366,9 +366,10 @@ def new_net(version: str = "v1.0", fixes: str | Iterable[str] = "thesis", *, hid
 
 
 def train(version: str = "v1.0", fixes: str | Iterable[str] = "thesis", *, games: int = 500_000,
-          opponent: Player | None = None, net_side: str = "X", opponent_learns: bool = True, hidden: int = 8,
-          alpha: float = 0.05, beta: float = 0.1, gamma: float = 1.0, lam: float = 0.5, epsilon: float = 0.05,
-          init: float = 0.1, activation: str | None = None, output: str | None = None, encoding: str | None = None,
+          opponent: Player | None = None, net_side: str = "X", opponent_learns: bool = True,
+          hidden: int | None = None, alpha: float | None = None, beta: float | None = None,
+          gamma: float | None = None, lam: float | None = None, epsilon: float = 0.05, init: float | None = None,
+          activation: str | None = None, output: str | None = None, encoding: str | None = None,
           rewards: np.ndarray | None = None, net: TDNet | None = None, seed: int = 0, log_every: int = 1000,
           target: str = "own", exploring_starts: float = 0.0, alpha_final: float | None = None,
           allow_nonfinite: bool = False, callback: Callable[[int, NetPlayer], Any] | None = None,
@@ -376,7 +377,10 @@ def train(version: str = "v1.0", fixes: str | Iterable[str] = "thesis", *, games
     """Train a TDNN ``version`` for ``games`` games: self-play when ``opponent`` is None, else the net plays
     ``net_side`` ("X" or "O") against ``opponent`` (a :class:`~tdbook.players.tictactoe.Player`; a table
     player learns on with α, λ when ``opponent_learns``; its table is copied).  ``net`` continues
-    training an existing net (its shape must fit).  ``target``: ``"own"`` — App. B.8's, each player's
+    training an existing net (its shape must fit); the net's own settings are used, and ``hidden``,
+    ``alpha``, ``beta``, ``gamma``, ``lam``, ``init``, ``activation`` or ``output`` passed with it must
+    agree with them (ValueError otherwise).  Without ``net`` a fresh one is made with these settings
+    (None: 8 hidden units, α 0.05, β 0.1, γ 1, λ 0.5, init 0.1, the version's activation).  ``target``: ``"own"`` — App. B.8's, each player's
     after-state learns from its own next one; ``"negamax"`` — beyond the thesis, self-play with a one-ply
     greedy target (:func:`play_and_learn_negamax`; needs one output, rewards win = −loss, draw 0, and
     ``fixes="fixed"``); ``exploring_starts`` (negamax only): the share of games that start from a
@@ -394,8 +398,19 @@ def train(version: str = "v1.0", fixes: str | Iterable[str] = "thesis", *, games
     log_every = _pos_int("log_every", log_every)
     epsilon = _unit("epsilon", epsilon)
     if net is None:
-        net = new_net(version, fx, hidden=hidden, alpha=alpha, beta=beta, gamma=gamma, lam=lam, init=init,
-                      activation=activation, output=output, encoding=encoding, seed=seed)
+        net = new_net(version, fx, hidden=_default(hidden, 8), alpha=_default(alpha, 0.05),
+                      beta=_default(beta, 0.1), gamma=_default(gamma, 1.0), lam=_default(lam, 0.5),
+                      init=_default(init, 0.1), activation=activation, output=output, encoding=encoding, seed=seed)
+    elif isinstance(net, TDNet):
+        given = dict(hidden=hidden, alpha=alpha, beta=beta, gamma=gamma, lam=lam, init=init, activation=activation,
+                     output=output)
+        own = dict(hidden=net.n_hidden, alpha=net.alpha, beta=net.beta, gamma=net.gamma, lam=net.lam, init=net.init,
+                   activation=net.hidden, output=net.output)
+        clash = [f"{k}={given[k]!r} (the net has {own[k]!r})" for k in given
+                 if given[k] is not None and given[k] != own[k]]
+        if clash:
+            raise ValueError("train(net=...) continues the given net with its own settings; these arguments "
+                             "conflict with it: " + ", ".join(clash))
     enc_name = encoding or ("mover" if "mover_encoding" in fx else "thesis")
     if not isinstance(net, TDNet) or net.n_in != N_INPUTS[enc_name] or net.n_out != v.n_out:
         raise ValueError(f"net must be a TDNet with {N_INPUTS[enc_name]} inputs and {v.n_out} outputs for "
@@ -473,7 +488,12 @@ def train(version: str = "v1.0", fixes: str | Iterable[str] = "thesis", *, games
             done += n
             bar.update(n)
             if callback is not None and (done % callback_every == 0 or done == games):
-                callback(done, NetPlayer(net, version, enc_name, immediate_win=immediate, rewards=R, seed=seed))
+                try:
+                    callback(done, NetPlayer(net, version, enc_name, immediate_win=immediate, rewards=R, seed=seed))
+                except BaseException:  # a failing callback leaves the net as it was before train()
+                    net.W1[:], net.W2[:] = saved
+                    net.alpha, net.beta = a0, b0
+                    raise
     net.alpha, net.beta = a0, b0
     if nonfinite[0] >= 0 and not allow_nonfinite:
         net.W1[:], net.W2[:] = saved
@@ -488,6 +508,10 @@ def train(version: str = "v1.0", fixes: str | Iterable[str] = "thesis", *, games
                   alpha_final=None if alpha_final is None else float(alpha_final))
     return NetRun(player, log[:pos], flog[:pos], log_every, None if nonfinite[0] < 0 else int(nonfinite[0]), params,
                   None if opponent is None or okind != KIND_TABLE else otable)
+
+
+def _default(value: Any, default: Any) -> Any:
+    return default if value is None else value
 
 
 def net_state(seed: int) -> np.ndarray:

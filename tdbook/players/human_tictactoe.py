@@ -5,8 +5,9 @@
 When the opponent also has ``square_values(code) -> {square: value}``, the board shows on each empty
 square the value the opponent gave it when it chose its last move (its after-state value), so you can
 see what the learner was thinking.  Clicking an occupied square, clicking after the game is over, or
-clicking while it is not your turn is refused with a message and changes nothing (App. B.2 re-asked
-for ``x y`` until the square was empty).
+clicking while it is not your turn, or a square outside 0..8, is refused with a message and changes nothing
+(App. B.2 re-asked for ``x y`` until the square was empty).  An opponent that answers with an illegal
+square raises ValueError naming it, and your move is taken back (the board is as before the click).
 
 The board is plain Python (no kernels) and testable headlessly: :meth:`HumanBoard.click` is what a
 button press calls.
@@ -18,8 +19,8 @@ from typing import Any, Mapping
 
 import ipywidgets as W
 
-from ..games.tictactoe import (DRAW, O, ONGOING, STATUS, X, X_WINS, TicTacToe, board_string, square,
-                               to_move)
+from ..games.tictactoe import (DRAW, O, ONGOING, STATUS, X, X_WINS, IllegalMove, TicTacToe, board_string,
+                               check_square, square, to_move)
 
 
 class HumanBoard(W.VBox):
@@ -82,6 +83,11 @@ class HumanBoard(W.VBox):
 
     def click(self, s: int) -> bool:
         """Your move on square ``s``; returns False (and says why) when the move is refused."""
+        try:
+            s = check_square(s)
+        except IllegalMove as e:
+            self._say(f"{e} — choose an empty square.", error=True)
+            return False
         if self.over:
             self._say("The game is over — press <b>New game</b>.", error=True)
             return False
@@ -93,11 +99,17 @@ class HumanBoard(W.VBox):
             self._say(f"Square {s} (row {s // 3}, column {s % 3}) is taken by {taken} — choose an empty square.",
                       error=True)
             return False
+        before = (self.code, list(self.moves), dict(self.values), self.message.value)
         self.code = self.game.apply(self.code, s)
         self.moves.append(s)
         self.values = {}
         if not self.over:
-            self._opponent_moves()
+            try:
+                self._opponent_moves()
+            except Exception:  # the opponent failed (e.g. answered an illegal square): take your move back
+                self.code, self.moves, self.values, self.message.value = before
+                self._draw()
+                raise
         self._finish_or_prompt()
         self._draw()
         return True
@@ -108,9 +120,14 @@ class HumanBoard(W.VBox):
         p = self.opponent
         sv = getattr(p, "square_values", None)
         self.values = dict(sv(self.code)) if callable(sv) else {}
-        s = int(p.move(self.code))
-        self.code = self.game.apply(self.code, s)  # an opponent answering an illegal square raises here
-        self.moves.append(s)
+        s = p.move(self.code)
+        try:
+            nxt = self.game.apply(self.code, s)
+        except IllegalMove as e:
+            raise ValueError(f"opponent {self.who.value!r} answered board {board_string(self.code)} with an "
+                             f"illegal move: {e}") from None
+        self.code = nxt
+        self.moves.append(int(s))
         if not self.over:
             self._say(f"{self.who.value} played square {s}. Your move.")
 

@@ -441,9 +441,11 @@ def match(x: MovePolicy, o: MovePolicy, games: int, seed: int = 0, stream: int =
 
 def exact_outcomes(x: Player, o: Player, start: int = 0) -> tuple[float, float, float]:
     """Exact (P(X wins), P(O wins), P(draw)) of ``x`` against ``o`` from ``start`` — no sampling."""
+    if (not isinstance(start, (int, np.integer)) or isinstance(start, bool) or not 0 <= start < N_CODES
+            or not REACHABLE[start]):
+        raise ValueError(f"start must be the code of a reachable position (an int in 0..{N_CODES - 1}), "
+                         f"got {start!r}")
     P = outcome_table(*_pack(x, o), _BACKWARD)
-    if not REACHABLE[start]:
-        raise ValueError(f"start {start!r} is not a reachable position")
     return float(P[start, 0]), float(P[start, 1]), float(P[start, 2])
 
 
