@@ -41,6 +41,7 @@ PROFILES: dict[str, dict[str, Any]] = {
         "LAMBDAS": [0.0, 0.2, 0.4, 0.6], "LAMBDA_GAMES": 20_000,
         "TABLE61_GAMES": 60_000, "TABLE61_LAMBDAS": [0.0, 0.2, 0.3, 0.5, 0.6],
         "EVAL_GAMES": 2000, "SELFPLAY_GAMES": 60_000, "ABLATION_GAMES": 60_000, "ABLATION_REPLICATES": 1,
+        "CROSSOVER_RUNS": 4,
     },
     "standard": {
         "GAMES": 1_500_000, "CHUNK": 500_000, "LOG_EVERY": 1000, "REPLICATES": 5,
@@ -49,6 +50,7 @@ PROFILES: dict[str, dict[str, Any]] = {
         "LAMBDAS": [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6], "LAMBDA_GAMES": 200_000,
         "TABLE61_GAMES": 10_000_000, "TABLE61_LAMBDAS": [0.0, 0.2, 0.3, 0.5, 0.6],
         "EVAL_GAMES": 2000, "SELFPLAY_GAMES": 1_500_000, "ABLATION_GAMES": 1_500_000, "ABLATION_REPLICATES": 3,
+        "CROSSOVER_RUNS": 20,
     },
     "full": {
         "GAMES": 1_500_000, "CHUNK": 500_000, "LOG_EVERY": 1000, "REPLICATES": 20,
@@ -57,6 +59,7 @@ PROFILES: dict[str, dict[str, Any]] = {
         "LAMBDAS": [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6], "LAMBDA_GAMES": 500_000,
         "TABLE61_GAMES": 10_000_000, "TABLE61_LAMBDAS": [0.0, 0.2, 0.3, 0.5, 0.6],
         "EVAL_GAMES": 10_000, "SELFPLAY_GAMES": 10_000_000, "ABLATION_GAMES": 1_500_000, "ABLATION_REPLICATES": 10,
+        "CROSSOVER_RUNS": 50,
     },
 }
 
@@ -89,7 +92,7 @@ def config(profile: str, **knobs: Any) -> profiles.Config:
     """Resolve notebook 06's knobs for ``profile`` (a knob passed as None takes the profile default)."""
     cfg = profiles.resolve(profile, PROFILES, **knobs)
     for name in ("GAMES", "CHUNK", "LOG_EVERY", "REPLICATES", "LAMBDA_GAMES", "TABLE61_GAMES", "EVAL_GAMES",
-                 "SELFPLAY_GAMES", "ABLATION_GAMES", "ABLATION_REPLICATES"):
+                 "SELFPLAY_GAMES", "ABLATION_GAMES", "ABLATION_REPLICATES", "CROSSOVER_RUNS"):
         if cfg[name] < 1:
             raise ValueError(f"{name} must be >= 1, got {cfg[name]!r}")
     for name in ("GAMES", "LAMBDA_GAMES", "TABLE61_GAMES", "SELFPLAY_GAMES", "ABLATION_GAMES"):
@@ -185,6 +188,29 @@ def alpha_runs(cfg: Any, seed: int) -> dict[float, Summary]:
     return {a: Summary(1, replicates(f"fig6.2-6.4 alpha={a}", cfg, seed,
                                      lambda s, r, a=a: train_side("O", cfg, s, alpha=a)))
             for a in cfg.ALPHAS}
+
+
+def crossover_runs(cfg: Any, seed: int) -> dict[float, np.ndarray]:
+    """Figs 6.2–6.4's crossover game over CROSSOVER_RUNS extra runs per α: each is the first program run
+    only (CHUNK games; the crossover is read there), seeds independent of :func:`alpha_runs`."""
+    g = min(cfg.CHUNK, cfg.GAMES)
+    return {a: Summary(1, replicates(f"crossover alpha={a}", cfg, seed,
+                                     lambda s, r, a=a: train_side("O", cfg, s, games=g, alpha=a),
+                                     n=cfg.CROSSOVER_RUNS)).crossovers()
+            for a in cfg.ALPHAS}
+
+
+def central_range(values: np.ndarray, share: float = 0.9) -> tuple[float, float]:
+    """The central ``share`` of ``values`` (NaN dropped): the (1−share)/2 and (1+share)/2 quantiles, so a claim
+    judged by it fails when the paper's value lies among the outer runs (or outside them all)."""
+    if not 0.0 < share <= 1.0:
+        raise ValueError(f"share must be in (0, 1], got {share!r}")
+    v = np.asarray(values, float)
+    v = v[np.isfinite(v)]
+    if v.size == 0:
+        raise ValueError("central_range needs at least one finite value")
+    lo, hi = np.quantile(v, [(1 - share) / 2, (1 + share) / 2])
+    return float(lo), float(hi)
 
 
 def td_as_x_runs(cfg: Any, seed: int) -> Summary:
@@ -634,3 +660,60 @@ def explore(alpha: float = 0.05, lam: float = 0.5, epsilon: float = 0.05, draw_r
     ev = evaluate(res.tables[i], side, 2000, seed + 7, rule, draw_reward)
     return Explored(res, side, ev, dict(alpha=alpha, lam=lam, epsilon=epsilon, draw_reward=draw_reward, games=games,
                                         side=side, opponent=opponent, version=rule_name(rule), seed=seed))
+
+
+# ----------------------------------------------------------------------------- the notebook's summary
+
+
+def port_summary(claims: list[dict[str, Any]], gaps: dict[str, dict[str, float]], appd: dict[str, Any]) -> str:
+    """Notebook 06's closing paragraph, written from the measured numbers: the recorded ``claims``
+    (results.current().claims.values()), the ablation's ``gaps`` ({metric: {correction: share of the
+    thesis → corrected gap it closes}}) and :func:`appendix_d_comparison`'s output."""
+    from ..results import fmt
+
+    by = {c["id"]: c for c in claims}
+    judged = [c for c in claims if c["verdict"] in ("reproduced", "differs")]
+    differs = [c for c in judged if c["verdict"] == "differs"]
+    out = [f"**What the port shows.**  Of the {len(judged)} claims with a value in the thesis, "
+           f"{len(judged) - len(differs)} are reproduced and {len(differs)} differ"
+           + (": " + "; ".join(f"`{c['id']}` (thesis {fmt(c['paper'])}, ours {fmt(c['ours'])})" for c in differs)
+              if differs else "") + "."]
+    fm = [c for c in judged if c["id"].startswith("appD-first-move-")]
+    fm_bad = [c["id"].rsplit("square", 1)[1] for c in fm if c["verdict"] == "differs"]
+    corr = np.asarray(appd["corr"], float)
+    out.append(f"Our X tables resemble App. D without matching it state by state: Pearson r = {appd['corr_mean']:.2f} "
+               f"between the {len(appd['codes'])} transcribed values and our mean table (single runs "
+               f"{corr.min():.2f}–{corr.max():.2f}), we store {appd['stored_share']:.0%} of App. D's states, and "
+               f"{len(fm) - len(fm_bad)} of the {len(fm)} printed opening values are within tolerance"
+               + (f" (square {', '.join(fm_bad)} {'differs' if len(fm_bad) == 1 else 'differ'})" if fm_bad else "")
+               + ".")
+    weak = []
+    if "fig6.8-win-taken-only-by-chance" in by:
+        weak.append(f"a terminal after-state is never valued, so the player cannot see an immediate win (Fig. 6.8: "
+                    f"it takes an available win with probability {by['fig6.8-win-taken-only-by-chance']['ours']:.2f})")
+    if "fig6.5-sure-draws-stay-unknown" in by:
+        weak.append(f"with draw reward 0 a sure draw stays \"unknown\" for ever (Fig. 6.5: "
+                    f"{by['fig6.5-sure-draws-stay-unknown']['ours']:.0%} of them still exactly 0)")
+    if weak:
+        out.append("Its weakness is structural, not a matter of training time or exploration: " + "; and ".join(weak) + ".")
+    lines = []
+    for m, g in gaps.items():
+        full = [k for k, v in g.items() if np.isfinite(v) and v >= 0.9]
+        worse = [k for k, v in g.items() if np.isfinite(v) and v < 0]
+        txt = f"*{m}*: " + ", ".join(f"`{k}` {v:.2f}" for k, v in g.items())
+        if full:
+            txt += f" — {' and '.join(f'`{k}`' for k in full)} alone {'closes' if len(full) == 1 else 'each close'} the gap"
+        elif worse:
+            txt += (f" — no single correction closes it; {' and '.join(f'`{k}`' for k in worse)} alone "
+                    f"{'makes it worse' if len(worse) == 1 else 'each make it worse'}")
+        else:
+            txt += " — no single correction closes it"
+        lines.append(txt)
+    if lines:
+        out.append("The ablation (share of the thesis → corrected gap each single correction closes; 1 = all of it, "
+                   "below 0 = worse than the thesis) depends on the measure:\n\n" + "\n".join(f"- {t}" for t in lines))
+    lost = [by[k]["ours"] for k in ("corrected-X-losses-vs-perfect", "corrected-O-losses-vs-perfect") if k in by]
+    if len(lost) == 2:
+        out.append(f"With all three corrections, the same tables and the same TD(λ) update, the self-play player lost "
+                   f"{lost[0]} games as X and {lost[1]} as O to the perfect player.")
+    return "\n\n".join(out)
