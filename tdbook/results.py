@@ -49,6 +49,39 @@ class Range:
             raise ValueError(f"Range needs lo <= hi, got {self.lo!r} > {self.hi!r}")
 
 
+@dataclass(frozen=True)
+class Spread:
+    """Our value as the spread of many seeded runs, for a paper value that is *one* run.
+
+    The paper's run is ``reproduced`` when it lies inside the central ``coverage`` of our runs
+    (between their ``(1 − coverage)/2`` and ``(1 + coverage)/2`` quantiles, widened by the
+    tolerance, e.g. the printing's rounding) — a criterion that can fail, unlike ± a few s.d.
+    around a skewed mean.  Build it with :meth:`of`.
+    """
+
+    median: float
+    lo: float
+    hi: float
+    coverage: float
+    n: int
+
+    @classmethod
+    def of(cls, samples: Any, coverage: float = 0.95) -> "Spread":
+        x = np.asarray(samples, dtype=float).ravel()
+        if x.size < 2 or not np.all(np.isfinite(x)):
+            raise ValueError(f"a Spread needs at least two finite samples, got {x.size}")
+        if not 0 < coverage < 1:
+            raise ValueError(f"coverage must lie in (0, 1), got {coverage!r}")
+        lo, med, hi = np.quantile(x, [(1 - coverage) / 2, 0.5, (1 + coverage) / 2])
+        return cls(float(med), float(lo), float(hi), float(coverage), int(x.size))
+
+    @staticmethod
+    def rank(samples: Any, value: float) -> float:
+        """Where ``value`` falls among ``samples``: the percentage of runs below it (ties count half)."""
+        x = np.asarray(samples, dtype=float).ravel()
+        return float(100.0 * (np.sum(x < value) + 0.5 * np.sum(x == value)) / x.size)
+
+
 # ----------------------------------------------------------------------------- values
 
 
@@ -56,6 +89,9 @@ def _plain(x: Any) -> Any:
     """A JSON-ready copy of ``x`` (numpy → Python, non-finite floats → strings)."""
     if isinstance(x, Range):
         return {"range": [_plain(x.lo), _plain(x.hi)]}
+    if isinstance(x, Spread):
+        return {"spread": {"median": _plain(x.median), "lo": _plain(x.lo), "hi": _plain(x.hi),
+                           "coverage": _plain(x.coverage), "n": x.n}}
     if isinstance(x, (bool, np.bool_)):
         return bool(x)
     if isinstance(x, (int, np.integer)):
@@ -131,6 +167,12 @@ def verdict(paper: Any, ours: Any, tolerance: Any = None, *, beyond: bool = Fals
         o = float(ours)
         slack = _allowed(max(abs(paper.lo), abs(paper.hi)), tolerance)
         ok = not math.isnan(o) and paper.lo - slack <= o <= paper.hi + slack
+        return "reproduced" if ok else "differs"
+    if isinstance(ours, Spread):
+        if not _is_number(paper):
+            raise ValueError(f"ours is a spread of runs, so the paper value must be a number, got {paper!r}")
+        slack = _allowed(paper, tolerance)
+        ok = ours.lo - slack <= float(paper) <= ours.hi + slack
         return "reproduced" if ok else "differs"
     if _is_number(paper):
         return "reproduced" if _close(paper, ours, tolerance) else "differs"
@@ -226,7 +268,8 @@ def record(
     """Record one claim (replacing an earlier one of the same id) and rewrite the file atomically.
 
     ``paper``: number, bool, str, list of numbers, :class:`Range`, or None (not stated
-    in the paper; with ``beyond=True`` our own addition). ``tolerance``: absolute
+    in the paper; with ``beyond=True`` our own addition).  ``ours``: the measured value, or a
+    :class:`Spread` of many seeded runs when the paper's number is a single run. ``tolerance``: absolute
     number, or a string like ``"10%"`` relative to the paper value; None means exact.
     ``source``: seed file + section/figure/table, e.g. ``"004 §4.3 Fig. 4.3"``.
     """
@@ -276,6 +319,10 @@ def fmt(x: Any, digits: int = 4) -> str:
     if isinstance(x, dict) and "range" in x:
         lo, hi = x["range"]
         return f"{fmt(lo, digits)}–{fmt(hi, digits)}"
+    if isinstance(x, dict) and "spread" in x:
+        d = x["spread"]
+        return (f"{fmt(d['median'], digits)} (median; {d['coverage']:.0%} of {d['n']} runs in "
+                f"{fmt(d['lo'], digits)}–{fmt(d['hi'], digits)})")
     if isinstance(x, bool):
         return "yes" if x else "no"
     if isinstance(x, float):

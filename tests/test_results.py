@@ -137,6 +137,8 @@ def _revive(x):
     """JSON value → what record() was given (ranges, non-finite floats)."""
     if isinstance(x, dict) and set(x) == {"range"}:
         return results.Range(*(_revive(v) for v in x["range"]))
+    if isinstance(x, dict) and set(x) == {"spread"}:
+        return results.Spread(**x["spread"])
     if x in ("nan", "inf", "-inf"):
         return float(x)
     if isinstance(x, list):
@@ -161,3 +163,18 @@ def test_committed_verdicts_follow_from_paper_ours_and_tolerance(path):
             ours = results._plain(ours)
         assert results.verdict(paper, ours, c["tolerance"]) == c["verdict"], c["id"]
     assert res["counts"] == results.counts(res["claims"])
+
+
+def test_a_single_printed_run_is_judged_against_the_spread_of_our_runs():
+    runs = np.arange(1, 101, dtype=float)            # 1 … 100
+    s = results.Spread.of(runs)
+    assert (s.lo, s.hi, s.n) == (pytest.approx(3.475), pytest.approx(97.525), 100)
+    assert verdict(50.0, s) == "reproduced"
+    assert verdict(2.0, s) == "differs" and verdict(99.0, s) == "differs"   # can fail on either side
+    assert verdict(3.0, s, tolerance=0.5) == "reproduced"                  # printing's rounding widens it
+    assert results.Spread.rank(runs, 10.0) == pytest.approx(9.5)
+    with pytest.raises(ValueError, match="paper value must be a number"):
+        verdict([1.0], s)
+    with pytest.raises(ValueError, match="at least two finite samples"):
+        results.Spread.of([1.0])
+    assert results.fmt(results._plain(s)).startswith("50.5 (median; 95% of 100 runs in 3.475–97.52)")
