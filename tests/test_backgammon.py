@@ -412,3 +412,17 @@ def test_record_game_lists_positions_before_each_move():
     assert 10 < m < 500 and np.array_equal(P[0], bg.initial_position())
     for p in P[:m]:
         bg.check_position(p)
+
+
+@pytest.mark.parametrize("kwargs, msg", [
+    ({"player": 2}, "player must be 0 or 1"),
+    ({"dice": (3.5, 1)}, "dice must be a pair of integers"),
+    ({"dice": (7, 1)}, "dice must be a pair of integers"),
+    ({"dice": 3}, "dice must be a pair of integers"),
+    ({"rng": -1}, r"rng must be an integer state in \[0, 2\*\*64\)"),
+])
+def test_state_from_refuses_bad_input_by_name(kwargs, msg):
+    with pytest.raises(ValueError, match=msg):
+        bg.Backgammon().state_from(bg.initial_position(), **kwargs)
+    with pytest.raises(ValueError, match="whole checker counts"):
+        bg.Backgammon().state_from(bg.initial_position() + 0.5)

@@ -7,12 +7,11 @@ with ``TDBOOK_FULL_CHECKS=1`` the 2,000 positions get all 21 rolls (also
 
 from __future__ import annotations
 
+import os
+
+import gnubg  # noqa: F401  pinned dependency: a broken install must fail here, not skip the cross-check
 import numpy as np
 import pytest
-
-pytest.importorskip("gnubg")
-
-import os  # noqa: E402
 
 from tdbook.experiments.backgammon_match import positions_from_games, run_match, sample_positions  # noqa: E402
 from tdbook.games import backgammon as bg  # noqa: E402

@@ -52,8 +52,12 @@ def test_facade_interface():
     for m in (1, 1, 1):
         s = g.apply(s, m)
     assert g.is_terminal(s) and g.result(s) == 1.0 and g.legal_moves(s) == []
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="the walk is over"):
         g.apply(s, 1)
+    for state, move, msg in ((57, 1, "a state is an integer 0..6"), (3.0, 1, "a state is an integer"),
+                             (3, True, "a move is -1"), (3, 1.0, "a move is -1"), (3, 2, "a move is -1")):
+        with pytest.raises(ValueError, match=msg):
+            g.apply(state, move)
 
 
 def test_walks_are_reproducible_and_fair():
@@ -163,12 +167,19 @@ def test_thesis_semantics_diverges_at_lambda_one():
     (dict(lam=-0.1), "lam"), (dict(lam=1.5), "lam"), (dict(start="F"), "start"), (dict(start=7), "start"),
     (dict(runs=0), "runs"), (dict(episodes=0), "episodes"), (dict(method="sarsa"), "method"),
     (dict(trace="dutch"), "trace"), (dict(seed=-1), "seed"), (dict(n_states=0), "n_states"),
+    (dict(init=float("nan")), "init"), (dict(init="0.5"), "init"),
 ])
 def test_bad_arguments_name_the_argument(kw, name):
     args = dict(method="tdlambda", alpha=0.1, lam=0.5, trace="standard", start="C", runs=2, episodes=5)
     args.update(kw)
     with pytest.raises(ValueError, match=name):
         run_many(**args)
+
+
+def test_batch_refuses_bad_init_and_tol():
+    for kw, name in ((dict(init=float("inf")), "init"), (dict(tol="1e-9"), "tol"), (dict(tol=0.0), "tol")):
+        with pytest.raises(ValueError, match=name):
+            run_batch(runs=2, episodes=3, **kw)
 
 
 def test_config_profiles_and_bad_knob():

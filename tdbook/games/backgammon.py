@@ -537,10 +537,20 @@ class Backgammon:
                    rng: int = 0) -> BGState:
         """A state from a position (side on roll's view), checked for 15 checkers per side."""
         p = np.asarray(position)
+        if not np.issubdtype(p.dtype, np.integer):
+            if not (np.issubdtype(p.dtype, np.floating) and np.all(p == np.round(p))):
+                raise ValueError(f"a position holds whole checker counts, got {p.dtype} values")
         check_position(p)
-        d1, d2 = dice
-        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-            raise ValueError(f"dice must be in 1..6, got {dice!r}")
+        if player not in (0, 1) or isinstance(player, bool):
+            raise ValueError(f"player must be 0 or 1, got {player!r}")
+        try:
+            d1, d2 = dice
+        except (TypeError, ValueError):
+            raise ValueError(f"dice must be a pair of integers in 1..6, got {dice!r}") from None
+        if not all(isinstance(d, (int, np.integer)) and not isinstance(d, bool) and 1 <= d <= 6 for d in (d1, d2)):
+            raise ValueError(f"dice must be a pair of integers in 1..6, got {dice!r}")
+        if not isinstance(rng, (int, np.integer)) or not 0 <= rng < 2 ** 64:
+            raise ValueError(f"rng must be an integer state in [0, 2**64), got {rng!r}")
         return BGState(p.astype(np.int8).tobytes(), int(player), (int(d1), int(d2)), int(rng))
 
     def to_move(self, state: BGState) -> int:
@@ -553,6 +563,8 @@ class Backgammon:
             return np.zeros((0, NSLOT), np.int8), []
         b = self._bufs
         n = gen_afterstates(state.position, state.dice[0], state.dice[1], *b)
+        if b[2][_W_OVER]:
+            raise RuntimeError(f"more than {MAX_AFTER} afterstates: the move buffer overflowed")
         return b[0][:n].copy(), hop_lists(b, n)
 
     def legal_moves(self, state: BGState) -> list[str]:

@@ -194,11 +194,13 @@ class RandomWalk:
     def apply(self, state: int, move: int) -> int:
         from .base import IllegalMove
 
+        if isinstance(state, bool) or not isinstance(state, (int, np.integer)) or not 0 <= state <= self.n + 1:
+            raise ValueError(f"a state is an integer 0..{self.n + 1} (Room 1, the corridor, Room 2), got {state!r}")
         if self.is_terminal(state):
             raise IllegalMove(f"the walk is over (in {position_name(state, self.n)})")
-        if move not in (-1, 1):
+        if isinstance(move, bool) or not isinstance(move, (int, np.integer)) or move not in (-1, 1):
             raise IllegalMove(f"a move is -1 (left) or +1 (right), got {move!r}")
-        return state + move
+        return int(state) + int(move)
 
     def is_terminal(self, state: int) -> bool:
         return state == 0 or state == self.n + 1

@@ -21,6 +21,8 @@ of the experiment's seed, so every learner sees the same walks for the same seed
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit, prange
 
@@ -187,6 +189,11 @@ def _many_runs(method: int, trace: int, n: int, start: int, alpha: float, lam: f
         _one_run(method, trace, n, start, alpha, lam, init, episodes, seed, r, v, q, truth)
 
 
+def _check_init(init: float) -> None:
+    if isinstance(init, bool) or not isinstance(init, (int, float, np.integer, np.floating)) or not math.isfinite(init):
+        raise ValueError(f"init (the initial estimate) must be a finite number, got {init!r}")
+
+
 def run_many(method: str = "td0", alpha: float = 0.1, lam: float = 0.0, trace: str = "standard",
              start: str | int = "D", n_states: int = 5, runs: int = 100, episodes: int = 100, seed: int = 0,
              init: float = 0.5, record: str = "values") -> np.ndarray:
@@ -197,6 +204,7 @@ def run_many(method: str = "td0", alpha: float = 0.1, lam: float = 0.0, trace: s
     its row k+1 is our row k); ``record="rms"`` returns only the RMS error, shape ``(runs, episodes+1)``.
     """
     m, t, n, pos = check_args(method, alpha, lam, trace, start, n_states, runs, episodes, seed)
+    _check_init(init)
     if record not in ("values", "rms"):
         raise ValueError(f"record must be 'values' or 'rms', got {record!r}")
     truth = true_values(n)
@@ -298,8 +306,9 @@ def run_batch(method: str = "td0", start: str | int = "C", n_states: int = 5, ru
     m, _, n, pos = check_args(method, 0.1, 0.0, "standard", start, n_states, runs, episodes, seed)
     if m == TDLAMBDA:
         raise ValueError("method must be 'td0' or 'mc' for batch updating, got 'tdlambda'")
-    if not (tol > 0):
-        raise ValueError(f"tol must be > 0, got {tol!r}")
+    _check_init(init)
+    if isinstance(tol, bool) or not isinstance(tol, (int, float, np.integer, np.floating)) or not (0 < tol < math.inf):
+        raise ValueError(f"tol must be a number > 0, got {tol!r}")
     _check_int("max_sweeps", max_sweeps, 1)
     vals = np.empty((runs, episodes + 1, n))
     sweeps = np.zeros((runs, episodes), dtype=np.int64)
