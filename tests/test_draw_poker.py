@@ -148,20 +148,67 @@ def test_replace_rules():
 
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.lists(st.integers(0, 100), min_size=60, max_size=60))
-def test_chips_are_conserved_in_every_round(seed, choices):
-    """Random legal play through the façade: every r-o-p is zero-sum and a showdown pays POT/2."""
+def test_every_round_pays_by_the_seeds_rule(seed, choices):
+    """Random legal play through the façade, money tracked independently of the engine's POT: each player
+    antes 1; a bet of n puts in the pending bet plus n, a call the pending bet.  After a drop the other player
+    gains what the dropper put in (his unmatched raise goes back); at a showdown the better final hand gains
+    what the loser put in (= POT/2), equal hands split.  The loser loses the same amount (App. B I, §5.2)."""
     g = dp.DrawPoker(rounds=3, seed=seed % 1000)
     s = g.initial_state()
     k = 0
+    put, pending = [1, 1], 0
     while not g.is_terminal(s):
         moves = g.legal_moves(s)
-        before = s.scores.copy()
-        rop = s.rop
-        s = g.apply(s, moves[choices[k % len(choices)] % len(moves)])
+        move = moves[choices[k % len(choices)] % len(moves)]
         k += 1
-        if s.rop != rop:
-            assert (s.scores - before).sum() == 0
+        me = g.to_move(s)
+        hands = [dp.hand_rank(s.hand(0)), dp.hand_rank(s.hand(1))]  # the final hands once cards are replaced
+        before, rop = s.scores.copy(), s.rop
+        s = g.apply(s, move)
+        if move[0] == "bet":
+            put[me] += pending + move[1]
+            pending = move[1]
+        elif move[0] == "call":
+            put[me] += pending
+            pending = 0
+        if s.rop == rop:
+            continue
+        gain = s.scores - before
+        if move[0] == "drop":
+            assert gain[1 - me] == put[me] and gain[me] == -put[me]
+        else:
+            assert put[0] == put[1] and pending == 0
+            w = 0 if hands[0] > hands[1] else 1 if hands[1] > hands[0] else -1
+            want = [0, 0] if w < 0 else [put[0] if i == w else -put[0] for i in (0, 1)]
+            assert gain.tolist() == want
+        put, pending = [1, 1], 0
     assert s.scores.sum() == 0 and g.result(s) == s.scores[0]
+
+
+def test_bad_deals_are_refused_in_any_row_and_nothing_is_dealt():
+    g = dp.DrawPoker(rounds=3, seed=1)
+    good = np.array([np.arange(16) + 16 * (k % 2) for k in range(3)], dtype=np.int64)
+    assert g.initial_state(good).hand(0).tolist() == list(range(5))
+    for row, bad_row, match in [(2, np.r_[np.arange(15), 3], "distinct"), (1, np.r_[np.arange(15), 52], "0..51"),
+                                (2, np.r_[-1, np.arange(1, 16)], "0..51")]:
+        d = good.copy()
+        d[row] = bad_row
+        with pytest.raises(ValueError, match=f"deal {row}.*{match}|deal {row} must"):
+            g.initial_state(d)
+    with pytest.raises(ValueError, match="shape"):
+        g.initial_state(good[:2])
+    with pytest.raises(ValueError, match="integer"):
+        g.initial_state(good.astype(float) + 0.5)
+
+
+@pytest.mark.parametrize("text", ["bet abc", "replace x1", "bet 5 x"])
+def test_malformed_move_text_is_named(text):
+    g = dp.DrawPoker(rounds=1, seed=2)
+    s = g.initial_state()
+    before = s.st.copy()
+    with pytest.raises(IllegalMove, match=f"malformed move {text!r}"):
+        g.apply(s, text)
+    assert np.array_equal(s.st, before)
 
 
 def test_facade_games_and_bad_parameters():
@@ -174,7 +221,7 @@ def test_facade_games_and_bad_parameters():
     assert g.is_terminal(s) and g.legal_moves(s) == []
     with pytest.raises(IllegalMove):
         g.apply(s, ("drop",))
-    for bad in ({"rounds": 0}, {"cap": 0}, {"corr_mode": 3}):
+    for bad in ({"rounds": 0}, {"cap": 0}, {"corr_mode": 3}, {"corr_mode": True}, {"seed": -1}, {"seed": 2.5}):
         with pytest.raises(ValueError):
             dp.DrawPoker(**bad)
     with pytest.raises(ValueError):

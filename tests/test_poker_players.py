@@ -81,6 +81,8 @@ def test_matches_are_legal_zero_sum_and_reproducible():
             n1, d1 = pk.match(a, b, 60, seed=4)
             n2, d2 = pk.match(a, b, 60, seed=4)
             assert np.array_equal(n1, n2) and d1 == d2 and d1 >= 60
+            assert n1.shape == (60, 2) and np.all(n1.sum(1) == 0), "every r-o-p is zero-sum"
+            assert n1[:, 0].any(), "someone wins money over 60 r-o-ps"
     pr = pk.proficiency(players[0], players[1], 5, seed=2)
     pr2 = pk.proficiency(players[0], players[1], 5, seed=2)
     assert np.array_equal(pr.nets1, pr2.nets1) and pr.nets1.shape == (5, 25)
@@ -134,15 +136,20 @@ def test_manual_session_refuses_invalid_advice_and_learns():
     assert s.trials == 1 and s.prog.n_rules() == 1 and s.prog.rules[0].decision == pk.C_SB
     with pytest.raises(ValueError):
         s.play("bet 25")
-    for _ in range(40):  # play on: accept everything, call or stand pat
-        w = s.waiting_for()
-        if w == "judge":
-            s.accept()
-        elif w == "replace":
-            s.replace("")
-        else:
-            s.play("call" if s.st[dp.LASTBET] > 0 else "bet 1")
+    for _ in range(40):
+        _step(s)
     assert s.table.rop >= 2
+
+
+def _step(s: pk.ManualSession) -> None:
+    """The reader plays on: accepts every proposal, stands pat, calls a bet or bets 1."""
+    w = s.waiting_for()
+    if w == "judge":
+        s.accept()
+    elif w == "replace":
+        s.replace("")
+    else:
+        s.play("call" if s.st[dp.LASTBET] > 0 else "bet 1")
 
 
 def test_lisp_notation():
@@ -152,3 +159,72 @@ def test_lisp_notation():
     rp = pk.random_program()
     assert pk.lisp(rp).startswith("(((* * * * * * *) RANDOM))")
     assert rp.rules[0].decision is RANDOM
+
+
+def _session_state(s: pk.ManualSession) -> tuple:
+    return s.prog.listing(), s.trials, s.proposal, s.st.copy().tolist(), list(s.log), s.table.rop
+
+
+def _session_waiting_for(what: str, seed: int = 3) -> pk.ManualSession:
+    s = pk.ManualSession(seed=seed)
+    for _ in range(200):
+        if s.waiting_for() == what:
+            return s
+        _step(s)
+    raise AssertionError(f"never waited for {what}")
+
+
+@pytest.mark.parametrize("bad, match", [([0, 0], "distinct"), ([-1], "0..4"), ([5], "0..4"), ([1.0], "0..4"),
+                                        ([True], "0..4")])
+def test_manual_replace_refuses_bad_positions_and_changes_nothing(bad, match):
+    s = _session_waiting_for("replace")
+    before = _session_state(s)
+    with pytest.raises(ValueError, match=match):
+        s.replace(bad)
+    assert _session_state(s) == before
+    s.replace([0, 1])  # two distinct positions: mask 0b11, two cards replaced
+    assert s.st[dp.REPL + 1] == 2
+
+
+@pytest.mark.parametrize("advice, match", [((99, {0: ("category", "H1")}), "advised class"),
+                                           ((-1, {0: ("category", "H1")}), "advised class"),
+                                           ((pk.C_SB, {9: "large"}), "unknown variable"),
+                                           ((pk.C_SB, {1: "large", 0: ("category", "H9")}), "not a category"),
+                                           ((pk.C_SB, {}), "at least one reason"),
+                                           ((pk.C_SB,), "advice is")])
+def test_manual_advise_with_bad_tuple_advice_changes_nothing(advice, match):
+    s = pk.ManualSession(seed=3)
+    before = _session_state(s)
+    with pytest.raises(ValueError, match=match):
+        s.advise(advice)
+    assert _session_state(s) == before
+
+
+@pytest.mark.parametrize("kw", [{"corr_mode": 2}, {"corr_mode": True}, {"corr_mode": "appJ"}, {"seed": -1},
+                                {"seed": 1.5}, {"seed": True}])
+def test_bad_corr_mode_and_seed_are_refused(kw):
+    p, q = pk.program_player(BUILT_IN), pk.experienced()
+    calls = [lambda **k: pk.match(p, q, 5, **k), lambda **k: pk.proficiency(p, q, 1, **k),
+             lambda **k: pk.Table(k.pop("seed", 0), 0, **k), lambda **k: pk.train_explicit(k.pop("seed", 0), **k),
+             lambda **k: pk.train_implicit(k.pop("seed", 0), **k)]
+    for call in calls:
+        with pytest.raises(ValueError, match="corr_mode" if "corr_mode" in kw else "seed"):
+            call(**kw)
+
+
+def test_implicit_training_counts_games_begun():
+    run = pk.train_implicit(4)
+    assert run.games == -(-run.rops // 5)  # a game is 5 r-o-ps; one cut short by convergence still counts
+
+
+def test_head_to_head_is_antisymmetric_up_to_noise():
+    """Every ordered pair plays the same deals as its mirror, hands and seats swapped, so row i vs column j
+    is minus row j vs column i within the noise (the players' own random choices, the book order)."""
+    cfg = wp.config("quick")
+    players = {"eq": pk.equity_player(bluff=0.0), "built-in": pk.program_player(BUILT_IN, "built-in")}
+    h = wp.head_to_head(players, cfg, 3, 200, progress=False)
+    m, half = h["mean"], h["half"]
+    assert m[0, 1] > 0 > m[1, 0] and m[0, 0] == m[1, 1] == 0
+    assert abs(m[0, 1] + m[1, 0]) == pytest.approx(h["antisymmetry"]) and h["antisymmetry"] <= half[0, 1] + half[1, 0]
+    with pytest.raises(ValueError):
+        wp.head_to_head(players, cfg, 3, 0)

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tdbook.experiments import waterman_poker as wp
-from tdbook.learners.production_rules import (GT, LT, RANDOM, LearnParams, RuleSet, Variable, deduce,
-                                              decide_rule)
+from tdbook.learners.production_rules import (GT, LT, RANDOM, LearnParams, RuleSet, SimpleModel, Variable,
+                                              deduce, decide_rule)
 from tdbook.players import poker as pk
 
 # ----------------------------------------------------------------------------- ch. 2–3 examples, exactly
@@ -200,6 +200,46 @@ def test_bad_parameters_and_reasons_are_refused():
     with pytest.raises(ValueError, match="random"):
         rs.train((5, 5, 5), RANDOM, {"B": "large"})
     assert len(rs.rules) == n
+
+
+def _snapshot(rs: RuleSet) -> tuple:
+    return rs.listing(), {k: list(v) for k, v in rs.cuts.items()}, [None if s is None else (s.name, s.lo, s.hi)
+                                                                      for s in rs.symbols]
+
+
+@pytest.mark.parametrize("reasons, match", [
+    ({"A": ("category", "A1"), "B": ("category", "X")}, "overlapping"),  # A's cut would move first
+    ({"A": ("category", "A1"), "B": "large", "C": "tall"}, "a reason is"),
+    ({"A": ("category", "A1"), "C": ("set", 3)}, "set reason"),
+    ({"A": ("category", "A1"), "B": "small", "Q": "large"}, "unknown variable"),
+])
+def test_a_bad_reason_anywhere_changes_nothing(reasons, match):
+    """Every reason is validated before any bf rule, cut or ac rule changes (A = 50 is an A3, so the
+    valid reason 'A1' alone would move the A1/A2 cuts)."""
+    rs = _toy(LearnParams())
+    rs.train((10, 30, 30), "d1", {"A": ("category", "A1"), "B": "large"})
+    before = _snapshot(rs)
+    with pytest.raises(ValueError, match=match):
+        rs.train((50, 5, 5), "d2", reasons)
+    assert _snapshot(rs) == before
+    prog = pk.random_program()
+    before = _snapshot(prog)
+    with pytest.raises(ValueError, match="overlapping"):
+        prog.train((-30, 5, 5, -6, 10, 2, 0), pk.C_CALL, {0: ("category", "H2"), 1: ("category", "X")})
+    assert _snapshot(prog) == before
+
+
+def test_simple_model_random_picks_use_one_seeded_generator():
+    """Ch. 4 Simple model: an unmatched situation gets a random known action from the model's own generator,
+    so successive picks vary, and the same seed repeats them."""
+    def picks(seed):
+        m = SimpleModel(seed)
+        for k, a in enumerate("abcd"):
+            m.learn((k, k, k), [True] * 3, a)
+        return [m.predict((9, 9, 9))[0] for _ in range(40)]
+    assert picks(5) == picks(5) and len(set(picks(5))) > 1 and picks(5) != picks(6)
+    with pytest.raises(ValueError, match="seed"):
+        SimpleModel(-1)
 
 
 # ----------------------------------------------------------------------------- poker training is reproducible

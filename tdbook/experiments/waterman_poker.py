@@ -31,18 +31,24 @@ PROFILES: dict[str, dict[str, Any]] = {
         "TESTS": 60, "TEST_PROGRAMS": 4, "SWEEP_RUNS": 2, "SWEEP_AGREE": 60, "NOISE": 0.15, "K": 4, "KK": 0, "N": 2,
         "WINDOW": 40, "COVERAGE": 0.95, "MEMORY": 25, "CLEAN_GAMES": 1, "RANDOM_MODE": "classes",
         "CORR_MODE": "appJ", "NOTPREV": "opp", "BUILTIN": "fig5-3", "SWAP_SEATS": False, "BLUFF": 0.10,
+        "H2H_REPS": 20, "READING_RUNS": 10, "SWEEP_K": [1, 2, 4, 8], "SWEEP_KK": [0, 1, 2, 4], "SWEEP_CLEAN": [1, 2, 3],
+        "SWEEP_N": [1, 2, 3, 4], "NOISE_GRID": [0.0, 0.05, 0.1, 0.15, 0.2, 0.3],
     },
     "standard": {
         "AUTO_RUNS": 500, "IMPLICIT_RUNS": 300, "MANUAL_RUNS": 500, "AGREE_N": 50, "AGREE_LONG": 1000,
         "TESTS": 1000, "TEST_PROGRAMS": 100, "SWEEP_RUNS": 50, "SWEEP_AGREE": 300, "NOISE": 0.15, "K": 4, "KK": 0, "N": 2,
         "WINDOW": 40, "COVERAGE": 0.95, "MEMORY": 25, "CLEAN_GAMES": 1, "RANDOM_MODE": "classes",
         "CORR_MODE": "appJ", "NOTPREV": "opp", "BUILTIN": "fig5-3", "SWAP_SEATS": False, "BLUFF": 0.10,
+        "H2H_REPS": 250, "READING_RUNS": 50, "SWEEP_K": [1, 2, 4, 8], "SWEEP_KK": [0, 1, 2, 4], "SWEEP_CLEAN": [1, 2, 3],
+        "SWEEP_N": [1, 2, 3, 4], "NOISE_GRID": [0.0, 0.05, 0.1, 0.15, 0.2, 0.3],
     },
     "full": {
         "AUTO_RUNS": 1000, "IMPLICIT_RUNS": 1000, "MANUAL_RUNS": 1000, "AGREE_N": 50, "AGREE_LONG": 5000,
         "TESTS": 2000, "TEST_PROGRAMS": 200, "SWEEP_RUNS": 200, "SWEEP_AGREE": 1000, "NOISE": 0.15, "K": 4, "KK": 0, "N": 2,
         "WINDOW": 40, "COVERAGE": 0.95, "MEMORY": 25, "CLEAN_GAMES": 1, "RANDOM_MODE": "classes",
         "CORR_MODE": "appJ", "NOTPREV": "opp", "BUILTIN": "fig5-3", "SWAP_SEATS": False, "BLUFF": 0.10,
+        "H2H_REPS": 1000, "READING_RUNS": 200, "SWEEP_K": [1, 2, 3, 4, 6, 8, 12], "SWEEP_KK": [0, 1, 2, 3, 4, 6],
+        "SWEEP_CLEAN": [1, 2, 3, 4], "SWEEP_N": [1, 2, 3, 4, 5], "NOISE_GRID": [0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4],
     },
 }
 
@@ -56,9 +62,19 @@ def config(profile: str, **knobs: Any) -> profiles.Config:
                  "SWEEP_RUNS", "SWEEP_AGREE", "WINDOW", "MEMORY", "CLEAN_GAMES", "N"):
         if cfg[name] < 1:
             raise ValueError(f"{name} must be >= 1, got {cfg[name]!r}")
+    for name in ("H2H_REPS", "READING_RUNS"):
+        if cfg[name] < 1:
+            raise ValueError(f"{name} must be >= 1, got {cfg[name]!r}")
     for name in ("K", "KK"):
         if cfg[name] < 0:
             raise ValueError(f"{name} must be >= 0, got {cfg[name]!r}")
+    for name, lo in (("SWEEP_K", 0), ("SWEEP_KK", 0), ("SWEEP_CLEAN", 1), ("SWEEP_N", 1)):
+        g = cfg[name]
+        if not g or any(isinstance(v, bool) or not isinstance(v, int) or v < lo for v in g):
+            raise ValueError(f"{name} must be a non-empty list of ints >= {lo}, got {g!r}")
+    g = cfg.NOISE_GRID
+    if not g or any(isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < 1 for v in g):
+        raise ValueError(f"NOISE_GRID must be a non-empty list of rates in [0, 1), got {g!r}")
     if not 0 <= cfg.NOISE < 1:
         raise ValueError(f"NOISE must be in [0, 1), got {cfg.NOISE!r}")
     if not 0 < cfg.COVERAGE <= 1:
@@ -538,6 +554,43 @@ def _seed(seed: int, r: int) -> int:
     return seed * 1000 + r
 
 
+def typical(values: Sequence[float], paper: float) -> dict[str, float]:
+    """Where the seed's single printed number falls among our per-run (or per-test) outcomes.
+
+    ``pct`` is the paper value's mid-rank percentile among ``values`` (100·(#below + #equal/2)/n, so
+    ties in discrete counts are split); the seed's number is *typical* of our runs iff ``pct`` lies in
+    2.5–97.5, i.e. inside the central 95 % of our outcomes.  Also: median, mean and the 2.5 / 97.5
+    percentiles (``lo``, ``hi``) of ``values``, and their count ``n``."""
+    x = np.asarray(values, dtype=float)
+    x = x[~np.isnan(x)]
+    if len(x) == 0:
+        raise ValueError("typical() needs at least one outcome")
+    p = float(paper)
+    pct = 100.0 * (np.sum(x < p) + 0.5 * np.sum(x == p)) / len(x)
+    lo, hi = np.percentile(x, [2.5, 97.5])
+    return {"pct": float(pct), "median": float(np.median(x)), "mean": float(x.mean()), "lo": float(lo),
+            "hi": float(hi), "n": int(len(x))}
+
+
+#: The band of percentile ranks in which the seed's number counts as a typical outcome of ours.
+TYPICAL_BAND = (2.5, 97.5)
+
+
+def random_rule_agreement(cfg: profiles.Config, seed: int, runs: int, random_mode: str = "bcd",
+                          progress: bool = True) -> np.ndarray:
+    """Table 5-1's 'before' agreement of the random rule alone under ``random_mode`` (e.g. "bcd":
+    drop/call/bet 1–20 uniformly), one ``AGREE_N``-situation test per run ``r`` (seed ``SEED·1000 + r``)."""
+    if not isinstance(runs, int) or isinstance(runs, bool) or runs < 1:
+        raise ValueError(f"runs must be a positive int, got {runs!r}")
+    if random_mode not in pk.RANDOM_MODES:
+        raise ValueError(f"random_mode must be one of {list(pk.RANDOM_MODES)}, got {random_mode!r}")
+    opp, trainer = pk.experienced(cfg.BLUFF), pk.built_in(cfg.BUILTIN)
+    prog, corr = pk.random_program(), CORR_MODES[cfg.CORR_MODE]
+    return np.array([pk.agreement_explicit(prog, _seed(seed, r), cfg.AGREE_N, opp, trainer, random_mode, corr)
+                     for r in tqdm(range(runs), desc=f"random rule ({random_mode})", disable=not progress,
+                                   leave=False)])
+
+
 def _study(name: str, runs: int, seed: int, train: Any, agree: Any, before_program: RuleSet,
            cfg: profiles.Config, progress: bool) -> Study:
     rows, progs = [], []
@@ -607,18 +660,23 @@ class Winnings:
 
 
 def winnings(programs: Sequence[pk.Player], opponent: pk.Player, cfg: profiles.Config, seed: int, name: str,
-             stream0: int = 0) -> Winnings:
-    """``cfg.TESTS`` duplicate proficiency tests spread over ``programs`` (same deals for every kind)."""
+             stream0: int = 0, progress: bool = True) -> Winnings:
+    """``cfg.TESTS`` duplicate proficiency tests spread over ``programs`` (same deals for every kind).
+    Each test is the seed's protocol (Fig. 5-4): 5 games × 5 r-o-ps in series I, the same 25 deals
+    with the hands swapped in series II."""
+    if not programs:
+        raise ValueError("winnings needs at least one program")
     per = max(1, cfg.TESTS // len(programs))
     tests = []
-    for i, p in enumerate(programs):
+    for i, p in enumerate(tqdm(programs, desc=f"{name} tests", disable=not progress or len(programs) < 2,
+                               leave=False)):
         tests.append(pk.proficiency(p, opponent, per, seed=seed, stream0=stream0 + i * per, swap_seats=cfg.SWAP_SEATS,
                                     corr_mode=CORR_MODES[cfg.CORR_MODE]))
     return Winnings(name, tests)
 
 
 def table_53(cfg: profiles.Config, seed: int, auto: Study, manual: Study, implicit: Study,
-             opponent: pk.Player | None = None) -> dict[str, Winnings]:
+             opponent: pk.Player | None = None, progress: bool = True) -> dict[str, Winnings]:
     """Table 5-3's winnings column rebuilt: built-in, before-training, and the first
     ``TEST_PROGRAMS`` trained programs of each study, against the stand-in opponent."""
     opponent = opponent or pk.experienced(cfg.BLUFF)
@@ -632,7 +690,8 @@ def table_53(cfg: profiles.Config, seed: int, auto: Study, manual: Study, implic
         "implicit-training": [pk.program_player(p, "implicit", classes="implicit", random_mode=rm)
                               for p in implicit.programs[:n]],
     }
-    return {k: winnings(v, opponent, cfg, seed, k) for k, v in progs.items()}
+    return {k: winnings(v, opponent, cfg, seed, k, progress=False)
+            for k, v in tqdm(progs.items(), desc="Table 5-3 tests", disable=not progress, leave=False)}
 
 
 # ============================================================================= sensitivity and beyond
@@ -668,19 +727,28 @@ def opponents(cfg: profiles.Config) -> dict[str, pk.Player]:
         "uniform random": pk.random_player()}
 
 
-def head_to_head(players: dict[str, pk.Player], cfg: profiles.Config, seed: int, reps: int) -> dict:
-    """Mean duplicate difference (chips per r-o-p) of every row player against every column player."""
+def head_to_head(players: dict[str, pk.Player], cfg: profiles.Config, seed: int, reps: int,
+                 progress: bool = True) -> dict:
+    """Mean duplicate difference (chips per r-o-p) of every row player against every column player.
+
+    Every ordered pair plays ``reps`` duplicate tests on the *same* deals as its mirror pair, each deal
+    twice with hands *and* seats swapped (``swap_seats=True``: the player holding a hand also holds
+    its position in both series), so ``mean[i, j] ≈ −mean[j, i]`` up to the players' own random
+    choices.  ``antisymmetry`` is the largest |mean[i, j] + mean[j, i]|."""
+    if not isinstance(reps, int) or isinstance(reps, bool) or reps < 1:
+        raise ValueError(f"reps must be a positive int, got {reps!r}")
     names = list(players)
+    if len(names) < 2:
+        raise ValueError("head_to_head needs at least two players")
     m = np.zeros((len(names), len(names)))
     h = np.zeros_like(m)
-    for i, a in enumerate(names):
-        for j, b in enumerate(names):
-            if i == j:
-                continue
-            pr = pk.proficiency(players[a], players[b], reps, seed=seed, stream0=1000 * (i * len(names) + j),
-                                corr_mode=CORR_MODES[cfg.CORR_MODE])
-            m[i, j], h[i, j], _ = pr.summary("chips_per_rop")
-    return {"names": names, "mean": m, "half": h}
+    pairs = [(i, j) for i in range(len(names)) for j in range(len(names)) if i != j]
+    for i, j in tqdm(pairs, desc="head to head", disable=not progress, leave=False):
+        pair = min(i, j) * len(names) + max(i, j)  # the mirror pair plays the same deals
+        pr = pk.proficiency(players[names[i]], players[names[j]], reps, seed=seed, stream0=reps * pair,
+                            swap_seats=True, corr_mode=CORR_MODES[cfg.CORR_MODE])
+        m[i, j], h[i, j], _ = pr.summary("chips_per_rop")
+    return {"names": names, "mean": m, "half": h, "reps": reps, "antisymmetry": float(np.abs(m + m.T).max())}
 
 
 # ============================================================================= widget

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Hashable, Sequence
+from typing import Any, Hashable, Sequence
 
 import numpy as np
 from numba import njit
@@ -576,6 +576,39 @@ class PokerState:
 Move = tuple  # ("drop",), ("call",), ("bet", n), ("replace", mask)
 
 
+def check_corr_mode(corr_mode: Any) -> int:
+    """``corr_mode`` as an int; ValueError unless it is 0 (App. J reading) or 1 (notes' reading)."""
+    if isinstance(corr_mode, (bool, np.bool_)) or not isinstance(corr_mode, (int, np.integer)) or corr_mode not in (0, 1):
+        raise ValueError(f"corr_mode must be 0 (App. J reading) or 1 (notes' reading), got {corr_mode!r}")
+    return int(corr_mode)
+
+
+def check_seed(seed: Any, name: str = "seed") -> int:
+    """``seed`` as an int; ValueError unless it is a non-negative int."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"{name} must be a non-negative int, got {seed!r}")
+    return int(seed)
+
+
+def check_deals(deals: Any, rounds: int) -> np.ndarray:
+    """``deals`` as a (rounds, 16) int array; ValueError unless every row is 16 distinct cards 0..51."""
+    try:
+        d = np.asarray(deals)
+    except (TypeError, ValueError):
+        raise ValueError("deals must be an array of card ints") from None
+    if d.shape != (rounds, 16):
+        raise ValueError(f"deals must have shape ({rounds}, 16), got {d.shape}")
+    if d.dtype.kind not in "iu":
+        raise ValueError(f"deals must be integer card codes, got dtype {d.dtype}")
+    d = d.astype(np.int64)
+    for k, row in enumerate(d):
+        if row.min() < 0 or row.max() > 51:
+            raise ValueError(f"deal {k} has a card outside 0..51: {row.tolist()}")
+        if len(set(row.tolist())) != 16:
+            raise ValueError(f"deal {k} must be 16 distinct cards, got {row.tolist()}")
+    return d
+
+
 class DrawPoker:
     """The :class:`~tdbook.games.base.Game` façade: a game of ``rounds`` r-o-ps from a seeded deck.
 
@@ -594,30 +627,26 @@ class DrawPoker:
             raise ValueError(f"rounds must be a positive int, got {rounds!r}")
         if not isinstance(cap, int) or cap < 1:
             raise ValueError(f"cap (raises per interval) must be a positive int, got {cap!r}")
-        if corr_mode not in (0, 1):
-            raise ValueError(f"corr_mode must be 0 (App. J reading) or 1 (notes' reading), got {corr_mode!r}")
+        corr_mode = check_corr_mode(corr_mode)
+        seed, stream = check_seed(seed), check_seed(stream, "stream")
         self.rounds, self.seed, self.stream, self.cap, self.corr_mode = rounds, seed, stream, cap, corr_mode
 
     def initial_state(self, deals: np.ndarray | None = None) -> PokerState:
         """A fresh game.  ``deals`` (rounds × 16 card ints) fixes the cards, else the seeded deck deals."""
+        fixed = None if deals is None else check_deals(deals, self.rounds)  # every row, before anything is dealt
         deck = np.zeros(53, dtype=np.int64)
         new_deck(deck)
         rng = make_state(self.seed, self.stream)
         s = PokerState(np.zeros(NST, dtype=np.int64), deck, np.zeros((2, NBOOK), dtype=np.int64),
                        np.zeros(2, dtype=np.int64), 0, self.rounds, rng)
-        s.history = [] if deals is None else [np.asarray(deals, dtype=np.int64)]
+        s.history = [] if fixed is None else [fixed]
         self._deal(s)
         return s
 
     def _deal(self, s: PokerState) -> None:
         d = np.zeros(16, dtype=np.int64)
         if s.history and isinstance(s.history[0], np.ndarray):
-            fixed = s.history[0]
-            if fixed.shape != (self.rounds, 16):
-                raise ValueError(f"deals must have shape ({self.rounds}, 16), got {fixed.shape}")
-            d[:] = fixed[s.rop]
-            if len(set(d.tolist())) != 16 or d.min() < 0 or d.max() > 51:
-                raise ValueError(f"deal {s.rop} must be 16 distinct cards 0..51")
+            d[:] = s.history[0][s.rop]  # checked by initial_state
         else:
             deal16(s.deck, s.rng, d)
         new_round(s.st, d, s.rop % 2, self.cap)
@@ -641,8 +670,13 @@ class DrawPoker:
     @staticmethod
     def _parse(move: Hashable) -> tuple[str, int]:
         if isinstance(move, str):
+            text = move
             parts = move.strip().lower().split()
-            move = tuple([parts[0]] + [int(p) for p in parts[1:]]) if parts else ()
+            try:
+                move = tuple([parts[0]] + [int(p) for p in parts[1:]]) if parts else ()
+            except ValueError:
+                raise IllegalMove(f"malformed move {text!r}: the amount must be a whole number "
+                                  "(e.g. 'bet 5', 'replace 3')") from None
         if not isinstance(move, tuple) or not move or move[0] not in ("drop", "call", "bet", "replace"):
             raise IllegalMove(f"a move is ('drop',), ('call',), ('bet', n) or ('replace', mask); got {move!r}")
         if move[0] in ("drop", "call"):

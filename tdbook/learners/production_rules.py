@@ -520,19 +520,32 @@ class RuleSet:
     def _thr(self, s: Symbol) -> int:
         return s.lo if s.kind == GT else s.hi
 
+    def check_reason(self, var: str | int, reason: Reason) -> str:
+        """The kind of ``reason`` for variable ``var``; ValueError if it cannot apply (changes nothing)."""
+        v = self.var_index(var)
+        V = self.variables[v]
+        kind = _reason_kind(reason)
+        if V.exclusive:
+            if kind != "category" or len(reason) != 2:
+                raise ValueError(f"{V.name} is an exclusive variable: the reason must name its category, got {reason!r}")
+            names = [self.symbols[i].name for i in self.categories[v]]
+            if reason[1] not in names:
+                raise ValueError(f"{reason[1]!r} is not a category of {V.name}; categories are {names}")
+        elif kind == "category":
+            raise ValueError(f"{V.name} is an overlapping variable: say 'large' or 'small', got {reason!r}")
+        elif kind == "set" and len(reason) != 4:
+            raise ValueError(f"a set reason is ('set', lo, hi, label), got {reason!r}")
+        return kind
+
     def learn_definition(self, var: str | int, value: int, reason: Reason, rep: TrialReport | None = None) -> int:
         """Create or change bf rules from item (3) of the training information; returns the symbol id."""
         v = self.var_index(var)
         V = self.variables[v]
         value = int(value)
-        kind = _reason_kind(reason)
+        kind = self.check_reason(v, reason)
         rep = rep if rep is not None else TrialReport()
         if V.exclusive:
-            if kind != "category":
-                raise ValueError(f"{V.name} is an exclusive variable: the reason must name its category, got {reason!r}")
             names = [self.symbols[i].name for i in self.categories[v]]
-            if reason[1] not in names:
-                raise ValueError(f"{reason[1]!r} is not a category of {V.name}; categories are {names}")
             k = names.index(reason[1])
             cuts = self.cuts[v]
             before = list(cuts)
@@ -546,8 +559,6 @@ class RuleSet:
                 self._sync_partition(v)
                 rep.changed.append(f"{V.name} boundaries {before} → {list(cuts)}")
             return self.categories[v][k]
-        if kind == "category":
-            raise ValueError(f"{V.name} is an overlapping variable: say 'large' or 'small', got {reason!r}")
         if kind == "set":
             _, lo, hi, label = reason
             for i, s in enumerate(self.symbols):
@@ -745,6 +756,8 @@ class RuleSet:
             raise ValueError("training needs at least one relevant variable")
         if hypothesized and len(reasons) != self.nv:
             raise ValueError("hypothesis formation starts with every variable relevant")
+        for v, r in reasons.items():  # validate every reason before anything changes
+            self.check_reason(v, r)
         rep = TrialReport(decision=decision)
         left: list = [None] * self.nv
         for v in sorted(reasons):
@@ -1002,8 +1015,11 @@ def _known(actions: list) -> list:
 class SimpleModel:
     """Actual elements, simple placement, simple search (§4.2): exact match else a random known action."""
 
-    def __init__(self) -> None:
+    def __init__(self, seed: int = 0) -> None:
+        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+            raise ValueError(f"seed must be a non-negative int, got {seed!r}")
         self.connections: list[tuple[tuple, Hashable]] = []
+        self.rng = np.random.default_rng(int(seed))  # one generator per model: successive random picks differ
 
     def predict(self, s: Sequence[int], pick: Hashable | None = None, rng: np.random.Generator | None = None):
         for c, a in self.connections:
@@ -1016,7 +1032,7 @@ class SimpleModel:
             if pick not in known:
                 raise ValueError(f"scripted pick {pick!r} is not a known action {known}")
             return pick, "random"
-        return known[int((rng or np.random.default_rng(0)).integers(len(known)))], "random"
+        return known[int((rng or self.rng).integers(len(known)))], "random"
 
     def learn(self, s: Sequence[int], relevant: Sequence[bool], action: Hashable) -> None:
         self.connections.append((tuple(x if r else None for x, r in zip(s, relevant)), action))

@@ -562,7 +562,7 @@ def play_round(st: np.ndarray, book: np.ndarray, kc: np.ndarray, rng: np.ndarray
 def play_rounds(n: int, seed: int, stream: int, kc: np.ndarray, corr_mode: int, memory: int, ip0, syms0, rules0,
                 fp0, ip1, syms1, rules1, fp1, pre, post, post_n, nets: np.ndarray) -> int:
     """``n`` r-o-ps from one continuous deck (first player alternating; the books are reset every
-    ``memory`` r-o-ps); ``nets[i]`` = seat 0's net in r-o-p i.  Returns the number of bet decisions."""
+    ``memory`` r-o-ps); ``nets[i, s]`` = seat s's net in r-o-p i.  Returns the number of bet decisions."""
     rng = seed_state(seed, stream)
     deck = np.zeros(53, dtype=np.int64)
     new_deck(deck)
@@ -577,7 +577,8 @@ def play_rounds(n: int, seed: int, stream: int, kc: np.ndarray, corr_mode: int, 
         new_round(st, d, i % 2, dp.DEFAULT_CAP)
         total += play_round(st, book, kc, rng, corr_mode, ip0, syms0, rules0, fp0, ip1, syms1, rules1, fp1, pre,
                             post, post_n)
-        nets[i] = st[dp.NET]
+        nets[i, 0] = st[dp.NET]
+        nets[i, 1] = st[dp.NET + 1]
     return total
 
 
@@ -643,10 +644,12 @@ def _eq(*players: "Player") -> tuple:
 
 def match(p0: Player, p1: Player, rounds: int, seed: int = 0, stream: int = 0, corr_mode: int = 0,
           memory: int = 25, kc: np.ndarray = K_VALUES) -> tuple[np.ndarray, int]:
-    """Seat 0's net in each of ``rounds`` r-o-ps against seat 1, and the number of bet decisions."""
+    """Both seats' nets in each of ``rounds`` r-o-ps (shape ``(rounds, 2)``: column 0 is ``p0`` in seat 0,
+    column 1 is ``p1``), and the number of bet decisions."""
     if rounds < 1 or memory < 1:
         raise ValueError(f"rounds and memory must be >= 1, got {rounds}, {memory}")
-    nets = np.zeros(rounds, dtype=np.int64)
+    seed, stream, corr_mode = dp.check_seed(seed), dp.check_seed(stream, "stream"), dp.check_corr_mode(corr_mode)
+    nets = np.zeros((rounds, 2), dtype=np.int64)
     pre, post, post_n = _eq(p0, p1)
     n = play_rounds(rounds, seed, stream, kc, corr_mode, memory, p0.ip, p0.syms, p0.rules, p0.fp, p1.ip, p1.syms, p1.rules,
                     p1.fp, pre, post, post_n, nets)
@@ -697,6 +700,7 @@ def proficiency(program: Player, opponent: Player, reps: int, seed: int = 0, str
     """``reps`` duplicate proficiency tests of ``program`` against ``opponent`` (§5.2, Fig. 5-4)."""
     if reps < 1 or games < 1 or rounds < 1:
         raise ValueError("reps, games and rounds must be >= 1")
+    seed, stream0, corr_mode = dp.check_seed(seed), dp.check_seed(stream0, "stream0"), dp.check_corr_mode(corr_mode)
     nd = games * rounds
     n1, n2 = np.zeros((reps, nd), dtype=np.int64), np.zeros((reps, nd), dtype=np.int64)
     pre, post, post_n = _eq(program, opponent)
@@ -787,6 +791,7 @@ class Table:
                  memory: int = 25) -> None:
         if memory < 1:
             raise ValueError(f"memory (r-o-ps before the books are reset) must be >= 1, got {memory!r}")
+        seed, corr_mode = dp.check_seed(seed), dp.check_corr_mode(corr_mode)
         self.memory = memory
         self.rng = make_state(seed, stream)
         self.deck = np.zeros(53, dtype=np.int64)
@@ -864,6 +869,7 @@ def train_explicit(seed: int, opponent: Player | None = None, params: LearnParam
     unreferenced bf rules are removed after training."""
     if not 0 <= noise < 1:
         raise ValueError(f"noise must be in [0, 1), got {noise!r}")
+    seed, corr_mode = dp.check_seed(seed), dp.check_corr_mode(corr_mode)
     opponent = opponent or experienced()
     trainer = trainer or built_in()
     tp = program_player(trainer, "trainer")
@@ -1045,6 +1051,7 @@ def train_implicit(seed: int, opponent: Player | None = None, params: LearnParam
         raise ValueError("coverage must be in (0, 1] and window >= 1")
     if notprev not in ("opp", "you"):
         raise ValueError(f"notprev must be 'opp' or 'you', got {notprev!r}")
+    seed, corr_mode = dp.check_seed(seed), dp.check_corr_mode(corr_mode)
     opponent = opponent or experienced()
     prog = random_program("implicit", params or LearnParams(K=4, KK=0, N=2))
     table = Table(seed, 0, corr_mode, memory=memory)
@@ -1057,6 +1064,7 @@ def train_implicit(seed: int, opponent: Player | None = None, params: LearnParam
     while rops < max_rops:
         rops += 1
         table.new_round()
+        games = (rops + 4) // 5  # games of 5 r-o-ps begun (the last one may be cut short by convergence)
         ctxs: list[Context] = []
         _play_implicit_round(table, prog, opponent, True, ctxs)
         recent += [not c.random for c in ctxs if c.post]  # coverage of the decisions learning looks at
@@ -1082,7 +1090,7 @@ def train_implicit(seed: int, opponent: Player | None = None, params: LearnParam
             converged = True
             break
     removed = prog.remove_redundancies()
-    return TrainingRun(prog, trials, created, len(removed), prog.n_rules(), rops // 5, rops, converged, reports,
+    return TrainingRun(prog, trials, created, len(removed), prog.n_rules(), games, rops, converged, reports,
                        removed, float(np.mean(recent)) if recent else float("nan"))
 
 
@@ -1318,13 +1326,24 @@ class ManualSession:
         """Train the program (a training trial) and play its corrected move; returns the trial's summary."""
         if self.proposal is None:
             raise ValueError("the program has not proposed a move")
-        cls, reasons = parse_advice(advice) if isinstance(advice, str) else advice
+        if isinstance(advice, str):
+            cls, reasons = parse_advice(advice)
+        else:
+            if not isinstance(advice, tuple) or len(advice) != 2 or not isinstance(advice[1], dict):
+                raise ValueError(f"advice is text or a (class, reasons dict) pair, got {advice!r}")
+            cls, reasons = advice
+        if isinstance(cls, (bool, np.bool_)) or not isinstance(cls, (int, np.integer)) or int(cls) not in EXPLICIT:
+            raise ValueError(f"the advised class must be one of {[CLASS_NAMES[c] for c in EXPLICIT]} "
+                             f"(0..{len(EXPLICIT) - 1}), got {cls!r}")
+        cls = int(cls)
+        if not reasons:
+            raise ValueError("advice needs at least one reason")
         if cls == C_CALL and self.st[LASTBET] == 0:
             raise ValueError("a CALL is not allowed: no bet is pending (LASTBET = 0); advise a bet or DROP")
         vals, aux, _ = self.table.beta(0, 0)
         for v, why in reasons.items():
-            if not 0 <= int(v) < 7:
-                raise ValueError(f"unknown variable index {v!r}")
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or not 0 <= v < 7:
+                raise ValueError(f"unknown variable index {v!r} (0..6 for {', '.join(VAR_NAMES)})")
             if isinstance(why, tuple) and why[0] == "set" and not why[1] <= vals[v] <= why[2]:
                 raise ValueError(f"{why[3]} does not hold now ({VAR_NAMES[v]} = {vals[v]})")
         trial = self.prog.copy()
@@ -1368,7 +1387,15 @@ class ManualSession:
                 raise ValueError(f"you can only discard cards you hold ({dp.hand_text(hand)})")
             mask = sum(1 << i for i, c in enumerate(hand) if int(c) in want)
         else:
-            mask = sum(1 << int(i) for i in discard)
+            idx = list(discard)
+            if any(isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) or not 0 <= i <= 4
+                   for i in idx):
+                raise ValueError(f"card positions must be ints 0..4, got {idx!r}")
+            if len(set(int(i) for i in idx)) != len(idx):
+                raise ValueError(f"card positions must be distinct, got {idx!r}")
+            mask = 0
+            for i in idx:
+                mask |= 1 << int(i)
         err = apply_replace(self.st, mask)
         if err:
             raise ValueError(dp.ERRORS[err])
