@@ -191,6 +191,8 @@ def test_manual_replace_refuses_bad_positions_and_changes_nothing(bad, match):
                                            ((pk.C_SB, {9: "large"}), "unknown variable"),
                                            ((pk.C_SB, {1: "large", 0: ("category", "H9")}), "not a category"),
                                            ((pk.C_SB, {}), "at least one reason"),
+                                           ((pk.C_SB, {1: ("set", 3)}), "set reason"),
+                                           ((pk.C_SB, {1: "tall"}), "a reason is"),
                                            ((pk.C_SB,), "advice is")])
 def test_manual_advise_with_bad_tuple_advice_changes_nothing(advice, match):
     s = pk.ManualSession(seed=3)

@@ -1344,6 +1344,7 @@ class ManualSession:
         for v, why in reasons.items():
             if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or not 0 <= v < 7:
                 raise ValueError(f"unknown variable index {v!r} (0..6 for {', '.join(VAR_NAMES)})")
+            self.prog.check_reason(int(v), why)  # the reason's form, before anything is read from it
             if isinstance(why, tuple) and why[0] == "set" and not why[1] <= vals[v] <= why[2]:
                 raise ValueError(f"{why[3]} does not hold now ({VAR_NAMES[v]} = {vals[v]})")
         trial = self.prog.copy()
