@@ -614,6 +614,44 @@ def game_positions(n_positions: int, seed: int = 5, every: int = 3) -> tuple[np.
         games *= 2
 
 
+def encoding_flip_property(n_positions: int, seed: int) -> tuple[bool, bool, int]:
+    """The encoding seen from the other side (§5.2, 198 units), on positions from random games:
+    (side-on-roll encoding: ``encode(flip(p))`` is ``encode(p)`` with its two 98-unit halves swapped;
+    thesis encoding: the same physical board with the other side on roll changes only the turn units;
+    number of positions)."""
+    from ..games.backgammon import flipped
+    from ..games.backgammon_encoding import encode_dense
+    from .backgammon_match import sample_positions
+
+    positions, _ = sample_positions(n_positions, seed=seed, every=2)
+
+    def swap(v: np.ndarray) -> np.ndarray:
+        return np.concatenate([v[98:196], v[:98], v[196:][::-1]])
+
+    rel = all(np.array_equal(encode_dense(flipped(p), 0, False), swap(encode_dense(p, 0, False)))
+              for p in positions)
+    tes = all(np.array_equal(encode_dense(flipped(p), 1, True), np.r_[encode_dense(p, 0, True)[:196], 0, 1])
+              for p in positions)
+    return rel, tes, len(positions)
+
+
+def curve_difference(a: Sequence[CurvePoint], b: Sequence[CurvePoint], lo: int, hi: int) -> tuple[float, float]:
+    """Mean ppg of curve ``a`` minus that of ``b`` over the points with ``lo <= games <= hi``, and the
+    standard error of the difference (the points' own standard errors, treated as independent — a
+    conservative choice when both curves were measured on the same dice)."""
+    ma, sa, _ = curve_mean(a, lo, hi)
+    mb, sb, _ = curve_mean(b, lo, hi)
+    return ma - mb, math.hypot(sa, sb)
+
+
+def point_at(curve: Sequence[CurvePoint], games: int) -> CurvePoint:
+    """The learning-curve point measured at ``games`` training games."""
+    for c in curve:
+        if c.games == games:
+            return c
+    raise ValueError(f"the learning curve has no point at {games:,} games")
+
+
 def moves_per_roll(positions: np.ndarray) -> float:
     """Mean number of legal moves (distinct afterstates) per roll, rolls weighted by their chance
     (1/36 doubles, 2/36 others), over ``positions``."""
