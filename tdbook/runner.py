@@ -40,9 +40,43 @@ class RunResult:
 
 # Longest any single cell may run before the execution is treated as hung.  A quick notebook
 # must finish in 2 minutes, so 5 minutes in one cell means the kernel stopped answering (the
-# ipykernel 7 shell-reply race, ipython/ipykernel#1554, is the case we have seen); standard cells
-# take minutes; full-profile training cells take hours, so they get no limit.
-CELL_TIMEOUT_S: dict[str, int | None] = {"quick": 300, "standard": 3 * 3600, "full": None}
+# the lost wake-up handled by _wait_in_slices is the case we have seen); standard cells take
+# minutes (the longest, notebook 08's ladder, about 10 under load); full-profile training cells
+# take hours, so they get no limit.
+CELL_TIMEOUT_S: dict[str, int | None] = {"quick": 300, "standard": 1800, "full": None}
+
+#: Longest single wait on a kernel channel before the client looks again (seconds); see below.
+POLL_SLICE_S = 0.5
+
+
+def _wait_in_slices() -> None:
+    """Make the notebook client's channel waits finite, so a missed wake-up cannot stall a run.
+
+    Seen here, rarely (a few runs in a hundred, more under load, with ipykernel 6 and 7): the kernel
+    has sent its ``execute_reply`` and gone idle, but papermill waits forever on the shell channel —
+    an unbounded ``zmq.asyncio`` poll whose event-loop wake-up was lost.  A poll with a timeout ends
+    in a real zmq poll, which finds the message; so every wait becomes a loop of short polls.
+    Waiting semantics (timeout, ``queue.Empty``) are unchanged.
+    """
+    from queue import Empty
+
+    from jupyter_client.channels import AsyncZMQSocketChannel
+
+    if getattr(AsyncZMQSocketChannel.get_msg, "_tdbook_sliced", False):
+        return
+
+    async def get_msg(self, timeout: float | None = None) -> dict[str, Any]:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = None if deadline is None else deadline - time.monotonic()
+            step = POLL_SLICE_S if left is None else max(0.0, min(POLL_SLICE_S, left))
+            if await self.socket.poll(int(step * 1000)):
+                return await self._recv()
+            if left is not None and left <= step:
+                raise Empty
+
+    get_msg._tdbook_sliced = True  # type: ignore[attr-defined]
+    AsyncZMQSocketChannel.get_msg = get_msg  # type: ignore[method-assign]
 
 
 # ----------------------------------------------------------------------------- names
@@ -237,6 +271,7 @@ def run_notebook(path: Path, profile: str, parameters: dict[str, Any], kernel: s
     from nbclient.exceptions import CellTimeoutError
     from papermill.exceptions import PapermillExecutionError
 
+    _wait_in_slices()
     timeout = CELL_TIMEOUT_S.get(profile) if cell_timeout == "profile" else cell_timeout
     out = executed_dir(profile) / path.name
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -137,3 +137,49 @@ def test_a_hung_cell_times_out_and_the_notebook_is_run_again(tmp_path, monkeypat
     r = run_notebook(always, "quick", {"PROFILE": "quick"}, cell_timeout=3, retries=1)
     assert r.status == "failed" and r.retries == 1
     assert "ran past the 3 s cell timeout" in r.error
+
+
+def test_channel_waits_are_sliced_but_keep_their_meaning():
+    """runner._wait_in_slices: a channel wait is a loop of short polls (a lost event-loop wake-up
+    cannot stall a run), yet get_msg still returns a message that arrives later and raises
+    queue.Empty when the timeout passes."""
+    import asyncio
+    import time
+    from queue import Empty
+
+    import zmq
+    import zmq.asyncio
+    from jupyter_client.channels import AsyncZMQSocketChannel
+    from jupyter_client.session import Session
+
+    from tdbook import runner
+
+    runner._wait_in_slices()
+    runner._wait_in_slices()  # idempotent
+    assert getattr(AsyncZMQSocketChannel.get_msg, "_tdbook_sliced", False)
+
+    async def main():
+        ctx = zmq.asyncio.Context()
+        a, b = ctx.socket(zmq.PAIR), ctx.socket(zmq.PAIR)
+        a.bind("inproc://tdbook-slices")
+        b.connect("inproc://tdbook-slices")
+        session = Session()
+        chan = AsyncZMQSocketChannel(b, session)
+        t0 = time.monotonic()
+        with pytest.raises(Empty):
+            await chan.get_msg(timeout=1.2)
+        assert 1.1 < time.monotonic() - t0 < 3.0
+
+        async def later():
+            await asyncio.sleep(1.3)  # longer than one slice
+            session.send(a, "execute_reply", {"status": "ok"})
+
+        task = asyncio.ensure_future(later())
+        msg = await chan.get_msg()  # no timeout: waits across slices
+        await task
+        assert msg["msg_type"] == "execute_reply" and msg["content"]["status"] == "ok"
+        a.close(0)
+        b.close(0)
+        ctx.term()
+
+    asyncio.run(main())
