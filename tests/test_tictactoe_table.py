@@ -297,16 +297,3 @@ def test_explore_runs_and_rejects_bad_parameters():
                {"epsilon": -0.1}):
         with pytest.raises(ValueError):
             E.explore(**kw)
-
-
-def test_central_range_judges_a_value_by_where_it_falls_among_runs():
-    from tdbook.experiments.tictactoe_table import central_range
-
-    runs = np.arange(1.0, 22.0)  # 1 .. 21
-    assert central_range(runs, 0.9) == pytest.approx((2.0, 20.0))
-    assert central_range(np.array([5.0, np.nan, 7.0]), 1.0) == (5.0, 7.0)  # never-crossed runs (NaN) are dropped
-    for bad in (0.0, 1.5):
-        with pytest.raises(ValueError, match="share"):
-            central_range(runs, bad)
-    with pytest.raises(ValueError, match="finite"):
-        central_range(np.array([np.nan]))

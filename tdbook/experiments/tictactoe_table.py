@@ -200,19 +200,6 @@ def crossover_runs(cfg: Any, seed: int) -> dict[float, np.ndarray]:
             for a in cfg.ALPHAS}
 
 
-def central_range(values: np.ndarray, share: float = 0.9) -> tuple[float, float]:
-    """The central ``share`` of ``values`` (NaN dropped): the (1−share)/2 and (1+share)/2 quantiles, so a claim
-    judged by it fails when the paper's value lies among the outer runs (or outside them all)."""
-    if not 0.0 < share <= 1.0:
-        raise ValueError(f"share must be in (0, 1], got {share!r}")
-    v = np.asarray(values, float)
-    v = v[np.isfinite(v)]
-    if v.size == 0:
-        raise ValueError("central_range needs at least one finite value")
-    lo, hi = np.quantile(v, [(1 - share) / 2, (1 + share) / 2])
-    return float(lo), float(hi)
-
-
 def td_as_x_runs(cfg: Any, seed: int) -> Summary:
     """Fig. 6.7: TD(λ) as X against random O, α = 0.05."""
     return Summary(0, replicates("fig6.7 td-as-x", cfg, seed, lambda s, r: train_side("X", cfg, s)))

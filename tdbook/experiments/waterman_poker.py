@@ -554,28 +554,6 @@ def _seed(seed: int, r: int) -> int:
     return seed * 1000 + r
 
 
-def typical(values: Sequence[float], paper: float) -> dict[str, float]:
-    """Where the seed's single printed number falls among our per-run (or per-test) outcomes.
-
-    ``pct`` is the paper value's mid-rank percentile among ``values`` (100·(#below + #equal/2)/n, so
-    ties in discrete counts are split); the seed's number is *typical* of our runs iff ``pct`` lies in
-    2.5–97.5, i.e. inside the central 95 % of our outcomes.  Also: median, mean and the 2.5 / 97.5
-    percentiles (``lo``, ``hi``) of ``values``, and their count ``n``."""
-    x = np.asarray(values, dtype=float)
-    x = x[~np.isnan(x)]
-    if len(x) == 0:
-        raise ValueError("typical() needs at least one outcome")
-    p = float(paper)
-    pct = 100.0 * (np.sum(x < p) + 0.5 * np.sum(x == p)) / len(x)
-    lo, hi = np.percentile(x, [2.5, 97.5])
-    return {"pct": float(pct), "median": float(np.median(x)), "mean": float(x.mean()), "lo": float(lo),
-            "hi": float(hi), "n": int(len(x))}
-
-
-#: The band of percentile ranks in which the seed's number counts as a typical outcome of ours.
-TYPICAL_BAND = (2.5, 97.5)
-
-
 def random_rule_agreement(cfg: profiles.Config, seed: int, runs: int, random_mode: str = "bcd",
                           progress: bool = True) -> np.ndarray:
     """Table 5-1's 'before' agreement of the random rule alone under ``random_mode`` (e.g. "bcd":
