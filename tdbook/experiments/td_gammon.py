@@ -685,10 +685,11 @@ def curve_arrays(curve: Sequence[CurvePoint]) -> tuple[np.ndarray, np.ndarray, n
 
 def fmt_point(curve: Sequence[CurvePoint], games: int) -> str:
     """``"+0.123 ± 0.045"`` for the curve's point at ``games`` (``"—"`` if it has none)."""
-    for c in curve:
-        if c.games == games:
-            return f"{c.ppg:+.3f} ± {c.stderr:.3f}"
-    return "—"
+    try:
+        c = point_at(curve, games)
+    except ValueError:
+        return "—"
+    return f"{c.ppg:+.3f} ± {c.stderr:.3f}"
 
 
 def curve_mean(curve: Sequence[CurvePoint], lo: int, hi: int) -> tuple[float, float, int]:
