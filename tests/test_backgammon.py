@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from tdbook.experiments.backgammon_match import play_pairs, record_game, run_match, sample_positions
 from tdbook.games import backgammon as bg
-from tdbook.games.backgammon_encoding import encode_dense, encode_tesauro, pubeval_inputs, sparse_buffers
+from tdbook.games.backgammon_encoding import encode_dense, encode_tesauro, pubeval_inputs, sparse_buffers, swap_sides
 from tdbook.games.base import Game, IllegalMove
 from tdbook.learners.td_net import TDNet, forward
 from tdbook.players.backgammon import (KIND_PUBEVAL, KIND_RANDOM, PubevalPlayer, RandomPlayer,
@@ -306,11 +306,6 @@ def test_notation_forms():
 # ----------------------------------------------------------------------------- encodings
 
 
-def _swap_halves(x: np.ndarray) -> np.ndarray:
-    y = np.concatenate([x[98:196], x[:98], x[196:][::-1]])
-    return y
-
-
 def test_tesauro_encoding_units():
     x = encode_dense(bg.initial_position(), 0, True)
     assert x.shape == (198,) and x[196] == 1 and x[197] == 0
@@ -328,9 +323,9 @@ def test_encoding_of_flipped_board_is_flipped_encoding():
     P, _ = sample_positions(4, seed=2, every=3)
     for p in P:
         r = encode_dense(p, 0, False)
-        assert np.array_equal(encode_dense(bg.flipped(p), 0, False), _swap_halves(np.r_[r, 0, 0])[:196])
+        assert np.array_equal(encode_dense(bg.flipped(p), 0, False), swap_sides(np.r_[r, 0, 0])[:196])
         w = encode_dense(p, 0, True)
-        assert np.array_equal(encode_dense(p, 1, True), _swap_halves(w))
+        assert np.array_equal(encode_dense(p, 1, True), swap_sides(w))
         assert np.array_equal(encode_dense(bg.flipped(p), 1, True), np.r_[r, 0, 1])
 
 

@@ -151,8 +151,26 @@ def test_standard_td_lambda_equals_scripted_replay(alpha, lam, seed):
     """The many-runs kernel and the scripted-episode path agree on the same walks."""
     v = run_many("tdlambda", alpha, lam, "standard", "C", runs=1, episodes=5, seed=seed)[0]
     pos, off = sample_walks(5, 3, 5, seed, 0)
-    out = rw.replay([pos[off[i]:off[i + 1]] for i in range(5)], alpha=alpha, lam=lam, trace="standard")
+    walks = [pos[off[i]:off[i + 1]] for i in range(5)]
+    out = rw.replay(walks, alpha=alpha, lam=lam, trace="standard")
     assert np.array_equal(out, v)
+    assert np.allclose(out, _reference_td_lambda(walks, alpha, lam), rtol=0, atol=1e-12)
+
+
+def _reference_td_lambda(walks, alpha, lam, n=5):
+    """Online TD(λ) with accumulating traces, written plainly from Sutton (1988) — independent of
+    the jitted kernel: V(terminal) = 0, reward 1 on entering the right-hand room."""
+    V = [0.0] + [0.5] * n + [0.0]
+    out = [V[1:n + 1]]
+    for w in walks:
+        e = [0.0] * (n + 2)
+        for cur, nxt in zip(w[:-1], w[1:]):
+            delta = (1.0 if nxt == n + 1 else 0.0) + V[nxt] - V[cur]
+            e[cur] += 1.0
+            V = [v + alpha * delta * ex for v, ex in zip(V, e)]
+            e = [lam * ex for ex in e]
+        out.append(V[1:n + 1])
+    return np.array(out)
 
 
 def test_thesis_semantics_diverges_at_lambda_one():

@@ -620,15 +620,11 @@ def encoding_flip_property(n_positions: int, seed: int) -> tuple[bool, bool, int
     thesis encoding: the same physical board with the other side on roll changes only the turn units;
     number of positions)."""
     from ..games.backgammon import flipped
-    from ..games.backgammon_encoding import encode_dense
+    from ..games.backgammon_encoding import encode_dense, swap_sides
     from .backgammon_match import sample_positions
 
     positions, _ = sample_positions(n_positions, seed=seed, every=2)
-
-    def swap(v: np.ndarray) -> np.ndarray:
-        return np.concatenate([v[98:196], v[:98], v[196:][::-1]])
-
-    rel = all(np.array_equal(encode_dense(flipped(p), 0, False), swap(encode_dense(p, 0, False)))
+    rel = all(np.array_equal(encode_dense(flipped(p), 0, False), swap_sides(encode_dense(p, 0, False)))
               for p in positions)
     tes = all(np.array_equal(encode_dense(flipped(p), 1, True), np.r_[encode_dense(p, 0, True)[:196], 0, 1])
               for p in positions)

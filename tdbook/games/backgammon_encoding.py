@@ -97,6 +97,13 @@ def encode_dense(pos: np.ndarray, colour: int = 0, turn_units: bool = True) -> n
     return x
 
 
+def swap_sides(x: np.ndarray) -> np.ndarray:
+    """The encoding ``x`` (196 or 198 units) with the two sides' 98-unit halves exchanged and the
+    turn units (if any) reversed: what the same units say about the other side."""
+    x = np.asarray(x)
+    return np.concatenate([x[98:196], x[:98], x[196:][::-1]])
+
+
 @njit(cache=True)
 def pubeval_inputs(pos, x) -> None:
     """Pubeval's 122 inputs of ``pos`` (the mover's view, after its move) into ``x`` (float64[122]).
