@@ -274,6 +274,39 @@ def test_resume_after_an_interruption_gives_the_same_weights(tmp_path):
     assert elog.games_done == 120 and elog.spec.games == 120 and np.array_equal(ext.net.W1, ref.net.W1)
 
 
+def test_iterate_average_is_the_mean_of_the_weight_copies_and_survives_a_kill(tmp_path):
+    avg_spec = tg.TrainSpec(**{**SPEC.__dict__, "average_from": 40, "average_every": 10})
+    whole, log = tg.train(avg_spec, checkpoint=tmp_path / "a.npz", checkpoint_every=20, progress=False, chunk=7)
+    assert log.averaged == 6                        # after games 40, 50, …, 90
+    s1, s2 = np.zeros_like(whole.net.W1), np.zeros_like(whole.net.W2)
+    for g in range(40, 91, 10):                     # the raw weights after g games, summed in order
+        raw, _ = tg.train(tg.TrainSpec(**{**SPEC.__dict__, "games": g}), progress=False)
+        s1 += raw.net.W1
+        s2 += raw.net.W2
+    assert np.array_equal(whole.net.W1, s1 / 6) and np.array_equal(whole.net.W2, s2 / 6)
+    assert np.array_equal(TDGammon.load(tmp_path / "a.npz").net.W1, raw.net.W1)   # the checkpoint keeps the raw net
+    # killed after game 67 (checkpoint at 60), resumed: the same average
+    ck = tmp_path / "b.npz"
+    tg.train(avg_spec, checkpoint=ck, checkpoint_every=20, progress=False, stop_after=67)
+    again, rlog = tg.train(avg_spec, checkpoint=ck, checkpoint_every=20, progress=False)
+    assert rlog.resumed_at == [60] and np.array_equal(again.net.W1, whole.net.W1)
+    # a plain run's checkpoint from before the average starts may switch averaging on
+    ck2 = tmp_path / "c.npz"
+    tg.train(tg.TrainSpec(**{**SPEC.__dict__, "games": 40}), checkpoint=ck2, progress=False)
+    cont, _ = tg.train(avg_spec, checkpoint=ck2, progress=False)
+    assert np.array_equal(cont.net.W1, whole.net.W1) and np.array_equal(cont.net.W2, whole.net.W2)
+    # …but not once averaging has begun, and a checkpoint that lost its running sum is refused
+    with pytest.raises(ValueError, match="other settings"):
+        tg.train(tg.TrainSpec(**{**avg_spec.__dict__, "average_every": 5}), checkpoint=ck, progress=False)
+    bare = TDGammon.load(ck)
+    bare.save(ck)                                   # the same log, without the running sum
+    with pytest.raises(ValueError, match="running sum"):
+        tg.train(avg_spec, checkpoint=ck, progress=False)
+    with pytest.raises(ValueError, match="average_from"):
+        tg.TrainSpec(games=10, average_from=11).check()
+    assert "--average-from 40 --average-every 10" in avg_spec.command()
+
+
 def test_train_spec_is_checked():
     with pytest.raises(ValueError, match="lambda"):
         tg.TrainSpec(lam=1.5).check()

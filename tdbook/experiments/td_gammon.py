@@ -41,7 +41,13 @@ class TrainSpec:
 
     ``alpha`` is the step size for both layers (α input→hidden; ``beta`` hidden→output, None =
     α), lowered to ``alpha_late`` from game ``late_after`` on (None: never).  Game g's dice are
-    stream (seed, g); the initial weights come from ``seed`` too."""
+    stream (seed, g); the initial weights come from ``seed`` too.
+
+    ``average_from`` (None: off) makes the run's result the *average* of the weights after games
+    ``average_from``, ``average_from + average_every``, … up to ``games`` (iterate averaging,
+    Polyak & Juditsky 1992): with a constant step size the weights keep jittering around what
+    they have learned, and their mean is a steadier net.  It does not change the training
+    trajectory; the checkpoint keeps the raw weights and the running sum."""
 
     hidden: int = 40
     outputs: int = 4
@@ -54,6 +60,8 @@ class TrainSpec:
     init: float = 0.1
     seed: int = 1
     games: int = 1000
+    average_from: int | None = None
+    average_every: int = 10_000
 
     def check(self) -> "TrainSpec":
         for name in ("hidden", "games", "seed"):
@@ -76,7 +84,24 @@ class TrainSpec:
             raise ValueError("alpha_late and late_after go together (give both or neither)")
         if self.late_after is not None and (not isinstance(self.late_after, int) or self.late_after < 0):
             raise ValueError(f"late_after must be an int >= 0, got {self.late_after!r}")
+        if not isinstance(self.average_every, int) or isinstance(self.average_every, bool) or self.average_every < 1:
+            raise ValueError(f"average_every must be an int >= 1, got {self.average_every!r}")
+        if self.average_from is not None and (not isinstance(self.average_from, int) or isinstance(self.average_from, bool)
+                                              or not 0 <= self.average_from <= self.games):
+            raise ValueError(f"average_from must be an int in [0, games={self.games}], got {self.average_from!r}")
         return self
+
+    def is_average_point(self, game: int) -> bool:
+        """Whether the weights after ``game`` games enter the average."""
+        a = self.average_from
+        return a is not None and a <= game <= self.games and (game - a) % self.average_every == 0
+
+    def average_points(self, upto: int) -> int:
+        """How many weight copies the average holds once ``upto`` games are done."""
+        a = self.average_from
+        if a is None or upto < a:
+            return 0
+        return (min(upto, self.games) - a) // self.average_every + 1
 
     def alpha_at(self, game: int) -> float:
         if self.alpha_late is not None and game >= self.late_after:
@@ -103,6 +128,8 @@ class TrainSpec:
             args += ["--alpha-late", self.alpha_late, "--late-after", self.late_after]
         if self.init != 0.1:
             args += ["--init", self.init]
+        if self.average_from is not None:
+            args += ["--average-from", self.average_from, "--average-every", self.average_every]
         for k, v in extra.items():
             if v is not None and v is not False:
                 args += [f"--{k.replace('_', '-')}"] + ([] if v is True else [v])
@@ -129,6 +156,7 @@ class TrainLog:
     wall_time: float = 0.0
     curve: list[CurvePoint] = field(default_factory=list)
     resumed_at: list[int] = field(default_factory=list)
+    averaged: int = 0        # weight copies in the running sum (TrainSpec.average_from)
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -138,7 +166,7 @@ class TrainLog:
     @classmethod
     def from_dict(cls, d: dict) -> "TrainLog":
         return cls(TrainSpec(**d["spec"]), d["games_done"], d["wall_time"], [CurvePoint(**c) for c in d["curve"]],
-                   list(d.get("resumed_at", [])))
+                   list(d.get("resumed_at", [])), int(d.get("averaged", 0)))
 
 
 def evaluate(model: TDGammon, pairs: int, seed: int = 99, opponent: str = "pubeval", plies: int = 1,
@@ -182,14 +210,53 @@ def _run_chunk(model: TDGammon, spec: TrainSpec, first: int, n: int) -> np.ndarr
 
 
 def _boundaries(spec: TrainSpec, start: int, every: Sequence[int]) -> list[int]:
-    """Game counts after ``start`` where a chunk must end: checkpoints, evaluations, the α switch."""
+    """Game counts after ``start`` where a chunk must end: checkpoints, evaluations, the α switch,
+    the weight copies of the average."""
     stops = {spec.games}
     for e in every:
         if e and e > 0:
             stops.update(range((start // e + 1) * e, spec.games, e))
     if spec.late_after is not None and start < spec.late_after < spec.games:
         stops.add(spec.late_after)
+    if spec.average_from is not None:
+        stops.update(range(spec.average_from, spec.games, spec.average_every))
     return sorted(s for s in stops if s > start)
+
+
+_AVERAGING = ("average_from", "average_every")
+
+
+class _Average:
+    """The running sum of weight copies behind :attr:`TrainSpec.average_from` (float64, in order)."""
+
+    def __init__(self, model: TDGammon, log: TrainLog) -> None:
+        self.log = log
+        aux = model.aux
+        if log.averaged:
+            if set(aux) != {"avg_W1", "avg_W2"} or aux["avg_W1"].shape != model.net.W1.shape \
+                    or aux["avg_W2"].shape != model.net.W2.shape:
+                raise ValueError(f"the checkpoint says it sums {log.averaged} weight copies but does not hold a "
+                                 f"running sum of the net's shape")
+            self.W1, self.W2 = aux["avg_W1"].copy(), aux["avg_W2"].copy()
+        else:
+            self.W1, self.W2 = np.zeros_like(model.net.W1), np.zeros_like(model.net.W2)
+
+    def add(self, model: TDGammon) -> None:
+        self.W1 += model.net.W1
+        self.W2 += model.net.W2
+        self.log.averaged += 1
+
+    def aux(self) -> dict[str, np.ndarray] | None:
+        return {"avg_W1": self.W1, "avg_W2": self.W2} if self.log.averaged else None
+
+    def model(self, model: TDGammon) -> TDGammon:
+        """A copy of ``model`` whose weights are the average."""
+        n = self.log.averaged
+        out = TDGammon.new(model.hidden, model.outputs, model.encoding, alpha=model.net.alpha, beta=model.net.beta,
+                           lam=model.net.lam, init=model.net.init, seed=model.net.seed)
+        out.net.W1[:] = self.W1 / n
+        out.net.W2[:] = self.W2 / n
+        return out
 
 
 def train(spec: TrainSpec, *, checkpoint: str | Path | None = None, checkpoint_every: int = 5000,
@@ -199,7 +266,9 @@ def train(spec: TrainSpec, *, checkpoint: str | Path | None = None, checkpoint_e
 
     ``checkpoint``: a ``.npz`` path written atomically every ``checkpoint_every`` games (and at the
     end); if it exists, training resumes from it — its spec must equal ``spec`` except that ``games``
-    may be larger (a finished run continues: game g and its step size depend only on g).  ``eval_every``
+    may be larger (a finished run continues: game g and its step size depend only on g), and the
+    averaging settings may differ while no weight copy has been averaged yet.  With
+    ``spec.average_from`` the model returned is the average (:class:`TrainSpec`).  ``eval_every``
     > 0 plays ``eval_pairs`` duplicate pairs against pubeval at 0 games and every ``eval_every``
     games (the learning curve; seed ``eval_seed``, the same dice every time).  ``snapshots``: a
     directory for a copy of the weights at each evaluation.  ``stop_after``: stop once this many
@@ -218,6 +287,9 @@ def train(spec: TrainSpec, *, checkpoint: str | Path | None = None, checkpoint_e
             raise ValueError(f"{ckpt} is a net without a training log: not a checkpoint")
         log = TrainLog.from_dict(saved)
         diff = {k: (v, getattr(spec, k)) for k, v in asdict(log.spec).items() if getattr(spec, k) != v and k != "games"}
+        if log.averaged == 0 and (spec.average_from is None or log.games_done <= spec.average_from):
+            for k in _AVERAGING:           # averaging has not begun: it may be switched on or moved
+                diff.pop(k, None)
         if diff:
             raise ValueError(f"checkpoint {ckpt} was made with other settings {diff} (saved, asked); "
                              f"use another --checkpoint path or the same settings")
@@ -230,17 +302,28 @@ def train(spec: TrainSpec, *, checkpoint: str | Path | None = None, checkpoint_e
     if model is None:
         model = spec.new_model()
         log = TrainLog(spec)
+    try:
+        avg = _Average(model, log)
+    except ValueError as e:
+        raise ValueError(f"checkpoint {ckpt}: {e}") from None
+    model.net.aux = {}
+    want = spec.average_points(log.games_done)
+    if log.averaged == want - 1 and spec.is_average_point(log.games_done):
+        avg.add(model)                     # starting at the first weight copy of the average
+    if log.averaged != want:
+        raise ValueError(f"checkpoint {ckpt} sums {log.averaged} weight copies; {want} expected after "
+                         f"{log.games_done:,} games with average_from={spec.average_from}")
     snap = Path(snapshots) if snapshots is not None else None
 
     def save_ckpt() -> None:
         if ckpt is not None:
-            model.save(ckpt, log=log.to_dict())
+            model.save(ckpt, aux=avg.aux(), log=log.to_dict())
 
     def do_eval() -> None:
         r = evaluate(model, eval_pairs, eval_seed)
         log.curve.append(CurvePoint(log.games_done, r.ppg, r.stderr, r.win_pct))
         if snap is not None:
-            model.save(snap / f"games_{log.games_done:07d}.npz", log=log.to_dict())
+            model.save(snap / f"games_{log.games_done:07d}.npz", aux=avg.aux(), log=log.to_dict())
 
     if eval_every and (not log.curve or log.curve[-1].games < log.games_done) and log.games_done % eval_every == 0 \
             and log.games_done < spec.games:
@@ -272,6 +355,8 @@ def train(spec: TrainSpec, *, checkpoint: str | Path | None = None, checkpoint_e
             t_last = now
             if stop_after is not None and log.games_done >= stop_after and log.games_done < spec.games:
                 break
+            if spec.is_average_point(log.games_done):
+                avg.add(model)
             if eval_every and log.games_done % eval_every == 0 or (eval_every and log.games_done == spec.games):
                 do_eval()
                 c = log.curve[-1]
@@ -283,6 +368,8 @@ def train(spec: TrainSpec, *, checkpoint: str | Path | None = None, checkpoint_e
                 save_ckpt()
     finally:
         bar.close()
+    if log.averaged:
+        return avg.model(model), log
     return model, log
 
 
@@ -364,6 +451,10 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--lambda", dest="lam", type=float, default=0.7, help="trace decay λ")
     ap.add_argument("--alpha-late", type=float, default=None, help="step size from --late-after games on")
     ap.add_argument("--late-after", type=int, default=None, help="game at which α becomes --alpha-late")
+    ap.add_argument("--average-from", type=int, default=None,
+                    help="write the average of the weights after this many games, every --average-every games "
+                         "up to --games (iterate averaging; default: the final weights)")
+    ap.add_argument("--average-every", type=int, default=10_000, help="games between the averaged weight copies")
     ap.add_argument("--init", type=float, default=0.1, help="initial weights uniform in ±init")
     ap.add_argument("--seed", type=int, default=1, help="seed of the initial weights and of every game's dice")
     ap.add_argument("--out", default=None, help="final weights (.npz; a .json sidecar goes next to it); "
@@ -387,7 +478,8 @@ def train_main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     a = ap.parse_args(argv)
     spec = TrainSpec(hidden=a.hidden, outputs=a.outputs, encoding=a.encoding, alpha=a.alpha, beta=a.beta, lam=a.lam,
-                     alpha_late=a.alpha_late, late_after=a.late_after, init=a.init, seed=a.seed, games=a.games)
+                     alpha_late=a.alpha_late, late_after=a.late_after, init=a.init, seed=a.seed, games=a.games,
+                     average_from=a.average_from, average_every=a.average_every)
     try:
         spec.check()
     except ValueError as e:
@@ -406,14 +498,20 @@ def train_main(argv: Sequence[str] | None = None) -> int:
             "wall_time_s": round(log.wall_time, 1), "code_version": code_version(), "net": model.describe(),
             "spec": asdict(spec), "eval_every": a.eval_every, "eval_pairs": a.eval_pairs,
             "resumed_at": log.resumed_at, "learning_curve": [asdict(c) for c in log.curve],
-            "learning_curve_opponent": f"pubeval, {a.eval_pairs} duplicate pairs per point, seed 99"}
+            "learning_curve_opponent": f"pubeval, {a.eval_pairs} duplicate pairs per point, seed 99"
+                                       + (" (the raw weights during training)" if log.averaged else "")}
+    if log.averaged:
+        side["averaged"] = {"copies": log.averaged, "from": spec.average_from, "every": spec.average_every,
+                            "to": log.games_done}
     old = {}
     try:
         old = read_sidecar(out)
     except ValueError:
         pass
     if old.get("spec") == side["spec"] and "ladder" in old:
-        side["ladder"] = old["ladder"]
+        for k in ("ladder", "ladder_note", "ladder_raw_final"):
+            if k in old:
+                side[k] = old[k]
     if a.ladder_pairs:
         pairs = {k: a.ladder_pairs for k in LADDER}
         pairs["pubeval"] = a.pubeval_pairs
@@ -421,6 +519,8 @@ def train_main(argv: Sequence[str] | None = None) -> int:
         side["ladder"] = ladder(model, pairs, progress=not a.no_progress)
         side["ladder_note"] = (f"duplicate-dice cubeless matches, seed 2024, 1-ply; {time.perf_counter() - t:.0f} s; "
                                f"pairs: {pairs}")
+        if log.averaged:                   # the same ladder for the raw final weights (kept in the checkpoint)
+            side["ladder_raw_final"] = ladder(TDGammon.load(ckpt), pairs, progress=not a.no_progress)
     write_sidecar(out, side)
     print(f"wrote {out} and {sidecar_path(out)}: {log.games_done} games in {log.wall_time:.0f} s")
     if log.curve:
@@ -513,8 +613,8 @@ def retrain(shipped: Shipped, root: Path, progress: bool = True) -> Shipped:
                        progress=progress)
     side = {**s, "games": log.games_done, "wall_time_s": round(log.wall_time, 1), "code_version": code_version(),
             "learning_curve": [asdict(c) for c in log.curve], "resumed_at": log.resumed_at}
-    side.pop("ladder", None)
-    side.pop("snapshot_ladder", None)
+    for k in ("ladder", "ladder_note", "ladder_raw_final", "snapshot_ladder"):
+        side.pop(k, None)
     model.save(out, log=log.to_dict(), command=s["command"])
     write_sidecar(out, side)
     return Shipped(shipped.hidden, model, side, out)

@@ -387,10 +387,16 @@ class TDGammon:
                                     s.h, s.o))
 
     # -- persistence
-    def save(self, path: str | Path, **info: Any) -> Path:
-        """Write weights, hyper-parameters, encoding and ``info`` (JSON-able) atomically."""
+    def save(self, path: str | Path, aux: dict[str, np.ndarray] | None = None, **info: Any) -> Path:
+        """Write weights, hyper-parameters, encoding, ``info`` (JSON-able) and ``aux`` (named float
+        arrays, e.g. a checkpoint's running sum of weights) atomically, in one file."""
         self.info.update(info)
-        return self.net.save(path, td_gammon=FORMAT, encoding=self.encoding, info=self.info)
+        return self.net.save(path, aux=aux, td_gammon=FORMAT, encoding=self.encoding, info=self.info)
+
+    @property
+    def aux(self) -> dict[str, np.ndarray]:
+        """The auxiliary arrays read with the weights (empty for a plain net)."""
+        return self.net.aux
 
     @classmethod
     def load(cls, path: str | Path, *, hidden: int | None = None, outputs: int | None = None) -> "TDGammon":

@@ -314,6 +314,7 @@ class TDNet:
         self.eW2 = np.zeros((n_hidden + 1, n_out))
         self.h = np.zeros(n_hidden)
         self.o = np.zeros(n_out)
+        self.aux: dict[str, np.ndarray] = {}     # named arrays read from / written with the weights file
 
     # -- shape
     @property
@@ -390,14 +391,17 @@ class TDNet:
             "init": self.init, "bias": self.bias, "seed": self.seed,
         }
 
-    def save(self, path: str | Path, **extra: Any) -> Path:
-        """Write weights + hyper-parameters (+ ``extra`` JSON-able metadata) to ``.npz``, atomically."""
+    def save(self, path: str | Path, aux: dict[str, np.ndarray] | None = None, **extra: Any) -> Path:
+        """Write weights + hyper-parameters (+ ``extra`` JSON-able metadata, + ``aux`` named float
+        arrays, e.g. a trainer's running sums) to ``.npz``, atomically: one file, so a checkpoint
+        and its auxiliary arrays can never disagree."""
         import io
 
         path = Path(path)
         buf = io.BytesIO()
         meta = json.dumps({**self.meta(), **extra}, sort_keys=True)
-        np.savez(buf, W1=self.W1, W2=self.W2, meta=np.array(meta))
+        arrays = {f"aux_{k}": np.asarray(v, np.float64) for k, v in (aux or {}).items()}
+        np.savez(buf, W1=self.W1, W2=self.W2, meta=np.array(meta), **arrays)
         atomic_write_bytes(path, buf.getvalue())
         return path
 
@@ -409,6 +413,7 @@ class TDNet:
         try:
             with np.load(path, allow_pickle=False) as z:
                 W1, W2, meta = z["W1"], z["W2"], json.loads(str(z["meta"]))
+                aux = {k[4:]: z[k] for k in z.files if k.startswith("aux_")}
         except FileNotFoundError:
             raise ValueError(f"no weights file at {path}") from None
         except Exception as e:  # zip/npz/JSON damage
@@ -447,5 +452,9 @@ class TDNet:
             net.check_finite()
         except ValueError as e:
             raise ValueError(f"{path}: {e}") from None
+        for k, v in aux.items():
+            if not np.issubdtype(v.dtype, np.floating) or not np.all(np.isfinite(v)):
+                raise ValueError(f"{path}: auxiliary array {k!r} is not an array of finite floats")
         net.extra = {k: v for k, v in meta.items() if k not in net.meta()}
+        net.aux = aux
         return net
