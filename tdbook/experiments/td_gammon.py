@@ -249,11 +249,10 @@ class _Average:
     def aux(self) -> dict[str, np.ndarray] | None:
         return {"avg_W1": self.W1, "avg_W2": self.W2} if self.log.averaged else None
 
-    def model(self, model: TDGammon) -> TDGammon:
-        """A copy of ``model`` whose weights are the average."""
+    def model(self) -> TDGammon:
+        """A net of the run's spec whose weights are the average."""
         n = self.log.averaged
-        out = TDGammon.new(model.hidden, model.outputs, model.encoding, alpha=model.net.alpha, beta=model.net.beta,
-                           lam=model.net.lam, init=model.net.init, seed=model.net.seed)
+        out = self.log.spec.new_model()
         out.net.W1[:] = self.W1 / n
         out.net.W2[:] = self.W2 / n
         return out
@@ -369,7 +368,7 @@ def train(spec: TrainSpec, *, checkpoint: str | Path | None = None, checkpoint_e
     finally:
         bar.close()
     if log.averaged:
-        return avg.model(model), log
+        return avg.model(), log
     return model, log
 
 
