@@ -8,7 +8,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.tdbook-installed
 
-.PHONY: all venv figures test lab bench env scoreboard clean
+.PHONY: all venv figures test lint lab bench env scoreboard clean
 
 all: test
 
@@ -24,8 +24,14 @@ venv: $(STAMP)
 figures: $(STAMP)
 	$(PY) -m tdbook run --profile standard
 
-test: $(STAMP)
+test: $(STAMP) lint
 	$(PY) -m pytest
+
+# The house rules a machine can check: lint and format (ruff) and the layers of the package (import-linter).
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks/

@@ -24,7 +24,7 @@ from tdbook.players.backgammon import KIND_PUBEVAL, KIND_RANDOM, GnubgPlayer, Pu
 def games_per_s(kind: int, w: np.ndarray, pairs: int) -> tuple[float, float]:
     out = np.zeros((pairs, 2), np.int64)
     plies = np.zeros((pairs, 2), np.int64)
-    play_pairs(kind, kind, w, 99, 0, 2, out[:2], plies[:2])            # compile / load cache
+    play_pairs(kind, kind, w, 99, 0, 2, out[:2], plies[:2])  # compile / load cache
     t = time.perf_counter()
     play_pairs(kind, kind, w, 1, 0, pairs, out, plies)
     dt = time.perf_counter() - t
@@ -33,6 +33,7 @@ def games_per_s(kind: int, w: np.ndarray, pairs: int) -> tuple[float, float]:
 
 def movegen_per_s(n_games: int = 20) -> float:
     from tdbook.experiments.backgammon_match import sample_positions
+
     P, D = sample_positions(n_games, seed=3)
     b = bg.make_buffers()
     bg.gen_afterstates(P[0], D[0, 0], D[0, 1], *b)

@@ -36,16 +36,23 @@ def main() -> None:
     trainee = pk.program_player(pk.train_explicit(1).program, "automatic trainee")
     implicit = pk.program_player(pk.train_implicit(1).program, "implicit trainee", classes="implicit")
     print(f"draw poker, {a.rounds} r-o-ps per match, {a.threads} thread(s)")
-    for p0, p1 in [(builtin, builtin), (builtin, trainee), (trainee, implicit), (builtin, pk.experienced()),
-                   (builtin, pk.equity_player())]:
+    for p0, p1 in [
+        (builtin, builtin),
+        (builtin, trainee),
+        (trainee, implicit),
+        (builtin, pk.experienced()),
+        (builtin, pk.equity_player()),
+    ]:
         decisions = [0]
 
         def run() -> None:
-            _, decisions[0] = pk.match(p0, p1, a.rounds, seed=7)
+            _, decisions[0] = pk.match(p0, p1, a.rounds, seed=7)  # noqa: B023 - called in this iteration
 
         t = best_of(run)
-        print(f"  {p0.name:18s} vs {p1.name:22s}: {a.rounds / t:10,.0f} r-o-ps/s "
-              f"({decisions[0] / t:10,.0f} bet decisions/s)")
+        print(
+            f"  {p0.name:18s} vs {p1.name:22s}: {a.rounds / t:10,.0f} r-o-ps/s "
+            f"({decisions[0] / t:10,.0f} bet decisions/s)"
+        )
     hands = np.argsort(np.random.default_rng(0).random((200_000, 52)), axis=1)[:, :5].astype(np.int64)
 
     @numba.njit(cache=True)

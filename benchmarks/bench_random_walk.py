@@ -33,10 +33,14 @@ def main() -> None:
     runs = 100
     eps = max(1, a.episodes // runs)
     print(f"random walk, 5 states, {runs} runs x {eps} episodes, {a.threads} thread(s), RMS recorded per episode")
-    for method, trace, lam, start in [("td0", "standard", 0.0, "C"), ("td0", "standard", 0.0, "D"),
-                                      ("mc", "standard", 0.0, "C"),
-                                      ("tdlambda", "standard", 0.5, "C"), ("tdlambda", "thesis", 0.5, "D"),
-                                      ("tdlambda", "replacing", 0.5, "C")]:
+    for method, trace, lam, start in [
+        ("td0", "standard", 0.0, "C"),
+        ("td0", "standard", 0.0, "D"),
+        ("mc", "standard", 0.0, "C"),
+        ("tdlambda", "standard", 0.5, "C"),
+        ("tdlambda", "thesis", 0.5, "D"),
+        ("tdlambda", "replacing", 0.5, "C"),
+    ]:
         r = rate(method, trace, lam, runs, eps, start)
         name = method if method != "tdlambda" else f"td(λ=0.5) {trace}"
         print(f"  {name:24s} start {start}: {r / 1e6:7.2f} M episodes/s ({r / a.threads / 1e6:.2f} M per core)")

@@ -35,7 +35,7 @@ def rate(hidden: int, outputs: int, encoding: str, lam: float, games: int, warm:
     n = m.net
     st = np.zeros((max(games, warm), 2), np.int64)
     args = (n.W1, n.W2, n.eW1, n.eW2, n.bias, n.hact, n.oact, n.dmode, m.mode, 0.1, 0.1, lam, 7)
-    train_games(*args, 0, warm, st)                      # compile / load cache, and learn a little
+    train_games(*args, 0, warm, st)  # compile / load cache, and learn a little
     t = time.perf_counter()
     train_games(*args, warm, games, st)
     dt = time.perf_counter() - t
@@ -51,8 +51,10 @@ def main() -> None:
     for hidden, outputs, enc, lam in CONFIGS:
         n_in = 198 if enc == "tesauro" else 196
         r, plies = rate(hidden, outputs, enc, lam, a.games, a.warm)
-        print(f"TD-Gammon {n_in}-{hidden}-{outputs} ({enc}, λ={lam:g}): {r:,.0f} training games/s "
-              f"({plies:.1f} plies/game, {r * plies:,.0f} TD steps/s)")
+        print(
+            f"TD-Gammon {n_in}-{hidden}-{outputs} ({enc}, λ={lam:g}): {r:,.0f} training games/s "
+            f"({plies:.1f} plies/game, {r * plies:,.0f} TD steps/s)"
+        )
 
 
 if __name__ == "__main__":

@@ -44,8 +44,13 @@ def bench(n_in: int, n_hidden: int, n_out: int, active: int, steps: int) -> floa
 
 
 if __name__ == "__main__":
-    for n_in, n_hidden, n_out, active, steps in ((20, 8, 1, 9, 2_000_000), (198, 40, 1, 30, 100_000),
-                                                (198, 80, 4, 30, 40_000)):
+    for n_in, n_hidden, n_out, active, steps in (
+        (20, 8, 1, 9, 2_000_000),
+        (198, 40, 1, 30, 100_000),
+        (198, 80, 4, 30, 40_000),
+    ):
         rate = bench(n_in, n_hidden, n_out, active, steps)
-        print(f"TD(λ) net {n_in}-{n_hidden}-{n_out}, {active} active inputs: {rate:,.0f} steps/s "
-              f"(forward + trace + update)")
+        print(
+            f"TD(λ) net {n_in}-{n_hidden}-{n_out}, {active} active inputs: {rate:,.0f} steps/s "
+            f"(forward + trace + update)"
+        )

@@ -35,20 +35,38 @@ def main() -> None:
 
     def td_vs_random(k, rule="thesis"):
         g = k or n
-        train(random_player(), table_player(empty_table(), rule, epsilon=0.05), (False, True), g,
-              chunk=min(500_000, g), progress=False)
+        train(
+            random_player(),
+            table_player(empty_table(), rule, epsilon=0.05),
+            (False, True),
+            g,
+            chunk=min(500_000, g),
+            progress=False,
+        )
 
     def self_play(k):
         g = k or n
-        train(table_player(empty_table(), "corrected", epsilon=0.05), table_player(empty_table(), "corrected",
-              epsilon=0.05), (True, True), g, chunk=min(500_000, g), progress=False)
+        train(
+            table_player(empty_table(), "corrected", epsilon=0.05),
+            table_player(empty_table(), "corrected", epsilon=0.05),
+            (True, True),
+            g,
+            chunk=min(500_000, g),
+            progress=False,
+        )
 
-    jobs = [("TD(λ) thesis O learning vs random X (App. B, 3 × 500k chunks)", td_vs_random),
-            ("TD(λ) corrected self-play, both tables learning", self_play),
-            ("random vs random (match, no learning)",
-             lambda k: match(random_player(), random_player(), k or n, progress=False)),
-            ("perfect vs random (match, no learning)",
-             lambda k: match(perfect_player(), random_player(), k or n, progress=False))]
+    jobs = [
+        ("TD(λ) thesis O learning vs random X (App. B, 3 × 500k chunks)", td_vs_random),
+        ("TD(λ) corrected self-play, both tables learning", self_play),
+        (
+            "random vs random (match, no learning)",
+            lambda k: match(random_player(), random_player(), k or n, progress=False),
+        ),
+        (
+            "perfect vs random (match, no learning)",
+            lambda k: match(perfect_player(), random_player(), k or n, progress=False),
+        ),
+    ]
     for name, fn in jobs:
         t = best_of(fn)
         print(f"  {name:62s} {n / t / 1e6:6.2f} M games/s ({n / t / 1560:,.0f}× 1,560 games/s)")

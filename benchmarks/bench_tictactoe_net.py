@@ -22,9 +22,20 @@ CASES = [
     ("v1.0 thesis mode, 20-8-1 (the thesis's net)", dict(version="v1.0", fixes="thesis")),
     ("v3.0 thesis mode, 20-8-1", dict(version="v3.0", fixes="thesis")),
     ("v3.0 all fixes, 18-8-1", dict(version="v3.0", fixes="fixed")),
-    ("negamax self-play net, 18-80-1 (notebook 07 §7)",
-     dict(version="v3.0", fixes="fixed", target="negamax", hidden=80, activation="tanh", init=0.5, alpha=0.05,
-          beta=0.01, epsilon=0.3)),
+    (
+        "negamax self-play net, 18-80-1 (notebook 07 §7)",
+        dict(
+            version="v3.0",
+            fixes="fixed",
+            target="negamax",
+            hidden=80,
+            activation="tanh",
+            init=0.5,
+            alpha=0.05,
+            beta=0.01,
+            epsilon=0.3,
+        ),
+    ),
 ]
 
 

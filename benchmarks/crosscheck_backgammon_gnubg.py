@@ -35,11 +35,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"move counts equal: {st['count_ok']}/{st['checks']} (moves listed: {st['moves']})")
     print(f"complete gnubg tuples replayed to one of our afterstates: {st['complete_ok']}/{st['complete']}")
     d = np.array(st["score_devs"]) if st["score_devs"] else np.zeros(1)
-    print(f"checks with bear-off-cut tuples: {st['cut_checks']} ({st['cut_moves']} cut moves); "
-          f"all cut moves matched one-to-one to continuing afterstates, score within 5e-3: "
-          f"{st['cut_ok']}/{st['cut_checks']}")
-    print(f"cut-move score deviations: <1e-6 {np.mean(d < 1e-6):.4%}, <1e-5 {np.mean(d < 1e-5):.4%}, "
-          f"max {d.max():.2e}")
+    print(
+        f"checks with bear-off-cut tuples: {st['cut_checks']} ({st['cut_moves']} cut moves); "
+        f"all cut moves matched one-to-one to continuing afterstates, score within 5e-3: "
+        f"{st['cut_ok']}/{st['cut_checks']}"
+    )
+    print(f"cut-move score deviations: <1e-6 {np.mean(d < 1e-6):.4%}, <1e-5 {np.mean(d < 1e-5):.4%}, max {d.max():.2e}")
     print(f"mismatching checks: {len(st['problems'])}")
     for p in st["problems"][:20]:
         print("  ", p)

@@ -6,7 +6,8 @@ The package behind the notebooks in ``notebooks/``: jitted game engines
 (:mod:`tdbook.experiments`), and the scoreboard (:mod:`tdbook.results`).
 """
 
-from importlib.metadata import PackageNotFoundError, version as _version
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _version
 
 try:
     __version__ = _version("tdbook")

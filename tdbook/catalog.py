@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .paths import repo_root
+from .core.paths import repo_root
 
 
 @dataclass(frozen=True)
@@ -59,8 +59,10 @@ def index_markdown(profile: str = "standard") -> str:
 
     files = {f["notebook"]: f for f in load_all(profile)}
     present = {p.stem[:2]: p.stem for p in discover()}
-    rows = ["| # | notebook | reproduces | claims (reproduced / differs / not-in-paper / beyond) |",
-            "|---|---|---|---|"]
+    rows = [
+        "| # | notebook | reproduces | claims (reproduced / differs / not-in-paper / beyond) |",
+        "|---|---|---|---|",
+    ]
     for e in ENTRIES:
         if e.number == "00":
             continue

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
-from .paths import PROFILES
+from .core.paths import PROFILES
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -26,32 +26,55 @@ def _parser() -> argparse.ArgumentParser:
         ),
     )
     r.add_argument("names", nargs="*", metavar="NAME", help="notebooks to run (default: all)")
-    r.add_argument("--profile", default="standard", choices=PROFILES,
-                   help="quick (CI, minutes), standard (make figures), full (papers' scale, hours)")
-    r.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("KEY", "VALUE"),
-                   help="set a notebook parameter, e.g. -p RUNS 200 (repeatable)")
+    r.add_argument(
+        "--profile",
+        default="standard",
+        choices=PROFILES,
+        help="quick (CI, minutes), standard (make figures), full (papers' scale, hours)",
+    )
+    r.add_argument(
+        "-p",
+        "--parameter",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("KEY", "VALUE"),
+        help="set a notebook parameter, e.g. -p RUNS 200 (repeatable)",
+    )
     r.add_argument("--kernel", default="tdbook", help="Jupyter kernel name (default: tdbook)")
 
-    s = sub.add_parser("scoreboard", help="print the reproduction scoreboard",
-                       description="Print every notebook's claims: paper value, ours, verdict.")
+    s = sub.add_parser(
+        "scoreboard",
+        help="print the reproduction scoreboard",
+        description="Print every notebook's claims: paper value, ours, verdict.",
+    )
     s.add_argument("--profile", default="standard", choices=PROFILES, help="whose results to read")
     s.add_argument("--claims", action="store_true", help="also list every claim")
     s.add_argument("--write", action="store_true", help="write data/results/SCOREBOARD.md too")
 
-    sub.add_parser("list", help="list the notebooks and the documents they reproduce",
-                   description="List the notebooks and the documents they reproduce.")
+    sub.add_parser(
+        "list",
+        help="list the notebooks and the documents they reproduce",
+        description="List the notebooks and the documents they reproduce.",
+    )
 
-    t = sub.add_parser("train", help="train a learner from scratch (checkpointed, resumable)", add_help=False,
-                       description="Train a learner; GAME picks the trainer, whose own options follow "
-                                   "(python -m tdbook train GAME --help).")
+    t = sub.add_parser(
+        "train",
+        help="train a learner from scratch (checkpointed, resumable)",
+        add_help=False,
+        description="Train a learner; GAME picks the trainer, whose own options follow "
+        "(python -m tdbook train GAME --help).",
+    )
     t.add_argument("game", metavar="GAME", help=f"one of: {', '.join(TRAINERS)}")
     t.add_argument("options", nargs=argparse.REMAINDER, help="the trainer's options")
     return ap
 
 
 #: ``python -m tdbook train GAME …`` → ``module:function(argv) -> exit code``
-TRAINERS: dict[str, str] = {"backgammon": "tdbook.experiments.td_gammon:train_main",
-                             "tictactoe-net": "tdbook.experiments.tictactoe_net:train_main"}
+TRAINERS: dict[str, str] = {
+    "backgammon": "tdbook.experiments.td_gammon:train_main",
+    "tictactoe-net": "tdbook.experiments.tictactoe_net:train_main",
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -78,8 +101,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "train":
         if args.game not in TRAINERS:
-            print(f"tdbook train: error: unknown game {args.game!r}; choose from: {', '.join(TRAINERS)}",
-                  file=sys.stderr)
+            print(
+                f"tdbook train: error: unknown game {args.game!r}; choose from: {', '.join(TRAINERS)}", file=sys.stderr
+            )
             return 2
         import importlib
 

@@ -13,10 +13,10 @@ import sys
 import tomllib
 from pathlib import Path
 
-from .paths import repo_root
+from .core.paths import repo_root
 
 #: Pinned packages that conda-forge does not carry: installed by pip inside the conda env.
-CONDA_MISSING: frozenset[str] = frozenset({"pokerkit", "gnubg"})
+CONDA_MISSING: frozenset[str] = frozenset({"pokerkit", "gnubg", "pydraughts"})
 #: PyPI name → conda-forge name where they differ.
 CONDA_NAMES: dict[str, str] = {}
 

@@ -11,18 +11,27 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .paths import atomic_write_bytes, figures_dir
+from .core.paths import figures_dir
+from .core.storage import atomic_write_bytes
 
 #: Colour cycle (colour-blind safe, Okabe & Ito) used by every notebook.
 PALETTE: tuple[str, ...] = (
-    "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000",
+    "#0072B2",
+    "#D55E00",
+    "#009E73",
+    "#CC79A7",
+    "#E69F00",
+    "#56B4E9",
+    "#F0E442",
+    "#000000",
 )
 
 STYLE: dict[str, Any] = {
@@ -54,8 +63,17 @@ def use_style() -> None:
     matplotlib.rcParams.update(STYLE)
 
 
-def band(ax: Any, x: Sequence[float], mean: Sequence[float], halfwidth: Sequence[float] | None = None,
-         label: str | None = None, **kw: Any) -> Any:
+use_style()  # importing the house figure module sets the house style (the notebooks and tdbook.plots do)
+
+
+def band(
+    ax: Any,
+    x: Sequence[float],
+    mean: Sequence[float],
+    halfwidth: Sequence[float] | None = None,
+    label: str | None = None,
+    **kw: Any,
+) -> Any:
     """A line with an optional shaded confidence band (mean ± halfwidth)."""
     (line,) = ax.plot(x, mean, label=label, **kw)
     if halfwidth is not None:

@@ -1,86 +1,38 @@
 """The reproduction scoreboard: each notebook's claims, paper value vs ours, with a computed verdict.
 
-Inside a notebook::
+The documents' numbers live in :mod:`tdbook.claims` (one TOML file per document); a notebook checks
+them by id::
 
-    results.start("05_random_walk", profile=PROFILE, seed=SEED, title=..., document="004 …")
-    results.record("appc-initial-rms", paper=0.2357, ours=rms0, tolerance=5e-5,
-                   source="004 App. C row 1", note="all estimates 0.5")
+    results.start("05_random_walk", profile=PROFILE, seed=SEED, title=..., document=...)
+    results.check("initial-rms", ours=rms0)                  # paper value, tolerance, source: from the data
+    results.check("appc-final", ours=Spread.of(many_runs), note=f"at the {pct:.0f}th percentile")
     ...
+    results.claims_table()
     results.finish()
 
-writes ``data/results/05_random_walk.json`` (under ``build/<profile>/`` for quick and
-full).  Verdicts are computed, never typed:
-
-- ``reproduced`` — the paper gives a value and ours is within tolerance of it;
-- ``differs`` — the paper gives a value and ours is not;
-- ``not-in-paper`` — the paper makes the claim but prints no value (e.g. a lost figure);
-- ``beyond`` — our own addition, past what the paper measured.
-
-Every write is atomic (temporary file + rename), and the file carries no clock
-time, so the same seed and profile give byte-identical files.
+writes ``data/results/05_random_walk.json`` (under ``build/<profile>/`` for quick and full).
+Verdicts are computed, never typed (see :mod:`tdbook.claims` for the kinds and verdicts).
+Every write is atomic (temporary file + rename), and the file carries no clock time, so the same
+seed and profile give byte-identical files.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from html import escape
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
-from . import __version__
-from .paths import atomic_write_bytes, check_profile, results_dir
+from . import __version__, claims
+from .claims import Bound, Estimate, Range, Spread
+from .core.paths import check_profile, results_dir
+from .core.storage import atomic_write_bytes
 
 VERDICTS: tuple[str, ...] = ("reproduced", "differs", "not-in-paper", "beyond")
-
-
-@dataclass(frozen=True)
-class Range:
-    """A paper value stated as a band, e.g. 'RMS falls into 0.02–0.10'."""
-
-    lo: float
-    hi: float
-
-    def __post_init__(self) -> None:
-        if not (self.lo <= self.hi):
-            raise ValueError(f"Range needs lo <= hi, got {self.lo!r} > {self.hi!r}")
-
-
-@dataclass(frozen=True)
-class Spread:
-    """Our value as the spread of many seeded runs, for a paper value that is *one* run.
-
-    The paper's run is ``reproduced`` when it lies inside the central ``coverage`` of our runs
-    (between their ``(1 − coverage)/2`` and ``(1 + coverage)/2`` quantiles, widened by the
-    tolerance, e.g. the printing's rounding) — a criterion that can fail, unlike ± a few s.d.
-    around a skewed mean.  Build it with :meth:`of`.
-    """
-
-    median: float
-    lo: float
-    hi: float
-    coverage: float
-    n: int
-
-    @classmethod
-    def of(cls, samples: Any, coverage: float = 0.95) -> "Spread":
-        x = np.asarray(samples, dtype=float).ravel()
-        if x.size < 2 or not np.all(np.isfinite(x)):
-            raise ValueError(f"a Spread needs at least two finite samples, got {x.size}")
-        if not 0 < coverage < 1:
-            raise ValueError(f"coverage must lie in (0, 1), got {coverage!r}")
-        lo, med, hi = np.quantile(x, [(1 - coverage) / 2, 0.5, (1 + coverage) / 2])
-        return cls(float(med), float(lo), float(hi), float(coverage), int(x.size))
-
-    @staticmethod
-    def rank(samples: Any, value: float) -> float:
-        """Where ``value`` falls among ``samples``: the percentage of runs below it (ties count half)."""
-        x = np.asarray(samples, dtype=float).ravel()
-        return float(100.0 * (np.sum(x < value) + 0.5 * np.sum(x == value)) / x.size)
-
 
 # ----------------------------------------------------------------------------- values
 
@@ -90,8 +42,19 @@ def _plain(x: Any) -> Any:
     if isinstance(x, Range):
         return {"range": [_plain(x.lo), _plain(x.hi)]}
     if isinstance(x, Spread):
-        return {"spread": {"median": _plain(x.median), "lo": _plain(x.lo), "hi": _plain(x.hi),
-                           "coverage": _plain(x.coverage), "n": x.n}}
+        return {
+            "spread": {
+                "median": _plain(x.median),
+                "lo": _plain(x.lo),
+                "hi": _plain(x.hi),
+                "coverage": _plain(x.coverage),
+                "n": x.n,
+            }
+        }
+    if isinstance(x, Estimate):
+        return {"estimate": {"mean": _plain(x.mean), "stderr": _plain(x.stderr), "n": x.n}}
+    if isinstance(x, Bound):
+        return {"above" if x.above else "below": _plain(x.value)}
     if isinstance(x, (bool, np.bool_)):
         return bool(x)
     if isinstance(x, (int, np.integer)):
@@ -112,80 +75,9 @@ def _plain(x: Any) -> Any:
     raise ValueError(f"cannot record a value of type {type(x).__name__}: {x!r}")
 
 
-def _is_number(x: Any) -> bool:
-    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
-
-
-def _allowed(paper: float, tolerance: Any) -> float:
-    if tolerance is None:
-        return 0.0
-    if isinstance(tolerance, str):
-        t = tolerance.strip()
-        if not t.endswith("%"):
-            raise ValueError(f"tolerance string must look like '10%', got {tolerance!r}")
-        try:
-            pct = float(t[:-1])
-        except ValueError:
-            raise ValueError(f"tolerance string must look like '10%', got {tolerance!r}") from None
-        if pct < 0:
-            raise ValueError(f"tolerance must be >= 0, got {tolerance!r}")
-        return abs(float(paper)) * pct / 100.0
-    if not _is_number(tolerance) or tolerance < 0 or math.isnan(float(tolerance)):
-        raise ValueError(f"tolerance must be a number >= 0 or a string like '10%', got {tolerance!r}")
-    return float(tolerance)
-
-
-def _close(paper: Any, ours: Any, tolerance: Any) -> bool:
-    if not _is_number(ours):
-        raise ValueError(f"paper value {paper!r} is a number, so ours must be a number, got {ours!r}")
-    o = float(ours)
-    if math.isnan(o):
-        return False
-    # tiny slack so that a tolerance equal to a printed rounding step is not defeated by binary fractions
-    return abs(o - float(paper)) <= _allowed(paper, tolerance) * (1 + 1e-9) + 1e-12
-
-
 def verdict(paper: Any, ours: Any, tolerance: Any = None, *, beyond: bool = False) -> str:
-    """The verdict for one claim (see module docstring). Raises ValueError on mismatched kinds."""
-    if beyond:
-        if paper is not None:
-            raise ValueError("a 'beyond' claim is our own addition: its paper value must be None")
-        return "beyond"
-    if paper is None:
-        return "not-in-paper"
-    if ours is None:
-        raise ValueError("ours must be a measured value, got None")
-    if isinstance(paper, (bool, np.bool_)):
-        if not isinstance(ours, (bool, np.bool_)):
-            raise ValueError(f"paper value is a yes/no claim, so ours must be a bool, got {ours!r}")
-        return "reproduced" if bool(paper) == bool(ours) else "differs"
-    if isinstance(paper, str):
-        return "reproduced" if str(ours) == paper else "differs"
-    if isinstance(paper, Range):
-        if not _is_number(ours):
-            raise ValueError(f"paper value is a range, so ours must be a number, got {ours!r}")
-        o = float(ours)
-        slack = _allowed(max(abs(paper.lo), abs(paper.hi)), tolerance)
-        ok = not math.isnan(o) and paper.lo - slack <= o <= paper.hi + slack
-        return "reproduced" if ok else "differs"
-    if isinstance(ours, Spread):
-        if not _is_number(paper):
-            raise ValueError(f"ours is a spread of runs, so the paper value must be a number, got {paper!r}")
-        slack = _allowed(paper, tolerance)
-        ok = ours.lo - slack <= float(paper) <= ours.hi + slack
-        return "reproduced" if ok else "differs"
-    if _is_number(paper):
-        return "reproduced" if _close(paper, ours, tolerance) else "differs"
-    if isinstance(paper, (list, tuple, np.ndarray)):
-        p = list(np.asarray(paper, dtype=float).ravel()) if isinstance(paper, np.ndarray) else list(paper)
-        o = ours.tolist() if isinstance(ours, np.ndarray) else ours
-        if not isinstance(o, (list, tuple)):
-            raise ValueError(f"paper value is a list, so ours must be a list, got {ours!r}")
-        if len(o) != len(p):
-            raise ValueError(f"paper list has {len(p)} values but ours has {len(o)}")
-        ok = all(_close(a, b, tolerance) for a, b in zip(p, o))
-        return "reproduced" if ok else "differs"
-    raise ValueError(f"cannot compare a paper value of type {type(paper).__name__}")
+    """The verdict for one claim given inline (see :func:`tdbook.claims.verdict_of`)."""
+    return claims.verdict_of("beyond" if beyond else "paper", paper, ours, tolerance)
 
 
 # ----------------------------------------------------------------------------- session
@@ -231,10 +123,7 @@ _current: Session | None = None
 
 
 def start(notebook: str, *, profile: str, seed: int, title: str = "", document: str = "") -> Session:
-    """Begin ``notebook``'s claim file (empty, marked incomplete until :func:`finish`).
-
-    Also applies the house plotting style, so figures look alike everywhere.
-    """
+    """Begin ``notebook``'s claim file (empty, marked incomplete until :func:`finish`)."""
     global _current
     if not notebook or "/" in notebook or notebook.startswith("."):
         raise ValueError(f"notebook name must be a plain file stem like '05_random_walk', got {notebook!r}")
@@ -242,9 +131,6 @@ def start(notebook: str, *, profile: str, seed: int, title: str = "", document: 
         raise ValueError(f"seed must be an int, got {seed!r}")
     _current = Session(notebook, profile, int(seed), title, document)
     _current.write()
-    from . import plotting  # local import: plotting imports results
-
-    plotting.use_style()
     return _current
 
 
@@ -280,7 +166,7 @@ def record(
         raise ValueError(f"claim {claim_id!r}: source must name the seed section, got {source!r}")
     v = verdict(paper, ours, tolerance, beyond=beyond)
     if isinstance(tolerance, str):
-        _allowed(1.0, tolerance)  # validate the format even when unused
+        claims.allowed(1.0, tolerance)  # validate the format even when unused
     claim = {
         "id": claim_id,
         "source": source,
@@ -291,6 +177,38 @@ def record(
         "note": note,
     }
     s.claims[claim_id] = claim
+    s.write()
+    return claim
+
+
+def check(claim_id: str, ours: Any, note: str | None = None, *, take: int | None = None) -> dict[str, Any]:
+    """Check our value against claim ``claim_id`` of the current notebook's document and record it.
+
+    Paper value, tolerance, kind and source come from the claims data (:mod:`tdbook.claims`);
+    ``note`` (measured context) replaces the data file's static note when given.  ``take`` compares
+    only the first ``take`` printed values of a list (when how far a printed table is matched is
+    itself measured).  Raises :class:`~tdbook.claims.ClaimError` for an id the data does not have.
+    """
+    s = current()
+    c = claims.get(s.notebook, claim_id)
+    paper = c.paper
+    if take is not None:
+        if not isinstance(paper, list):
+            raise claims.ClaimError(f"claim {claim_id!r}: take= needs a list paper value, got {paper!r}")
+        if not isinstance(take, (int, np.integer)) or not 0 < take <= len(paper):
+            raise claims.ClaimError(f"claim {claim_id!r}: take must be 1..{len(paper)}, got {take!r}")
+        paper = paper[: int(take)]
+    v = claims.verdict(c, ours, paper)
+    claim = {
+        "id": c.id,
+        "source": c.source,
+        "paper": _plain(paper),
+        "ours": _plain(ours),
+        "tolerance": _plain(c.tolerance),
+        "verdict": v,
+        "note": c.note if note is None else note,
+    }
+    s.claims[c.id] = claim
     s.write()
     return claim
 
@@ -321,8 +239,15 @@ def fmt(x: Any, digits: int = 4) -> str:
         return f"{fmt(lo, digits)}–{fmt(hi, digits)}"
     if isinstance(x, dict) and "spread" in x:
         d = x["spread"]
-        return (f"{fmt(d['median'], digits)} (median; {d['coverage']:.0%} of {d['n']} runs in "
-                f"{fmt(d['lo'], digits)}–{fmt(d['hi'], digits)})")
+        return (
+            f"{fmt(d['median'], digits)} (median; {d['coverage']:.0%} of {d['n']} runs in "
+            f"{fmt(d['lo'], digits)}–{fmt(d['hi'], digits)})"
+        )
+    if isinstance(x, dict) and "estimate" in x:
+        d = x["estimate"]
+        return f"{fmt(d['mean'], digits)} ± {fmt(d['stderr'], 2)} (s.e., n = {d['n']:,})"
+    if isinstance(x, dict) and ("above" in x or "below" in x):
+        return f"> {fmt(x['above'], digits)}" if "above" in x else f"< {fmt(x['below'], digits)}"
     if isinstance(x, bool):
         return "yes" if x else "no"
     if isinstance(x, float):
@@ -346,8 +271,7 @@ class Table:
         cap = f"<caption>{escape(self.caption)}</caption>" if self.caption else ""
         head = "".join(f"<th style='text-align:left'>{escape(h)}</th>" for h in self.header)
         body = "".join(
-            "<tr>" + "".join(f"<td style='text-align:left'>{escape(c)}</td>" for c in r) + "</tr>"
-            for r in self.rows
+            "<tr>" + "".join(f"<td style='text-align:left'>{escape(c)}</td>" for c in r) + "</tr>" for r in self.rows
         )
         return f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
@@ -421,9 +345,7 @@ def scoreboard(profile: str = "standard") -> tuple[Table, Table]:
             + [str(len(f["claims"]))]
         )
         for cl in f["claims"]:
-            claim_rows.append(
-                [f["notebook"], cl["id"], cl["source"], fmt(cl["paper"]), fmt(cl["ours"]), cl["verdict"]]
-            )
+            claim_rows.append([f["notebook"], cl["id"], cl["source"], fmt(cl["paper"]), fmt(cl["ours"]), cl["verdict"]])
     summary_rows.append(["all", "", "", ""] + [str(total[v]) for v in VERDICTS] + [str(sum(total.values()))])
     summary = Table(["notebook", "document", "profile", "seed", *VERDICTS, "claims"], summary_rows)
     claims = Table(["notebook", "claim", "source", "paper", "ours", "verdict"], claim_rows)

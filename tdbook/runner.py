@@ -13,12 +13,13 @@ import os
 import re
 import sys
 import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from .catalog import discover
-from .paths import PROFILES, executed_dir, output_root, results_dir
+from .core.paths import PROFILES, executed_dir, output_root, results_dir
 
 KERNEL = "tdbook"
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -101,7 +102,8 @@ def resolve_names(names: Sequence[str]) -> list[Path]:
             key = raw.strip().lower().removesuffix(".ipynb").replace("-", "_")
             key = Path(key).name
             hits = [
-                p for p in books
+                p
+                for p in books
                 if key in (p.stem.lower(), p.stem[:2])
                 or (key.isdigit() and p.stem[:2] == key.zfill(2))
                 or p.stem.lower()[3:] == key
@@ -149,7 +151,7 @@ def notebook_parameters(path: Path) -> dict[str, dict[str, Any]]:
         else:
             continue
         line = lines[node.end_lineno - 1]
-        help_text = line.split("#", 1)[1].strip() if "#" in line[node.end_col_offset:] else ""
+        help_text = line.split("#", 1)[1].strip() if "#" in line[node.end_col_offset :] else ""
         out[name] = {
             "name": name,
             "inferred_type_name": ann or "None",
@@ -257,9 +259,15 @@ def _failure_text(exc: BaseException) -> str:
     return f"{head}{where}\n    {ename}: {evalue}".strip()
 
 
-def run_notebook(path: Path, profile: str, parameters: dict[str, Any], kernel: str = KERNEL,
-                 quiet: bool = True, cell_timeout: int | None | str = "profile",
-                 retries: int = 1) -> RunResult:
+def run_notebook(
+    path: Path,
+    profile: str,
+    parameters: dict[str, Any],
+    kernel: str = KERNEL,
+    quiet: bool = True,
+    cell_timeout: int | None | str = "profile",
+    retries: int = 1,
+) -> RunResult:
     """Execute one notebook; the executed copy goes to ``executed_dir(profile)``.
 
     A cell that runs longer than ``cell_timeout`` seconds (by default ``CELL_TIMEOUT_S[profile]``)
@@ -283,8 +291,14 @@ def run_notebook(path: Path, profile: str, parameters: dict[str, Any], kernel: s
         status, error, timed_out = "ok", "", False
         try:
             papermill.execute_notebook(
-                str(path), str(out), parameters=parameters, kernel_name=kernel, cwd=str(path.parent),
-                progress_bar=not quiet, log_output=False, report_mode=False,
+                str(path),
+                str(out),
+                parameters=parameters,
+                kernel_name=kernel,
+                cwd=str(path.parent),
+                progress_bar=not quiet,
+                log_output=False,
+                report_mode=False,
                 execution_timeout=timeout,
             )
         except CellTimeoutError as e:
@@ -296,8 +310,11 @@ def run_notebook(path: Path, profile: str, parameters: dict[str, Any], kernel: s
         if not timed_out or attempt >= retries:
             break
         attempt += 1
-        print(f"[tdbook] {path.stem}: {error.splitlines()[0]}; running it again "
-              f"(attempt {attempt + 1} of {retries + 1})", file=sys.stderr, flush=True)
+        print(
+            f"[tdbook] {path.stem}: {error.splitlines()[0]}; running it again (attempt {attempt + 1} of {retries + 1})",
+            file=sys.stderr,
+            flush=True,
+        )
     seconds = time.perf_counter() - t0
     counts: dict[str, int] = {}
     rfile = results_dir(profile) / f"{path.stem}.json"
@@ -316,13 +333,27 @@ def summary_table(results: Sequence[RunResult]):
     for r in results:
         c = r.counts
         status = r.status + (f" (after {r.retries} restart{'s' if r.retries > 1 else ''})" if r.retries else "")
-        rows.append([r.notebook, f"{r.seconds:.1f}", status, str(c.get("reproduced", "")),
-                     str(c.get("differs", "")), str(c.get("not-in-paper", "")), str(c.get("beyond", ""))])
+        rows.append(
+            [
+                r.notebook,
+                f"{r.seconds:.1f}",
+                status,
+                str(c.get("reproduced", "")),
+                str(c.get("differs", "")),
+                str(c.get("not-in-paper", "")),
+                str(c.get("beyond", "")),
+            ]
+        )
     return Table(["notebook", "wall s", "status", "reproduced", "differs", "not-in-paper", "beyond"], rows)
 
 
-def run(names: Sequence[str], profile: str = "standard", params: Iterable[tuple[str, str]] = (),
-        kernel: str = KERNEL, stream=sys.stdout) -> list[RunResult]:
+def run(
+    names: Sequence[str],
+    profile: str = "standard",
+    params: Iterable[tuple[str, str]] = (),
+    kernel: str = KERNEL,
+    stream=sys.stdout,
+) -> list[RunResult]:
     """Validate, then execute each chosen notebook in order; print failures and a summary."""
     paths = resolve_names(names)
     plan = check_request(paths, profile, params)

@@ -20,7 +20,8 @@ message in the panel and changes nothing else.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import ipywidgets as W
 import matplotlib.pyplot as plt
@@ -41,8 +42,16 @@ def control(name: str, spec: Any) -> W.Widget:
 
             if not (0 < lo <= default <= hi):
                 raise ValueError(f"log slider {name}: need 0 < min <= default <= max, got {spec!r}")
-            return W.FloatLogSlider(value=default, min=math.log10(lo), max=math.log10(hi), step=0.05,
-                                    description=name, continuous_update=False, style=style, readout_format=".3g")
+            return W.FloatLogSlider(
+                value=default,
+                min=math.log10(lo),
+                max=math.log10(hi),
+                step=0.05,
+                description=name,
+                continuous_update=False,
+                style=style,
+                readout_format=".3g",
+            )
         if len(spec) == 3:
             spec = (*spec, spec[0])
         if len(spec) != 4:
@@ -51,10 +60,19 @@ def control(name: str, spec: Any) -> W.Widget:
         if not (lo <= default <= hi) or step <= 0:
             raise ValueError(f"slider {name}: need min <= default <= max and step > 0, got {spec!r}")
         if all(isinstance(v, int) and not isinstance(v, bool) for v in spec):
-            return W.IntSlider(value=default, min=lo, max=hi, step=step, description=name,
-                               continuous_update=False, style=style)
-        return W.FloatSlider(value=default, min=lo, max=hi, step=step, description=name,
-                             continuous_update=False, style=style, readout_format=".3g")
+            return W.IntSlider(
+                value=default, min=lo, max=hi, step=step, description=name, continuous_update=False, style=style
+            )
+        return W.FloatSlider(
+            value=default,
+            min=lo,
+            max=hi,
+            step=step,
+            description=name,
+            continuous_update=False,
+            style=style,
+            readout_format=".3g",
+        )
     if isinstance(spec, list):
         if not spec:
             raise ValueError(f"dropdown {name}: needs at least one choice")
@@ -71,8 +89,14 @@ def control(name: str, spec: Any) -> W.Widget:
 class Panel(W.VBox):
     """Controls + a Run button + an output area; reruns on change when ``auto``."""
 
-    def __init__(self, run: Callable[..., Any], show: Callable[[Any], Any] | None, auto: bool = True,
-                 run_now: bool = True, **spec: Any) -> None:
+    def __init__(
+        self,
+        run: Callable[..., Any],
+        show: Callable[[Any], Any] | None,
+        auto: bool = True,
+        run_now: bool = True,
+        **spec: Any,
+    ) -> None:
         if not callable(run):
             raise ValueError("panel: run must be callable")
         self.run_fn, self.show_fn = run, show
@@ -85,8 +109,9 @@ class Panel(W.VBox):
         if auto:
             for c in self.controls.values():
                 c.observe(lambda _chg: self.refresh(), names="value")
-        grid = W.GridBox(list(self.controls.values()),
-                         layout=W.Layout(grid_template_columns="repeat(2, minmax(280px, 1fr))"))
+        grid = W.GridBox(
+            list(self.controls.values()), layout=W.Layout(grid_template_columns="repeat(2, minmax(280px, 1fr))")
+        )
         super().__init__([grid, W.HBox([self.button, self.status]), self.out])
         if run_now:
             self.refresh()
@@ -118,7 +143,13 @@ class Panel(W.VBox):
         return data
 
 
-def panel(run: Callable[..., Any], show: Callable[[Any], Any] | None = None, *, auto: bool = True,
-          run_now: bool = True, **spec: Any) -> Panel:
+def panel(
+    run: Callable[..., Any],
+    show: Callable[[Any], Any] | None = None,
+    *,
+    auto: bool = True,
+    run_now: bool = True,
+    **spec: Any,
+) -> Panel:
     """Build (and display when returned last in a cell) a panel that reruns ``run`` on change."""
     return Panel(run, show, auto=auto, run_now=run_now, **spec)

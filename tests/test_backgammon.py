@@ -12,8 +12,7 @@ from tdbook.games import backgammon as bg
 from tdbook.games.backgammon_encoding import encode_dense, encode_tesauro, pubeval_inputs, sparse_buffers, swap_sides
 from tdbook.games.base import Game, IllegalMove
 from tdbook.learners.td_net import TDNet, forward
-from tdbook.players.backgammon import (KIND_PUBEVAL, KIND_RANDOM, PubevalPlayer, RandomPlayer,
-                                       load_pubeval_weights)
+from tdbook.players.backgammon import KIND_PUBEVAL, KIND_RANDOM, PubevalPlayer, RandomPlayer, load_pubeval_weights
 
 
 def position(mine: dict[int, int], theirs: dict[int, int], my_bar: int = 0, their_bar: int = 0) -> np.ndarray:
@@ -45,7 +44,7 @@ def gen(p: np.ndarray, d1: int, d2: int):
 def test_initial_position_and_flip():
     p = bg.initial_position()
     bg.check_position(p)
-    assert np.array_equal(bg.flipped(p), p)           # the start is symmetric
+    assert np.array_equal(bg.flipped(p), p)  # the start is symmetric
     assert bg.pip_counts(p) == (167, 167)
     q = position({24: 1, 6: 4}, {1: 2, 3: 1}, my_bar=2, their_bar=1)
     f = bg.flipped(q)
@@ -126,7 +125,7 @@ def test_bearing_off_exact_or_higher_die():
     # no bearing off while a checker is outside the home board
     p = position({7: 1, 2: 1}, {20: 5})
     after, hops = gen(p, 2, 1)
-    assert all(h[0][1] != 0 for h in hops)          # the first hop never bears off
+    assert all(h[0][1] != 0 for h in hops)  # the first hop never bears off
     got = sorted(tuple(int(v) for v in np.flatnonzero(a[1:25] > 0) + 1) + (int(a[bg.OFF]),) for a in after)
     assert got == [(1, 5, 13), (2, 4, 13), (6, 14)]
 
@@ -134,17 +133,20 @@ def test_bearing_off_exact_or_higher_die():
 def test_hits_send_a_blot_to_the_bar():
     p = bg.initial_position()
     p[12] = -4
-    p[10] = -1                     # an opposing blot on my 10 point
+    p[10] = -1  # an opposing blot on my 10 point
     after, hops = gen(p, 3, 1)
     hit = [a for a in after if a[10] > 0]
     assert hit and all(a[bg.OPP_BAR] == -1 for a in hit)
 
 
-@pytest.mark.parametrize("opp, expected", [
-    ({20: 2}, 1),            # the loser has borne off: single
-    ({20: 15}, 2),           # none off: gammon
-    ({3: 1, 20: 14}, 3),     # one in the winner's home board: backgammon
-])
+@pytest.mark.parametrize(
+    "opp, expected",
+    [
+        ({20: 2}, 1),  # the loser has borne off: single
+        ({20: 15}, 2),  # none off: gammon
+        ({3: 1, 20: 14}, 3),  # one in the winner's home board: backgammon
+    ],
+)
 def test_game_results(opp, expected):
     p = position({}, opp)
     if expected == 1:
@@ -166,8 +168,13 @@ def test_backgammon_from_the_bar_and_facade_result():
 
 
 @settings(max_examples=300, deadline=None)
-@given(seed=st.integers(0, 10**9), every=st.integers(5, 15), pubeval=st.booleans(),
-       d1=st.integers(1, 6), d2=st.integers(1, 6))
+@given(
+    seed=st.integers(0, 10**9),
+    every=st.integers(5, 15),
+    pubeval=st.booleans(),
+    d1=st.integers(1, 6),
+    d2=st.integers(1, 6),
+)
 def test_afterstate_invariants(seed, every, pubeval, d1, d2):
     """15 checkers a side; each hop uses one die (exactly, or a larger one bearing off the highest
     checker); the mover's pips fall by the pips moved and the opponent's rise by the hits."""
@@ -195,7 +202,7 @@ def test_afterstate_invariants(seed, every, pubeval, d1, d2):
                 dist = s - t
                 if t == 0 and dist not in dice:
                     die = min(x for x in dice if x > dist)
-                    assert all(q[k] <= 0 for k in range(s + 1, 26))   # no checker further back
+                    assert all(q[k] <= 0 for k in range(s + 1, 26))  # no checker further back
                 else:
                     die = dist
                 dice.remove(die)
@@ -225,7 +232,7 @@ def test_facade_is_a_game_and_moves_round_trip():
     g = bg.Backgammon(seed=3)
     assert isinstance(g, Game)
     s = g.initial_state()
-    assert s.dice[0] != s.dice[1]                      # the opening roll is never a double
+    assert s.dice[0] != s.dice[1]  # the opening roll is never a double
     plies = 0
     while not g.is_terminal(s) and plies < 400:
         after, _ = g.afterstates(s)
@@ -256,20 +263,23 @@ def test_same_seed_same_game():
     assert runs[0] == runs[1]
 
 
-@pytest.mark.parametrize("move, reason", [
-    ("8/2", "gives at most 4"),
-    ("bar/22", "on the bar"),
-    ("6/off", "cannot bear off"),
-    ("8/5", "does not use all the dice"),
-    ("24/23*", "no opposing blot"),
-    ("eight/five", "cannot read"),
-    ("8/5 6/9", "from higher to lower"),
-    ("13/10 13/11 6/5", "gives at most 4"),
-    ("12/9 6/5", "not enough checkers"),
-    ("", "does not use all the dice"),
-    (42, "a move is a string"),
-    ([(8, 5), (6, 7)], "not a move from a point to a lower one"),
-])
+@pytest.mark.parametrize(
+    "move, reason",
+    [
+        ("8/2", "gives at most 4"),
+        ("bar/22", "on the bar"),
+        ("6/off", "cannot bear off"),
+        ("8/5", "does not use all the dice"),
+        ("24/23*", "no opposing blot"),
+        ("eight/five", "cannot read"),
+        ("8/5 6/9", "from higher to lower"),
+        ("13/10 13/11 6/5", "gives at most 4"),
+        ("12/9 6/5", "not enough checkers"),
+        ("", "does not use all the dice"),
+        (42, "a move is a string"),
+        ([(8, 5), (6, 7)], "not a move from a point to a lower one"),
+    ],
+)
 def test_illegal_moves_are_refused_with_a_reason(move, reason):
     g = bg.Backgammon()
     s = g.state_from(bg.initial_position(), 0, (3, 1))
@@ -314,7 +324,7 @@ def test_tesauro_encoding_units():
     p = position({6: 7}, {20: 1}, my_bar=2, their_bar=3)
     x = encode_dense(p, 0, False)
     assert x.shape == (196,)
-    assert list(x[20:24]) == [1, 1, 1, 2.0]         # 7 checkers: (7 - 3) / 2
+    assert list(x[20:24]) == [1, 1, 1, 2.0]  # 7 checkers: (7 - 3) / 2
     assert x[96] == 1.0 and x[97] == pytest.approx(6 / 15)
     assert x[98 + 4 * 4] == 1 and x[98 + 96] == 1.5 and x[98 + 97] == pytest.approx(11 / 15)
 
@@ -354,9 +364,9 @@ def test_pubeval_openings(dice, best):
 def test_pubeval_inputs_and_weights_file(tmp_path):
     x = np.zeros(122)
     pubeval_inputs(bg.initial_position(), x)
-    assert list(x[0:5]) == [0, 0, 1, 0, 0]        # block 0 = the mover's 24 point (2 checkers)
-    assert list(x[90:95]) == [0, 0, 1, 0, 1.0]    # block 18 = the 6 point (5 checkers: (5 - 3) / 2)
-    assert not x[115:120].any()                   # block 23 = point 1: two opposing checkers, no input
+    assert list(x[0:5]) == [0, 0, 1, 0, 0]  # block 0 = the mover's 24 point (2 checkers)
+    assert list(x[90:95]) == [0, 0, 1, 0, 1.0]  # block 18 = the 6 point (5 checkers: (5 - 3) / 2)
+    assert not x[115:120].any()  # block 23 = point 1: two opposing checkers, no input
     w = load_pubeval_weights()
     assert w.shape == (2, 122)
     bad = tmp_path / "w.json"
@@ -392,8 +402,9 @@ def test_match_runner_reports_and_is_reproducible():
 
 
 def test_python_loop_matches_the_kernel_for_pubeval():
-    class Slow(PubevalPlayer):        # no ``kind``: forces the Python loop
+    class Slow(PubevalPlayer):  # no ``kind``: forces the Python loop
         kind = None
+
     a = run_match(Slow(), PubevalPlayer(), 5, seed=3, progress=False)
     assert np.all(a.points[:, 0] == -a.points[:, 1])
     b = run_match(PubevalPlayer(), PubevalPlayer(), 5, seed=3, progress=False)
@@ -409,13 +420,16 @@ def test_record_game_lists_positions_before_each_move():
         bg.check_position(p)
 
 
-@pytest.mark.parametrize("kwargs, msg", [
-    ({"player": 2}, "player must be 0 or 1"),
-    ({"dice": (3.5, 1)}, "dice must be a pair of integers"),
-    ({"dice": (7, 1)}, "dice must be a pair of integers"),
-    ({"dice": 3}, "dice must be a pair of integers"),
-    ({"rng": -1}, r"rng must be an integer state in \[0, 2\*\*64\)"),
-])
+@pytest.mark.parametrize(
+    "kwargs, msg",
+    [
+        ({"player": 2}, "player must be 0 or 1"),
+        ({"dice": (3.5, 1)}, "dice must be a pair of integers"),
+        ({"dice": (7, 1)}, "dice must be a pair of integers"),
+        ({"dice": 3}, "dice must be a pair of integers"),
+        ({"rng": -1}, r"rng must be an integer state in \[0, 2\*\*64\)"),
+    ],
+)
 def test_state_from_refuses_bad_input_by_name(kwargs, msg):
     with pytest.raises(ValueError, match=msg):
         bg.Backgammon().state_from(bg.initial_position(), **kwargs)

@@ -16,8 +16,7 @@ import pytest
 from tdbook.experiments.backgammon_match import positions_from_games, run_match, sample_positions  # noqa: E402
 from tdbook.games import backgammon as bg  # noqa: E402
 from tdbook.games.backgammon_gnubg import crosscheck, equity, from_gnubg, gnubg_moves, to_gnubg  # noqa: E402
-from tdbook.players.backgammon import (KIND_PUBEVAL, KIND_RANDOM, GnubgPlayer, PubevalPlayer,  # noqa: E402
-                                       load_pubeval_weights)
+from tdbook.players.backgammon import KIND_PUBEVAL, KIND_RANDOM, GnubgPlayer, PubevalPlayer, load_pubeval_weights  # noqa: E402
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 
@@ -48,7 +47,7 @@ def test_move_generation_equals_gnubg_on_sampled_positions():
             assert not r["problems"], (p.tolist(), (d1, d2), r["problems"])
             checks += 1
             cut += r["bearoff_ok"] is not None
-    assert checks == 21 * len(P) and cut > 0     # the bear-off path of the check was exercised
+    assert checks == 21 * len(P) and cut > 0  # the bear-off path of the check was exercised
 
 
 FULL = os.environ.get("TDBOOK_FULL_CHECKS") == "1"

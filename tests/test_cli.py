@@ -47,13 +47,23 @@ def _tdbook(*args: str, repo: Path | None = None, timeout: int = 300) -> subproc
     env.pop("TDBOOK_OUTPUT_ROOT", None)
     if repo is not None:
         env["TDBOOK_ROOT"] = str(repo)
-    return subprocess.run([sys.executable, "-m", "tdbook", *args], capture_output=True, text=True,
-                          env=env, timeout=timeout, cwd=repo or ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "tdbook", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+        cwd=repo or ROOT,
+    )
 
 
 def _tree(repo: Path) -> set[str]:
-    return {str(p.relative_to(repo)) for d in ("figures", "data", "build") if (repo / d).exists()
-            for p in (repo / d).rglob("*")}
+    return {
+        str(p.relative_to(repo))
+        for d in ("figures", "data", "build")
+        if (repo / d).exists()
+        for p in (repo / d).rglob("*")
+    }
 
 
 @pytest.mark.parametrize(
@@ -90,7 +100,7 @@ def test_failing_notebook_is_reported_and_others_still_run(fake_repo):
     assert r.returncode == 1
     assert "02_bad FAILED" in out and "y = x / 0  # boom" in out and "ZeroDivisionError: division by zero" in out
     assert '"cells"' not in out  # not a wall of notebook JSON
-    summary = out[out.index("notebook  "):]
+    summary = out[out.index("notebook  ") :]
     assert "01_ok" in summary and "ok" in summary and "02_bad" in summary and "failed" in summary
     bad_row = next(line for line in summary.splitlines() if line.startswith("02_bad"))
     assert "77" not in bad_row and "66" not in bad_row  # a failed run does not show stale counts
@@ -126,9 +136,12 @@ def test_a_hung_cell_times_out_and_the_notebook_is_run_again(tmp_path, monkeypat
     monkeypatch.setenv("TDBOOK_OUTPUT_ROOT", str(tmp_path / "out"))
     marker = tmp_path / "hung-once"
     once = tmp_path / "once.ipynb"
-    _notebook(once, 'PROFILE = "quick"',
-              f"import pathlib, time\nm = pathlib.Path({str(marker)!r})\n"
-              "if not m.exists():\n    m.touch()\n    time.sleep(120)")
+    _notebook(
+        once,
+        'PROFILE = "quick"',
+        f"import pathlib, time\nm = pathlib.Path({str(marker)!r})\n"
+        "if not m.exists():\n    m.touch()\n    time.sleep(120)",
+    )
     r = run_notebook(once, "quick", {"PROFILE": "quick"}, cell_timeout=5)
     assert r.status == "ok" and r.retries == 1 and marker.exists(), r.error
     assert r.seconds < 60

@@ -21,6 +21,7 @@ def _ranks(hands: np.ndarray) -> np.ndarray:
 def test_hand_ranking_matches_pokerkit_on_100000_random_hands():
     """Our standard ranking orders 100,000 random hands exactly as pokerkit 0.7.7 does (equal ⇔ equal)."""
     import pokerkit  # pinned: a broken install must fail here, not skip the cross-check
+
     deck = list(pokerkit.Deck.STANDARD)  # 2c 2d 2h 2s 3c …: the same order as our card ints
     assert [repr(c) for c in deck[:5]] == ["2c", "2d", "2h", "2s", "3c"]
     rng = np.random.default_rng(20260707)
@@ -36,11 +37,22 @@ def test_hand_ranking_matches_pokerkit_on_100000_random_hands():
     assert len(set((ours >> 20).tolist())) >= 8
 
 
-@pytest.mark.parametrize("text,cat", [
-    ("As Ks Qs Js Ts", 8), ("5c 4c 3c 2c Ac", 8), ("9s 9d 9h 9c 2d", 7), ("Ks Kd Kc 4h 4d", 6),
-    ("H14 H8 H7 H6 H4", 5), ("As 2d 3c 4h 5s", 4), ("Ts Jd Qc Kh As", 4), ("S6 D6 H6 D8 H10", 3),
-    ("Ts Td 4s 4d 2c", 2), ("S4 D4 S11 D8 C2", 1), ("D14 S13 C8 C9 C11", 0),
-])
+@pytest.mark.parametrize(
+    "text,cat",
+    [
+        ("As Ks Qs Js Ts", 8),
+        ("5c 4c 3c 2c Ac", 8),
+        ("9s 9d 9h 9c 2d", 7),
+        ("Ks Kd Kc 4h 4d", 6),
+        ("H14 H8 H7 H6 H4", 5),
+        ("As 2d 3c 4h 5s", 4),
+        ("Ts Jd Qc Kh As", 4),
+        ("S6 D6 H6 D8 H10", 3),
+        ("Ts Td 4s 4d 2c", 2),
+        ("S4 D4 S11 D8 C2", 1),
+        ("D14 S13 C8 C9 C11", 0),
+    ],
+)
 def test_categories(text, cat):
     assert dp.hand_rank(dp.cards(text)) >> 20 == cat
 
@@ -75,15 +87,18 @@ def test_vdhand_never_contradicts_the_ranking(cs):
 # ----------------------------------------------------------------------------- draw policy
 
 
-@pytest.mark.parametrize("text,discard", [
-    ("H6 D6 H14 D9 D5", "H14 D9 D5"),  # pair: 3 (App. J)
-    ("D14 S13 S8 S5 H2", "S8 S5 H2"),  # no pair: keep the two highest (App. J)
-    ("C8 C6 D5 H4 D3", "C8"),  # open-ended four-straight (App. D)
-    ("Ts Td 4s 4d 2c", "2c"),  # two pair: 1
-    ("9s 9d 9h 2c 5d", "2c 5d"),  # trips: 2
-    ("H14 H8 H7 H6 H4", ""),  # pat flush
-    ("Ah Kh Qh 2h 7c", "7c"),  # four-flush
-])
+@pytest.mark.parametrize(
+    "text,discard",
+    [
+        ("H6 D6 H14 D9 D5", "H14 D9 D5"),  # pair: 3 (App. J)
+        ("D14 S13 S8 S5 H2", "S8 S5 H2"),  # no pair: keep the two highest (App. J)
+        ("C8 C6 D5 H4 D3", "C8"),  # open-ended four-straight (App. D)
+        ("Ts Td 4s 4d 2c", "2c"),  # two pair: 1
+        ("9s 9d 9h 2c 5d", "2c 5d"),  # trips: 2
+        ("H14 H8 H7 H6 H4", ""),  # pat flush
+        ("Ah Kh Qh 2h 7c", "7c"),  # four-flush
+    ],
+)
 def test_draw_policy(text, discard):
     h = dp.cards(text)
     m = dp.draw_mask(h)
@@ -189,8 +204,11 @@ def test_bad_deals_are_refused_in_any_row_and_nothing_is_dealt():
     g = dp.DrawPoker(rounds=3, seed=1)
     good = np.array([np.arange(16) + 16 * (k % 2) for k in range(3)], dtype=np.int64)
     assert g.initial_state(good).hand(0).tolist() == list(range(5))
-    for row, bad_row, match in [(2, np.r_[np.arange(15), 3], "distinct"), (1, np.r_[np.arange(15), 52], "0..51"),
-                                (2, np.r_[-1, np.arange(1, 16)], "0..51")]:
+    for row, bad_row, match in [
+        (2, np.r_[np.arange(15), 3], "distinct"),
+        (1, np.r_[np.arange(15), 52], "0..51"),
+        (2, np.r_[-1, np.arange(1, 16)], "0..51"),
+    ]:
         d = good.copy()
         d[row] = bad_row
         with pytest.raises(ValueError, match=f"deal {row}.*{match}|deal {row} must"):

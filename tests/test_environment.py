@@ -12,8 +12,20 @@ from tests.conftest import ROOT
 
 def test_every_pin_is_exact():
     names = [n for n, _ in envsync.pins()]
-    for required in ("numpy", "scipy", "matplotlib", "numba", "jupyterlab", "ipywidgets", "ipykernel",
-                     "papermill", "tqdm", "pytest", "hypothesis", "nbformat"):
+    for required in (
+        "numpy",
+        "scipy",
+        "matplotlib",
+        "numba",
+        "jupyterlab",
+        "ipywidgets",
+        "ipykernel",
+        "papermill",
+        "tqdm",
+        "pytest",
+        "hypothesis",
+        "nbformat",
+    ):
         assert required in names
 
 

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tdbook.games import draw_poker as dp
 from tdbook.experiments import waterman_poker as wp
+from tdbook.games import draw_poker as dp
 from tdbook.learners.production_rules import RANDOM
 from tdbook.players import poker as pk
 
@@ -24,7 +24,9 @@ def _beta(rs, h_text, pot, lastbet, r, book=None, phase=dp.BET1):
     st_[dp.POT], st_[dp.LASTBET], st_[dp.PHASE] = pot, lastbet, phase
     st_[dp.REPL + 1] = r
     vals, aux, fv = np.zeros(7, dtype=np.int64), np.zeros(7, dtype=np.int64), np.zeros(5)
-    dp.subvector(st_, 0, np.zeros((2, dp.NBOOK), dtype=np.int64) if book is None else book, dp.K_VALUES, 0, vals, aux, fv)
+    dp.subvector(
+        st_, 0, np.zeros((2, dp.NBOOK), dtype=np.int64) if book is None else book, dp.K_VALUES, 0, vals, aux, fv
+    )
     return vals, aux
 
 
@@ -37,13 +39,16 @@ def test_built_in_program_shape_and_variants():
         pk.built_in("fig9")
 
 
-@pytest.mark.parametrize("hand,pot,lastbet,r,rule", [
-    ("D2 C2 H11 S9 D4", 2, 0, -1, 19),  # App. G: pair of 2s, first to act: BET SB
-    ("D2 C2 H11 S9 D4", 4, 6, -1, 18),  # facing a raise of 6: CALL
-    ("C13 C11 D8 D3 S2", 2, 6, -1, 28),  # nothing facing 6: DROP
-    ("C12 H12 H8 S6 S3", 2, 0, -1, 12),  # pair of queens, first: BET MB
-    ("C8 S8 H10 D7 D6", 2, 4, -1, 18),  # pair of 8s facing 4: CALL
-])
+@pytest.mark.parametrize(
+    "hand,pot,lastbet,r,rule",
+    [
+        ("D2 C2 H11 S9 D4", 2, 0, -1, 19),  # App. G: pair of 2s, first to act: BET SB
+        ("D2 C2 H11 S9 D4", 4, 6, -1, 18),  # facing a raise of 6: CALL
+        ("C13 C11 D8 D3 S2", 2, 6, -1, 28),  # nothing facing 6: DROP
+        ("C12 H12 H8 S6 S3", 2, 0, -1, 12),  # pair of queens, first: BET MB
+        ("C8 S8 H10 D7 D6", 2, 4, -1, 18),  # pair of 8s facing 4: CALL
+    ],
+)
 def test_built_in_rule_numbers_of_app_g(hand, pot, lastbet, r, rule):
     vals, aux = _beta(BUILT_IN, hand, pot, lastbet, r)
     assert BUILT_IN.fire(vals, aux) + 1 == rule
@@ -74,8 +79,13 @@ def test_random_rule_never_calls_without_a_bet(cset, mode, lastbet, seed):
 
 
 def test_matches_are_legal_zero_sum_and_reproducible():
-    players = [pk.program_player(BUILT_IN), pk.experienced(), pk.equity_player(), pk.random_player(),
-               pk.program_player(pk.random_program("implicit"), classes="implicit")]
+    players = [
+        pk.program_player(BUILT_IN),
+        pk.experienced(),
+        pk.equity_player(),
+        pk.random_player(),
+        pk.program_player(pk.random_program("implicit"), classes="implicit"),
+    ]
     for a in players:
         for b in players:
             n1, d1 = pk.match(a, b, 60, seed=4)
@@ -106,7 +116,7 @@ def test_equity_tables_make_sense():
     assert pair(14) > pair(8) > pair(2) > pre[0]
     assert 0.45 < float(pre[4 + 9 - 2]) < 0.75
     for k in range(4):
-        assert post_n[k] > 1000 and np.all(np.diff(post[k, :post_n[k]]) >= 0)
+        assert post_n[k] > 1000 and np.all(np.diff(post[k, : post_n[k]]) >= 0)
 
 
 def test_advice_is_read_as_app_d_prints_it():
@@ -114,9 +124,12 @@ def test_advice_is_read_as_app_d_prints_it():
     assert cls == pk.C_SB and why == {0: ("category", "H3"), 1: "small"}
     cls, why = pk.parse_advice("(CALL BECAUSE YOUR HAND IS FAIR, AND THE LASTBET IS LARGE, AND ORP IS (EQUAL TO -1))")
     assert cls == pk.C_CALL and why[5] == ("set", -1, -1, "R = -1")
-    for bad, msg in [("FOLD BECAUSE YOUR HAND IS POOR", "unknown decision"),
-                     ("DROP BECAUSE YOUR NERVE IS POOR", "unknown variable"),
-                     ("DROP BECAUSE THE POT IS HUGE", "LARGE or SMALL"), ("DROP", "BECAUSE")]:
+    for bad, msg in [
+        ("FOLD BECAUSE YOUR HAND IS POOR", "unknown decision"),
+        ("DROP BECAUSE YOUR NERVE IS POOR", "unknown variable"),
+        ("DROP BECAUSE THE POT IS HUGE", "LARGE or SMALL"),
+        ("DROP", "BECAUSE"),
+    ]:
         with pytest.raises(ValueError, match=msg):
             pk.parse_advice(bad)
 
@@ -174,8 +187,9 @@ def _session_waiting_for(what: str, seed: int = 3) -> pk.ManualSession:
     raise AssertionError(f"never waited for {what}")
 
 
-@pytest.mark.parametrize("bad, match", [([0, 0], "distinct"), ([-1], "0..4"), ([5], "0..4"), ([1.0], "0..4"),
-                                        ([True], "0..4")])
+@pytest.mark.parametrize(
+    "bad, match", [([0, 0], "distinct"), ([-1], "0..4"), ([5], "0..4"), ([1.0], "0..4"), ([True], "0..4")]
+)
 def test_manual_replace_refuses_bad_positions_and_changes_nothing(bad, match):
     s = _session_waiting_for("replace")
     before = _session_state(s)
@@ -186,14 +200,19 @@ def test_manual_replace_refuses_bad_positions_and_changes_nothing(bad, match):
     assert s.st[dp.REPL + 1] == 2
 
 
-@pytest.mark.parametrize("advice, match", [((99, {0: ("category", "H1")}), "advised class"),
-                                           ((-1, {0: ("category", "H1")}), "advised class"),
-                                           ((pk.C_SB, {9: "large"}), "unknown variable"),
-                                           ((pk.C_SB, {1: "large", 0: ("category", "H9")}), "not a category"),
-                                           ((pk.C_SB, {}), "at least one reason"),
-                                           ((pk.C_SB, {1: ("set", 3)}), "set reason"),
-                                           ((pk.C_SB, {1: "tall"}), "a reason is"),
-                                           ((pk.C_SB,), "advice is")])
+@pytest.mark.parametrize(
+    "advice, match",
+    [
+        ((99, {0: ("category", "H1")}), "advised class"),
+        ((-1, {0: ("category", "H1")}), "advised class"),
+        ((pk.C_SB, {9: "large"}), "unknown variable"),
+        ((pk.C_SB, {1: "large", 0: ("category", "H9")}), "not a category"),
+        ((pk.C_SB, {}), "at least one reason"),
+        ((pk.C_SB, {1: ("set", 3)}), "set reason"),
+        ((pk.C_SB, {1: "tall"}), "a reason is"),
+        ((pk.C_SB,), "advice is"),
+    ],
+)
 def test_manual_advise_with_bad_tuple_advice_changes_nothing(advice, match):
     s = pk.ManualSession(seed=3)
     before = _session_state(s)
@@ -202,13 +221,18 @@ def test_manual_advise_with_bad_tuple_advice_changes_nothing(advice, match):
     assert _session_state(s) == before
 
 
-@pytest.mark.parametrize("kw", [{"corr_mode": 2}, {"corr_mode": True}, {"corr_mode": "appJ"}, {"seed": -1},
-                                {"seed": 1.5}, {"seed": True}])
+@pytest.mark.parametrize(
+    "kw", [{"corr_mode": 2}, {"corr_mode": True}, {"corr_mode": "appJ"}, {"seed": -1}, {"seed": 1.5}, {"seed": True}]
+)
 def test_bad_corr_mode_and_seed_are_refused(kw):
     p, q = pk.program_player(BUILT_IN), pk.experienced()
-    calls = [lambda **k: pk.match(p, q, 5, **k), lambda **k: pk.proficiency(p, q, 1, **k),
-             lambda **k: pk.Table(k.pop("seed", 0), 0, **k), lambda **k: pk.train_explicit(k.pop("seed", 0), **k),
-             lambda **k: pk.train_implicit(k.pop("seed", 0), **k)]
+    calls = [
+        lambda **k: pk.match(p, q, 5, **k),
+        lambda **k: pk.proficiency(p, q, 1, **k),
+        lambda **k: pk.Table(k.pop("seed", 0), 0, **k),
+        lambda **k: pk.train_explicit(k.pop("seed", 0), **k),
+        lambda **k: pk.train_implicit(k.pop("seed", 0), **k),
+    ]
     for call in calls:
         with pytest.raises(ValueError, match="corr_mode" if "corr_mode" in kw else "seed"):
             call(**kw)

@@ -9,8 +9,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tdbook.experiments import waterman_poker as wp
-from tdbook.learners.production_rules import (GT, LT, RANDOM, LearnParams, RuleSet, SimpleModel, Variable,
-                                              deduce, decide_rule)
+from tdbook.learners.production_rules import (
+    GT,
+    LT,
+    RANDOM,
+    LearnParams,
+    RuleSet,
+    SimpleModel,
+    Variable,
+    decide_rule,
+    deduce,
+)
 from tdbook.players import poker as pk
 
 # ----------------------------------------------------------------------------- ch. 2–3 examples, exactly
@@ -83,6 +92,7 @@ def test_sr_models():
 
 def test_inconsistent_connections_do_not_grow_a_tree():
     from tdbook.learners.production_rules import grow_tree
+
     with pytest.raises(ValueError, match="inconsistent"):
         grow_tree([(("h1", "p1", "b1"), "A1"), (("h1", "p1", "b1"), "A2")], "hpb")
 
@@ -107,8 +117,14 @@ def test_app_j_is_not_reproduced_by_the_notes_ocorrel_rule():
 
 
 def test_deduce_tries_disjuncts_in_order():
-    winning = {"higher(yourhand,opphand)", "good(opphand)", "goodhand(opp)", "onlycalled(opp)", "not-pot(large)",
-               "notprevoppaction(bet high)"}
+    winning = {
+        "higher(yourhand,opphand)",
+        "good(opphand)",
+        "goodhand(opp)",
+        "onlycalled(opp)",
+        "not-pot(large)",
+        "notprevoppaction(bet high)",
+    }
     acts, d = deduce(winning)
     assert d == "a" and acts == ["bet low"]  # buildup via axiom 14, then the pot is added
     acts, d = deduce({"higher(opphand,yourhand)", "good(opphand)", "not-pot(large)"})
@@ -120,16 +136,22 @@ def test_deduce_tries_disjuncts_in_order():
 
 
 def _toy(params: LearnParams) -> RuleSet:
-    rs = RuleSet([Variable("A", exclusive=True, lo=1, hi=60), Variable("B", lo=1, hi=60), Variable("C", lo=1, hi=60)],
-                 params)
+    rs = RuleSet(
+        [Variable("A", exclusive=True, lo=1, hi=60), Variable("B", lo=1, hi=60), Variable("C", lo=1, hi=60)], params
+    )
     rs.add_partition("A", ["A1", "A2", "A3"], [20, 40])
     rs.add_random_rule()
     return rs
 
 
-trial = st.tuples(st.integers(1, 60), st.integers(1, 60), st.integers(1, 60), st.sampled_from(["d1", "d2", "d3"]),
-                  st.sampled_from(["A1", "A2", "A3"]), st.lists(st.sampled_from(["large", "small", None]),
-                                                                  min_size=2, max_size=2))
+trial = st.tuples(
+    st.integers(1, 60),
+    st.integers(1, 60),
+    st.integers(1, 60),
+    st.sampled_from(["d1", "d2", "d3"]),
+    st.sampled_from(["A1", "A2", "A3"]),
+    st.lists(st.sampled_from(["large", "small", None]), min_size=2, max_size=2),
+)
 
 
 @settings(max_examples=60, deadline=None)
@@ -151,8 +173,10 @@ def test_a_training_trial_makes_the_advocated_decision(trials, K, KK, hyp):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(trial, min_size=3, max_size=25), st.lists(st.tuples(st.integers(1, 60), st.integers(1, 60),
-                                                                     st.integers(1, 60)), min_size=50, max_size=50))
+@given(
+    st.lists(trial, min_size=3, max_size=25),
+    st.lists(st.tuples(st.integers(1, 60), st.integers(1, 60), st.integers(1, 60)), min_size=50, max_size=50),
+)
 def test_removing_redundant_rules_changes_no_decision(trials, probes):
     rs = _toy(LearnParams(K=3, KK=1, N=1))
     for a, b, c, dec, cat, (rb, rc) in trials:
@@ -163,9 +187,11 @@ def test_removing_redundant_rules_changes_no_decision(trials, probes):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 1), st.integers(-5, 25)), min_size=1, max_size=12),
-       st.lists(st.lists(st.integers(-1, 11), min_size=3, max_size=3), min_size=1, max_size=8),
-       st.lists(st.integers(-10, 30), min_size=3, max_size=3))
+@given(
+    st.lists(st.tuples(st.integers(0, 2), st.integers(0, 1), st.integers(-5, 25)), min_size=1, max_size=12),
+    st.lists(st.lists(st.integers(-1, 11), min_size=3, max_size=3), min_size=1, max_size=8),
+    st.lists(st.integers(-10, 30), min_size=3, max_size=3),
+)
 def test_jitted_steps_a_and_b_match_a_plain_reading(syms, rules, values):
     """Step A / Step B on arrays agree with the definition: first rule whose symbols all hold."""
     rs = RuleSet([Variable("A", lo=-100, hi=100), Variable("B", lo=-100, hi=100), Variable("C", lo=-100, hi=100)])
@@ -177,8 +203,11 @@ def test_jitted_steps_a_and_b_match_a_plain_reading(syms, rules, values):
             row[p] = cand[x % len(cand)] if cand and x >= 0 else None
         rs.add_rule(row, "d")
     rs.add_random_rule()
-    expect = next(r for r, rule in enumerate(rs.rules)
-                  if all(s is None or rs.symbols[s].lo <= values[p] <= rs.symbols[s].hi for p, s in enumerate(rule.left)))
+    expect = next(
+        r
+        for r, rule in enumerate(rs.rules)
+        if all(s is None or rs.symbols[s].lo <= values[p] <= rs.symbols[s].hi for p, s in enumerate(rule.left))
+    )
     syms_a, rules_a, _ = rs.arrays()
     mask = np.zeros(syms_a.shape[0], dtype=np.bool_)
     v = np.array(values, dtype=np.int64)
@@ -203,16 +232,22 @@ def test_bad_parameters_and_reasons_are_refused():
 
 
 def _snapshot(rs: RuleSet) -> tuple:
-    return rs.listing(), {k: list(v) for k, v in rs.cuts.items()}, [None if s is None else (s.name, s.lo, s.hi)
-                                                                      for s in rs.symbols]
+    return (
+        rs.listing(),
+        {k: list(v) for k, v in rs.cuts.items()},
+        [None if s is None else (s.name, s.lo, s.hi) for s in rs.symbols],
+    )
 
 
-@pytest.mark.parametrize("reasons, match", [
-    ({"A": ("category", "A1"), "B": ("category", "X")}, "overlapping"),  # A's cut would move first
-    ({"A": ("category", "A1"), "B": "large", "C": "tall"}, "a reason is"),
-    ({"A": ("category", "A1"), "C": ("set", 3)}, "set reason"),
-    ({"A": ("category", "A1"), "B": "small", "Q": "large"}, "unknown variable"),
-])
+@pytest.mark.parametrize(
+    "reasons, match",
+    [
+        ({"A": ("category", "A1"), "B": ("category", "X")}, "overlapping"),  # A's cut would move first
+        ({"A": ("category", "A1"), "B": "large", "C": "tall"}, "a reason is"),
+        ({"A": ("category", "A1"), "C": ("set", 3)}, "set reason"),
+        ({"A": ("category", "A1"), "B": "small", "Q": "large"}, "unknown variable"),
+    ],
+)
 def test_a_bad_reason_anywhere_changes_nothing(reasons, match):
     """Every reason is validated before any bf rule, cut or ac rule changes (A = 50 is an A3, so the
     valid reason 'A1' alone would move the A1/A2 cuts)."""
@@ -232,11 +267,13 @@ def test_a_bad_reason_anywhere_changes_nothing(reasons, match):
 def test_simple_model_random_picks_use_one_seeded_generator():
     """Ch. 4 Simple model: an unmatched situation gets a random known action from the model's own generator,
     so successive picks vary, and the same seed repeats them."""
+
     def picks(seed):
         m = SimpleModel(seed)
         for k, a in enumerate("abcd"):
             m.learn((k, k, k), [True] * 3, a)
         return [m.predict((9, 9, 9))[0] for _ in range(40)]
+
     assert picks(5) == picks(5) and len(set(picks(5))) > 1 and picks(5) != picks(6)
     with pytest.raises(ValueError, match="seed"):
         SimpleModel(-1)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from tdbook import profiles, rng
+from tdbook.core import profiles, rng
 
 DEFAULTS = {
     "quick": {"RUNS": 10, "ALPHA": 0.1, "NAME": "td0"},
@@ -40,7 +40,7 @@ def test_config_is_read_only():
     with pytest.raises(AttributeError):
         cfg.RUNS = 3
     with pytest.raises(AttributeError, match="knobs are"):
-        cfg.NOPE
+        _ = cfg.NOPE
 
 
 @njit(cache=True)

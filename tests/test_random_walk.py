@@ -8,8 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tdbook.experiments import random_walk as rw
-from tdbook.games.random_walk import (RandomWalk, parse_start, parse_walk, rms_error, sample_walk_lengths,
-                                      sample_walks, true_values)
+from tdbook.games.random_walk import (
+    RandomWalk,
+    parse_start,
+    parse_walk,
+    rms_error,
+    sample_walk_lengths,
+    sample_walks,
+    true_values,
+)
 from tdbook.learners.tabular import batch_fixed_points, run_batch, run_many
 
 APPC = rw.appendix_c()
@@ -54,8 +61,13 @@ def test_facade_interface():
     assert g.is_terminal(s) and g.result(s) == 1.0 and g.legal_moves(s) == []
     with pytest.raises(ValueError, match="the walk is over"):
         g.apply(s, 1)
-    for state, move, msg in ((57, 1, "a state is an integer 0..6"), (3.0, 1, "a state is an integer"),
-                             (3, True, "a move is -1"), (3, 1.0, "a move is -1"), (3, 2, "a move is -1")):
+    for state, move, msg in (
+        (57, 1, "a state is an integer 0..6"),
+        (3.0, 1, "a state is an integer"),
+        (3, True, "a move is -1"),
+        (3, 1.0, "a move is -1"),
+        (3, 2, "a move is -1"),
+    ):
         with pytest.raises(ValueError, match=msg):
             g.apply(state, move)
 
@@ -73,8 +85,10 @@ def test_walks_are_reproducible_and_fair():
 # ----------------------------------------------------------------------------- App. C exact rows
 
 
-@pytest.mark.parametrize("row,walk", [(1, "D,E,D,E,Room2"), (3, "D,C,B,A,Room1"), (2, "D,C,D,E,D,E,Room2"),
-                                      (6, "D,C,D,C,B,C,D,E,D,C,B,A,Room1")])
+@pytest.mark.parametrize(
+    "row,walk",
+    [(1, "D,E,D,E,Room2"), (3, "D,C,B,A,Room1"), (2, "D,C,D,E,D,E,Room2"), (6, "D,C,D,C,B,C,D,E,D,C,B,A,Room1")],
+)
 def test_scripted_walk_reproduces_appendix_c_row(row, walk):
     """App. A rule, α=0.1, λ=0.5, duplicate-list ('thesis') traces: printed row → next printed row."""
     out = rw.replay([walk], APPC[row - 1, :5], 0.1, 0.5, "thesis")
@@ -134,7 +148,7 @@ def test_row_zero_is_initial_and_mc_matches_scripted_episode():
     v = run_many("mc", 0.1, start="C", runs=1, episodes=3, seed=2)[0]
     assert np.all(v[0] == 0.5)
     pos, off = sample_walks(5, 3, 3, 2, 0)
-    out = rw.replay([pos[off[i]:off[i + 1]] for i in range(3)], method="mc", alpha=0.1, lam=0.0)
+    out = rw.replay([pos[off[i] : off[i + 1]] for i in range(3)], method="mc", alpha=0.1, lam=0.0)
     assert np.array_equal(out, v)
 
 
@@ -151,7 +165,7 @@ def test_standard_td_lambda_equals_scripted_replay(alpha, lam, seed):
     """The many-runs kernel and the scripted-episode path agree on the same walks."""
     v = run_many("tdlambda", alpha, lam, "standard", "C", runs=1, episodes=5, seed=seed)[0]
     pos, off = sample_walks(5, 3, 5, seed, 0)
-    walks = [pos[off[i]:off[i + 1]] for i in range(5)]
+    walks = [pos[off[i] : off[i + 1]] for i in range(5)]
     out = rw.replay(walks, alpha=alpha, lam=lam, trace="standard")
     assert np.array_equal(out, v)
     assert np.allclose(out, _reference_td_lambda(walks, alpha, lam), rtol=0, atol=1e-12)
@@ -161,7 +175,7 @@ def _reference_td_lambda(walks, alpha, lam, n=5):
     """Online TD(λ) with accumulating traces, written plainly from Sutton (1988) — independent of
     the jitted kernel: V(terminal) = 0, reward 1 on entering the right-hand room."""
     V = [0.0] + [0.5] * n + [0.0]
-    out = [V[1:n + 1]]
+    out = [V[1 : n + 1]]
     for w in walks:
         e = [0.0] * (n + 2)
         for cur, nxt in zip(w[:-1], w[1:]):
@@ -169,7 +183,7 @@ def _reference_td_lambda(walks, alpha, lam, n=5):
             e[cur] += 1.0
             V = [v + alpha * delta * ex for v, ex in zip(V, e)]
             e = [lam * ex for ex in e]
-        out.append(V[1:n + 1])
+        out.append(V[1 : n + 1])
     return np.array(out)
 
 
@@ -180,13 +194,26 @@ def test_thesis_semantics_diverges_at_lambda_one():
     assert s.diverged == 0
 
 
-@pytest.mark.parametrize("kw,name", [
-    (dict(alpha=0.0), "alpha"), (dict(alpha=-0.1), "alpha"), (dict(alpha=float("nan")), "alpha"),
-    (dict(lam=-0.1), "lam"), (dict(lam=1.5), "lam"), (dict(start="F"), "start"), (dict(start=7), "start"),
-    (dict(runs=0), "runs"), (dict(episodes=0), "episodes"), (dict(method="sarsa"), "method"),
-    (dict(trace="dutch"), "trace"), (dict(seed=-1), "seed"), (dict(n_states=0), "n_states"),
-    (dict(init=float("nan")), "init"), (dict(init="0.5"), "init"),
-])
+@pytest.mark.parametrize(
+    "kw,name",
+    [
+        (dict(alpha=0.0), "alpha"),
+        (dict(alpha=-0.1), "alpha"),
+        (dict(alpha=float("nan")), "alpha"),
+        (dict(lam=-0.1), "lam"),
+        (dict(lam=1.5), "lam"),
+        (dict(start="F"), "start"),
+        (dict(start=7), "start"),
+        (dict(runs=0), "runs"),
+        (dict(episodes=0), "episodes"),
+        (dict(method="sarsa"), "method"),
+        (dict(trace="dutch"), "trace"),
+        (dict(seed=-1), "seed"),
+        (dict(n_states=0), "n_states"),
+        (dict(init=float("nan")), "init"),
+        (dict(init="0.5"), "init"),
+    ],
+)
 def test_bad_arguments_name_the_argument(kw, name):
     args = dict(method="tdlambda", alpha=0.1, lam=0.5, trace="standard", start="C", runs=2, episodes=5)
     args.update(kw)
@@ -221,7 +248,7 @@ def test_batch_converges_to_closed_form_fixed_points():
         assert sweeps.max() < 1_000_000
     pos, off = sample_walks(5, 3, 30, 4, 0)
     for k in (1, 5, 30):
-        mc, td = batch_fixed_points(pos, off[:k + 1], 5)
+        mc, td = batch_fixed_points(pos, off[: k + 1], 5)
         assert np.max(np.abs(vals["mc"][0, k] - mc)) < 1e-9
         assert np.max(np.abs(vals["td0"][0, k] - td)) < 1e-9
     assert np.all(vals["td0"][:, 0] == 0.5)

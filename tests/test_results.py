@@ -166,12 +166,12 @@ def test_committed_verdicts_follow_from_paper_ours_and_tolerance(path):
 
 
 def test_a_single_printed_run_is_judged_against_the_spread_of_our_runs():
-    runs = np.arange(1, 101, dtype=float)            # 1 … 100
+    runs = np.arange(1, 101, dtype=float)  # 1 … 100
     s = results.Spread.of(runs)
     assert (s.lo, s.hi, s.n) == (pytest.approx(3.475), pytest.approx(97.525), 100)
     assert verdict(50.0, s) == "reproduced"
-    assert verdict(2.0, s) == "differs" and verdict(99.0, s) == "differs"   # can fail on either side
-    assert verdict(3.0, s, tolerance=0.5) == "reproduced"                  # printing's rounding widens it
+    assert verdict(2.0, s) == "differs" and verdict(99.0, s) == "differs"  # can fail on either side
+    assert verdict(3.0, s, tolerance=0.5) == "reproduced"  # printing's rounding widens it
     assert results.Spread.rank(runs, 10.0) == pytest.approx(9.5)
     with pytest.raises(ValueError, match="paper value must be a number"):
         verdict([1.0], s)

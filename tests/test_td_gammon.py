@@ -13,16 +13,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tdbook.core.rng import make_state
 from tdbook.experiments import td_gammon as tg
 from tdbook.experiments.backgammon_match import play_pairs, run_match
 from tdbook.games import backgammon as bg
 from tdbook.games.backgammon_encoding import encode_dense
 from tdbook.learners import td_net
-from tdbook.learners.td_gammon import (MODE_TESAURO, TDGammon, choose_1ply, score_afterstates, train_games,
-                                       value_2ply, Scratch)
+from tdbook.learners.td_gammon import (
+    Scratch,
+    TDGammon,
+    train_games,
+    value_2ply,
+)
 from tdbook.learners.td_net import TDNet
 from tdbook.players.backgammon import KIND_PUBEVAL, NetPlayer, PubevalPlayer, RandomPlayer, load_pubeval_weights
-from tdbook.rng import make_state
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -71,8 +75,9 @@ def reference_game(model: TDGammon, alpha: float, lam: float, seed: int, g: int)
         b = bg.make_buffers()
         n = bg.gen_afterstates(pos, d1, d2, *b)
         after = b[0][:n]
-        vals = [float(bg.win_multiplier(a)) if a[bg.OFF] == 15 else -model.equity(bg.flipped(a), 1 - colour)
-                for a in after]
+        vals = [
+            float(bg.win_multiplier(a)) if a[bg.OFF] == 15 else -model.equity(bg.flipped(a), 1 - colour) for a in after
+        ]
         k = int(np.argmax(vals))
         plies += 1
         a = after[k]
@@ -102,9 +107,10 @@ def reference_game(model: TDGammon, alpha: float, lam: float, seed: int, g: int)
         d1, d2 = bg.roll(rng)
 
 
-@pytest.mark.parametrize("encoding, outputs, lam", [("relative", 4, 0.7), ("relative", 1, 0.6),
-                                                    ("tesauro", 4, 0.5), ("tesauro", 1, 0.0),
-                                                    ("relative", 4, 0.0)])
+@pytest.mark.parametrize(
+    "encoding, outputs, lam",
+    [("relative", 4, 0.7), ("relative", 1, 0.6), ("tesauro", 4, 0.5), ("tesauro", 1, 0.0), ("relative", 4, 0.0)],
+)
 def test_kernel_equals_the_plain_reference(encoding, outputs, lam):
     a = TDGammon.new(6, outputs, encoding, alpha=0.5, lam=lam, init=0.5, seed=4)
     b = TDGammon.new(6, outputs, encoding, alpha=0.5, lam=lam, init=0.5, seed=4)
@@ -140,14 +146,14 @@ def test_row_tracked_update_equals_the_dense_one():
         assert np.array_equal(W1a, W1b) and np.array_equal(e1a, e1b)
         assert np.allclose(W2a, W2b, rtol=0, atol=1e-15)
         assert np.allclose(e2a, np.einsum("jkk->jk", t2b), rtol=0, atol=1e-15)
-        if n_out == 4:   # the remap swaps outputs (0, 2) and (1, 3) of the decayed traces
+        if n_out == 4:  # the remap swaps outputs (0, 2) and (1, 3) of the decayed traces
             e1c, t2c = eW1.copy(), tW2.copy()
-            td_net.update_remap_rows(net.W1.copy(), net.W2.copy(), e1c, t2c, delta, 0.1, 0.2, 0.7,
-                                     np.array([2, 3, 0, 1]), rows, 3, mark)
+            td_net.update_remap_rows(
+                net.W1.copy(), net.W2.copy(), e1c, t2c, delta, 0.1, 0.2, 0.7, np.array([2, 3, 0, 1]), rows, 3, mark
+            )
             assert np.allclose(e1c, 0.7 * eW1[:, :, [2, 3, 0, 1]]) and np.allclose(t2c, 0.7 * tW2[:, :, [2, 3, 0, 1]])
         # λ = 0 empties the row list and zeroes the traces
-        assert td_net.update_remap_rows(W1b, W2b, e1b, t2b, delta, 0.1, 0.2, 0.0, np.arange(n_out), rows, 3,
-                                        mark) == 0
+        assert td_net.update_remap_rows(W1b, W2b, e1b, t2b, delta, 0.1, 0.2, 0.0, np.arange(n_out), rows, 3, mark) == 0
         assert not e1b.any() and not t2b.any() and not mark.any()
 
 
@@ -181,8 +187,9 @@ def test_two_ply_value_is_the_average_of_the_opponents_best_replies():
     pos = bg.initial_position()
     after = bg.apply_hops(pos, [(8, 5), (6, 5)])
     W1, W2, bias, ha, oa, mode = m.arrays
-    v = value_2ply(W1, W2, bias, ha, oa, mode, 0, after, s.tmp, s.tmp2, s.idx, s.val, s.h, s.o, s.out2, s.mv2, s.ws2,
-                   s.scores2)
+    v = value_2ply(
+        W1, W2, bias, ha, oa, mode, 0, after, s.tmp, s.tmp2, s.idx, s.val, s.h, s.o, s.out2, s.mv2, s.ws2, s.scores2
+    )
     opp = bg.flipped(after)
     total = 0.0
     for d1 in range(1, 7):
@@ -196,14 +203,16 @@ def test_two_ply_value_is_the_average_of_the_opponents_best_replies():
 def test_net_matches_use_the_same_duplicate_dice():
     m = TDGammon.new(10, 4, "relative", seed=3)
     r = run_match(NetPlayer(m), NetPlayer(m), 20, seed=7, progress=False)
-    assert np.all(r.points[:, 0] == -r.points[:, 1])          # identical players: pairs cancel
+    assert np.all(r.points[:, 0] == -r.points[:, 1])  # identical players: pairs cancel
     # with pubeval on both sides the net kernel reproduces the plain kernel's games
     out = np.zeros((20, 2), np.int64)
     play_pairs(KIND_PUBEVAL, KIND_PUBEVAL, load_pubeval_weights(), 7, 0, 20, out, np.zeros((20, 2), np.int64))
     assert np.array_equal(run_match(PubevalPlayer(), PubevalPlayer(), 20, seed=7, progress=False).points, out)
+
     # the Python loop (used against gnubg) plays the same games as the jitted one
     class Slow(NetPlayer):
         kind = None
+
     for enc in ("relative", "tesauro"):
         m = TDGammon.new(10, 4, enc, seed=3)
         fast = run_match(NetPlayer(m), RandomPlayer(), 6, seed=8, progress=False)
@@ -244,17 +253,20 @@ def test_save_load_round_trip_and_refusals(tmp_path):
 # ----------------------------------------------------------------------------- checkpoints and resume
 
 
-SPEC = tg.TrainSpec(hidden=5, outputs=4, encoding="relative", alpha=0.1, lam=0.7, alpha_late=0.05, late_after=50,
-                    seed=3, games=90)
+SPEC = tg.TrainSpec(
+    hidden=5, outputs=4, encoding="relative", alpha=0.1, lam=0.7, alpha_late=0.05, late_after=50, seed=3, games=90
+)
 
 
 def test_resume_after_an_interruption_gives_the_same_weights(tmp_path):
-    whole, log = tg.train(SPEC, checkpoint=tmp_path / "a.npz", checkpoint_every=20, eval_every=30, eval_pairs=3,
-                          progress=False, chunk=7)
+    whole, log = tg.train(
+        SPEC, checkpoint=tmp_path / "a.npz", checkpoint_every=20, eval_every=30, eval_pairs=3, progress=False, chunk=7
+    )
     assert log.games_done == 90 and [c.games for c in log.curve] == [0, 30, 60, 90]
     ck = tmp_path / "b.npz"
-    part, plog = tg.train(SPEC, checkpoint=ck, checkpoint_every=20, eval_every=30, eval_pairs=3, progress=False,
-                          stop_after=47)            # "killed" after game 47: the checkpoint holds 40
+    part, plog = tg.train(
+        SPEC, checkpoint=ck, checkpoint_every=20, eval_every=30, eval_pairs=3, progress=False, stop_after=47
+    )  # "killed" after game 47: the checkpoint holds 40
     assert plog.games_done == 47 and TDGammon.load(ck).info["log"]["games_done"] == 40
     again, rlog = tg.train(SPEC, checkpoint=ck, checkpoint_every=20, eval_every=30, eval_pairs=3, progress=False)
     assert rlog.resumed_at == [40] and rlog.games_done == 90
@@ -277,14 +289,14 @@ def test_resume_after_an_interruption_gives_the_same_weights(tmp_path):
 def test_iterate_average_is_the_mean_of_the_weight_copies_and_survives_a_kill(tmp_path):
     avg_spec = tg.TrainSpec(**{**SPEC.__dict__, "average_from": 40, "average_every": 10})
     whole, log = tg.train(avg_spec, checkpoint=tmp_path / "a.npz", checkpoint_every=20, progress=False, chunk=7)
-    assert log.averaged == 6                        # after games 40, 50, …, 90
+    assert log.averaged == 6  # after games 40, 50, …, 90
     s1, s2 = np.zeros_like(whole.net.W1), np.zeros_like(whole.net.W2)
-    for g in range(40, 91, 10):                     # the raw weights after g games, summed in order
+    for g in range(40, 91, 10):  # the raw weights after g games, summed in order
         raw, _ = tg.train(tg.TrainSpec(**{**SPEC.__dict__, "games": g}), progress=False)
         s1 += raw.net.W1
         s2 += raw.net.W2
     assert np.array_equal(whole.net.W1, s1 / 6) and np.array_equal(whole.net.W2, s2 / 6)
-    assert np.array_equal(TDGammon.load(tmp_path / "a.npz").net.W1, raw.net.W1)   # the checkpoint keeps the raw net
+    assert np.array_equal(TDGammon.load(tmp_path / "a.npz").net.W1, raw.net.W1)  # the checkpoint keeps the raw net
     # killed after game 67 (checkpoint at 60), resumed: the same average
     ck = tmp_path / "b.npz"
     tg.train(avg_spec, checkpoint=ck, checkpoint_every=20, progress=False, stop_after=67)
@@ -299,7 +311,7 @@ def test_iterate_average_is_the_mean_of_the_weight_copies_and_survives_a_kill(tm
     with pytest.raises(ValueError, match="other settings"):
         tg.train(tg.TrainSpec(**{**avg_spec.__dict__, "average_every": 5}), checkpoint=ck, progress=False)
     bare = TDGammon.load(ck)
-    bare.save(ck)                                   # the same log, without the running sum
+    bare.save(ck)  # the same log, without the running sum
     with pytest.raises(ValueError, match="running sum"):
         tg.train(avg_spec, checkpoint=ck, progress=False)
     with pytest.raises(ValueError, match="average_from"):
@@ -320,8 +332,23 @@ def test_train_spec_is_checked():
 def test_killed_cli_run_resumes_to_the_uninterrupted_weights(tmp_path):
     """``python -m tdbook train backgammon`` killed with SIGKILL mid-run, then rerun: the same net as
     one uninterrupted run, and the sidecar records the command, the resume and the code version."""
-    args = ["--hidden", "5", "--games", "6000", "--alpha", "0.1", "--lambda", "0.7", "--seed", "9",
-            "--checkpoint-every", "200", "--eval-every", "0", "--no-progress"]
+    args = [
+        "--hidden",
+        "5",
+        "--games",
+        "6000",
+        "--alpha",
+        "0.1",
+        "--lambda",
+        "0.7",
+        "--seed",
+        "9",
+        "--checkpoint-every",
+        "200",
+        "--eval-every",
+        "0",
+        "--no-progress",
+    ]
     out, ck = tmp_path / "net.npz", tmp_path / "net.ckpt.npz"
     cmd = [sys.executable, "-m", "tdbook", "train", "backgammon", *args, "--out", str(out), "--checkpoint", str(ck)]
     env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
@@ -342,15 +369,19 @@ def test_killed_cli_run_resumes_to_the_uninterrupted_weights(tmp_path):
     assert np.array_equal(got.net.W1, whole.net.W1) and np.array_equal(got.net.W2, whole.net.W2)
     side = json.loads(out.with_suffix(".json").read_text())
     assert side["games"] == 6000 and side["seed"] == 9 and side["resumed_at"] == [killed_at]
-    assert side["command"].startswith("python -m tdbook train backgammon --hidden 5") and "tdbook" in side["code_version"]
+    assert (
+        side["command"].startswith("python -m tdbook train backgammon --hidden 5") and "tdbook" in side["code_version"]
+    )
 
 
 # ----------------------------------------------------------------------------- notebook helpers, widget, plots
 
 
 def test_notebook_helpers():
-    curve = [tg.CurvePoint(g, p, 0.05, 50.0) for g, p in [(0, -2.4), (10_000, -0.4), (50_000, 0.1), (90_000, 0.2),
-                                                           (100_000, 0.3), (110_000, 0.1)]]
+    curve = [
+        tg.CurvePoint(g, p, 0.05, 50.0)
+        for g, p in [(0, -2.4), (10_000, -0.4), (50_000, 0.1), (90_000, 0.2), (100_000, 0.3), (110_000, 0.1)]
+    ]
     assert tg.learning_share(curve, 50_000) == pytest.approx(2.5 / 2.6)
     assert tg.fmt_point(curve, 10_000) == "-0.400 ± 0.050" and tg.fmt_point(curve, 5) == "—"
     a = run_match(PubevalPlayer(), RandomPlayer(), 30, seed=1, progress=False)
@@ -361,19 +392,20 @@ def test_notebook_helpers():
         tg.config("quick", GAMES=3)
     with pytest.raises(ValueError, match="PUBEVAL_PAIRS"):
         tg.config("quick", PUBEVAL_PAIRS=0)
-    assert tg.config("standard").PUBEVAL_PAIRS >= 5000      # the ≥ 10,000-game target
+    assert tg.config("standard").PUBEVAL_PAIRS >= 5000  # the ≥ 10,000-game target
     with pytest.raises(ValueError, match="unknown opponent"):
         tg.make_opponent("kasparov")
     P, D = tg.game_positions(30, seed=2)
     assert P.shape == (30, 28) and 5 < tg.moves_per_roll(P[:10]) < 60
-    for label, p, d1, d2 in tg.showcase_positions():
+    for _label, p, d1, d2 in tg.showcase_positions():
         table, chk = tg.side_by_side(p, d1, d2, TDGammon.new(5, 4, seed=1))
         assert chk["count_ok"] and not chk["problems"] and len(table.rows) == chk["gnubg"]
 
 
 def test_human_game_refuses_bad_moves_and_plays_on():
-    from tdbook.players.backgammon_human import HumanVsNet
     from tdbook.games.base import IllegalMove
+    from tdbook.players.backgammon_human import HumanVsNet
+
     g = HumanVsNet(NetPlayer(TDGammon.new(5, 4, seed=1)), seed=4)
     assert g.state.player == 0 and g.legal
     before = g.state
@@ -384,7 +416,7 @@ def test_human_game_refuses_bad_moves_and_plays_on():
     n = len(g.history)
     g.submit(g.legal[0])
     assert len(g.history) >= n + 2 and g.history[n].player == "you" and g.history[n + 1].player == "TD-Gammon"
-    while not g.over:                           # play it out: the human always takes the first legal move
+    while not g.over:  # play it out: the human always takes the first legal move
         g.submit(g.legal[0])
     assert "win" in g.message
     with pytest.raises(IllegalMove, match="over"):
@@ -393,26 +425,32 @@ def test_human_game_refuses_bad_moves_and_plays_on():
 
 def test_play_widget_shows_the_reason_and_keeps_the_position():
     from tdbook.players.backgammon_human import play
+
     w = play(TDGammon.new(5, 4, seed=1), seed=4)
     box, go, new = w.children[1].children
     status = w.children[2]
     before = w.game.state
-    box.value = "13/3"                           # Enter in the box
+    box.value = "13/3"  # Enter in the box
     assert "Not played" in status.value and w.game.state == before
     box.value = w.game.legal[0]
     assert w.game.state != before and "Not played" not in status.value
-    assert len(w.children[0].value) > 1000       # the board, as PNG bytes
+    assert len(w.children[0].value) > 1000  # the board, as PNG bytes
 
 
 def test_explore_and_figures():
     import matplotlib
+
     matplotlib.use("Agg")
     from tdbook.plots import td_gammon as P
+
     data = tg.explore(hidden=5, games=100, pairs=5, seed=3, opponent="random")
     assert data.log.games_done == 100 and len(data.log.curve) == 6 and data.match.games == 10
-    figs = [P.explore(data), P.board(bg.initial_position(), dice=(3, 1)),
-            P.ladder({"net": {"pubeval": {"ppg": 0.3, "stderr": 0.05}}}),
-            P.pwin_agreement(np.array([0.2, 0.8]), np.array([0.25, 0.7]))]
+    figs = [
+        P.explore(data),
+        P.board(bg.initial_position(), dice=(3, 1)),
+        P.ladder({"net": {"pubeval": {"ppg": 0.3, "stderr": 0.05}}}),
+        P.pwin_agreement(np.array([0.2, 0.8]), np.array([0.25, 0.7])),
+    ]
     assert all(f.axes for f in figs)
 
 
@@ -424,8 +462,26 @@ def test_cli_rejects_bad_settings(capsys):
 
 def test_full_profile_retrains_a_shipped_net_from_its_sidecar(tmp_path):
     out = tmp_path / "net.npz"
-    assert tg.train_main(["--hidden", "5", "--games", "60", "--eval-every", "30", "--eval-pairs", "3", "--out", str(out),
-                          "--checkpoint", str(tmp_path / "ck.npz"), "--no-progress"]) == 0
+    assert (
+        tg.train_main(
+            [
+                "--hidden",
+                "5",
+                "--games",
+                "60",
+                "--eval-every",
+                "30",
+                "--eval-pairs",
+                "3",
+                "--out",
+                str(out),
+                "--checkpoint",
+                str(tmp_path / "ck.npz"),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     shipped = tg.Shipped(5, TDGammon.load(out), tg.read_sidecar(out), out)
     again = tg.retrain(shipped, tmp_path / "re", progress=False)
     assert np.array_equal(again.model.net.W1, shipped.model.net.W1)

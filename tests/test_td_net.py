@@ -99,8 +99,10 @@ def test_thesis_derivative_is_the_printed_formula():
     net.start(x)
     y = net.o[0]
     assert np.allclose(net.eW2[:2, 0], 2 * y * (1 - y) * net.h)
-    assert np.isclose(net.value(x)[0], (1 - np.exp(-(net.h @ net.W2[:2, 0] + net.W2[2, 0]))) /
-                      (1 + np.exp(-(net.h @ net.W2[:2, 0] + net.W2[2, 0]))))
+    assert np.isclose(
+        net.value(x)[0],
+        (1 - np.exp(-(net.h @ net.W2[:2, 0] + net.W2[2, 0]))) / (1 + np.exp(-(net.h @ net.W2[:2, 0] + net.W2[2, 0]))),
+    )
 
 
 def test_same_seed_same_weights_and_init_range():
@@ -113,8 +115,12 @@ def test_same_seed_same_weights_and_init_range():
 @pytest.mark.parametrize(
     "kwargs, msg",
     [
-        ({"n_in": 0}, "n_in"), ({"hidden": "relu"}, "hidden activation"), ({"alpha": 0}, "alpha"),
-        ({"lam": 1.5}, "λ"), ({"derivative": "exact"}, "derivative"), ({"gamma": -0.1}, "gamma"),
+        ({"n_in": 0}, "n_in"),
+        ({"hidden": "relu"}, "hidden activation"),
+        ({"alpha": 0}, "alpha"),
+        ({"lam": 1.5}, "λ"),
+        ({"derivative": "exact"}, "derivative"),
+        ({"gamma": -0.1}, "gamma"),
     ],
 )
 def test_bad_hyperparameters(kwargs, msg):
@@ -154,6 +160,7 @@ def test_save_load_roundtrip_and_corrupt_files(tmp_path):
     with pytest.raises(ValueError, match="non-finite"):
         TDNet.load(tmp_path / "nan.npz")
     import io
+
     z = io.BytesIO()
     np.savez(z, W1=np.zeros((3, 3)), W2=np.zeros((5, 2)), meta=np.array(__import__("json").dumps(net.meta())))
     (tmp_path / "shape.npz").write_bytes(z.getvalue())
@@ -161,11 +168,14 @@ def test_save_load_roundtrip_and_corrupt_files(tmp_path):
         TDNet.load(tmp_path / "shape.npz")
 
 
-@pytest.mark.parametrize("meta, msg", [
-    ("[1, 2, 3]", "metadata is a list"),
-    ('{"format": "tdbook.TDNet/1", "n_hidden": 4}', "metadata lacks n_in"),
-    ("n_in-string", "not a readable tdbook weights file"),
-])
+@pytest.mark.parametrize(
+    "meta, msg",
+    [
+        ("[1, 2, 3]", "metadata is a list"),
+        ('{"format": "tdbook.TDNet/1", "n_hidden": 4}', "metadata lacks n_in"),
+        ("n_in-string", "not a readable tdbook weights file"),
+    ],
+)
 def test_corrupt_metadata_is_refused_by_name(tmp_path, meta, msg):
     import io
     import json

@@ -3,7 +3,7 @@ pure-Python search, property tests on random games, the App. B.7 greedy rule on 
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -26,14 +26,14 @@ def _winner(b: tuple) -> str:
     return "draw" if "." not in b else ""
 
 
-@lru_cache(maxsize=None)
+@cache
 def _minimax(b: tuple) -> int:
     """Value for X of board ``b`` (a tuple of 'X', 'O', '.') by plain recursion — written independently."""
     w = _winner(b)
     if w:
         return {"X": 1, "O": -1, "draw": 0}[w]
     me = "X" if b.count("X") == b.count("O") else "O"
-    vals = [_minimax(b[:i] + (me,) + b[i + 1:]) for i in range(9) if b[i] == "."]
+    vals = [_minimax(b[:i] + (me,) + b[i + 1 :]) for i in range(9) if b[i] == "."]
     return max(vals) if me == "X" else min(vals)
 
 
@@ -48,7 +48,7 @@ def _reachable() -> dict[tuple, None]:
         if _winner(b):
             continue
         me = "X" if b.count("X") == b.count("O") else "O"
-        stack += [b[:i] + (me,) + b[i + 1:] for i in range(9) if b[i] == "."]
+        stack += [b[:i] + (me,) + b[i + 1 :] for i in range(9) if b[i] == "."]
     return seen
 
 
@@ -81,7 +81,7 @@ def test_minimax_matches_independent_search():
         if not _winner(b):
             me = "X" if b.count("X") == b.count("O") else "O"
             best = _minimax(b)
-            opt = {i for i in range(9) if b[i] == "." and _minimax(b[:i] + (me,) + b[i + 1:]) == best}
+            opt = {i for i in range(9) if b[i] == "." and _minimax(b[:i] + (me,) + b[i + 1 :]) == best}
             assert set(T.squares_mask(T.OPTIMAL[c])) == opt, b
         else:
             assert T.OPTIMAL[c] == 0
@@ -139,7 +139,8 @@ def test_random_games_through_the_facade(moves, rnd):
     if g.is_terminal(s):
         w = _winner(tuple(board))
         assert g.result(s) == {"X": 1.0, "O": -1.0, "draw": 0.0}[w]
-    assert g.encode(s).tolist() == [s] and g.value(s) == _minimax(tuple(board))
+    assert g.key(s) == s and g.value(s) == _minimax(tuple(board))
+    assert g.encode(s).tolist() == [float(c == "X") for c in board] + [float(c == "O") for c in board]
 
 
 def test_facade_rejects_bad_input_with_clear_errors():
@@ -218,7 +219,8 @@ def test_python_object_players_and_illegal_answers():
     res = P.match(P.perfect_player(), _FirstEmpty(), games=200, progress=False)
     assert res.o_wins == 0 and res.games == 200 and res.x_wins > 0
     assert P.optimal_fraction(_FirstEmpty(), T.O) == pytest.approx(
-        np.mean([T.is_optimal(int(c), int(T.board_string(int(c)).index("B"))) for c in T.positions_to_move(T.O)]))
+        np.mean([T.is_optimal(int(c), int(T.board_string(int(c)).index("B"))) for c in T.positions_to_move(T.O)])
+    )
 
 
 def _table_with(values: dict[str, float]) -> np.ndarray:
@@ -326,7 +328,7 @@ def _expectimax_score(b: tuple, br: str, memo: dict) -> float:
         v = 0.0 if w == "draw" else (1.0 if w == br else -1.0)
     else:
         me = "X" if b.count("X") == b.count("O") else "O"
-        kids = [_expectimax_score(b[:i] + (me,) + b[i + 1:], br, memo) for i in range(9) if b[i] == "."]
+        kids = [_expectimax_score(b[:i] + (me,) + b[i + 1 :], br, memo) for i in range(9) if b[i] == "."]
         v = max(kids) if me == br else sum(kids) / len(kids)
     memo[b] = v
     return v

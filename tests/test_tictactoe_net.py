@@ -9,14 +9,29 @@ import math
 import numpy as np
 import pytest
 
-from tdbook.games.tictactoe import (EMPTY, N_O, N_X, O, ONGOING, POW3, REACHABLE, SCAN_COLUMN_MAJOR, STATUS, X,
-                                    X_WINS, O_WINS, DRAW, parse_board, positions_to_move)
+from tdbook.core.rng import randint, uniform
+from tdbook.games.tictactoe import (
+    DRAW,
+    EMPTY,
+    N_O,
+    N_X,
+    ONGOING,
+    SCAN_COLUMN_MAJOR,
+    STATUS,
+    O,
+    X,
+    parse_board,
+    positions_to_move,
+)
 from tdbook.learners.td_net import TDNet
 from tdbook.learners.tictactoe_net import FIXES, check_fixes, net_state, new_net, train
-from tdbook.players.tictactoe import (exact_outcomes, match, optimal_fraction, perfect_player, random_player,
-                                      table_player, empty_table)
-from tdbook.players.tictactoe_net import (AFTER_STATES, VERSIONS, NetPlayer, encode_after, greedy_square)
-from tdbook.rng import randint, uniform
+from tdbook.players.tictactoe import (
+    exact_outcomes,
+    match,
+    optimal_fraction,
+    perfect_player,
+)
+from tdbook.players.tictactoe_net import VERSIONS, NetPlayer, encode_after, greedy_square
 
 # ----------------------------------------------------------------------------- a plain port of App. B.1, B.8, B.9
 
@@ -81,7 +96,9 @@ class _SuttonNet:
             for k in range(self.n_out):
                 self.eHO[j][k] = d * self.eHO[j][k] + g[k] * self.hid[j]
                 for i in range(self.n_in):
-                    self.eIH[k][i][j] = d * self.eIH[k][i][j] + g[k] * self.Who[j][k] * self.fp(self.hid[j]) * self.inp[i]
+                    self.eIH[k][i][j] = (
+                        d * self.eIH[k][i][j] + g[k] * self.Who[j][k] * self.fp(self.hid[j]) * self.inp[i]
+                    )
 
     def reset(self):
         self.inp = [0.0] * self.n_in
@@ -124,8 +141,12 @@ class _NeuralPolicy:
             else:
                 code += piece * 3**x
         if random:
-            moves = [code + piece * 3 ** (i + 3 * j) for i in range(3) for j in range(3)
-                     if (code // 3 ** (i + 3 * j)) % 3 == EMPTY]
+            moves = [
+                code + piece * 3 ** (i + 3 * j)
+                for i in range(3)
+                for j in range(3)
+                if (code // 3 ** (i + 3 * j)) % 3 == EMPTY
+            ]
             code = moves[randint(self.st, len(moves))]
         self.next = _board_vector(code, piece)
         return code
@@ -184,8 +205,21 @@ def test_thesis_mode_equals_a_plain_port_of_the_listing(version):
 def test_negamax_target_equals_a_plain_port():
     """The beyond-the-thesis rule: δ_t = −max V(replies) − V(a_t), traces e ← −γλ e + ∇V (cut after exploring)."""
     games, seed, lam, eps = 6, 3, 0.6, 0.3
-    r = train("v3.0", "fixed", games=games, target="negamax", hidden=5, activation="tanh", alpha=0.05, beta=0.07,
-              lam=lam, epsilon=eps, seed=seed, log_every=games, progress=False)
+    r = train(
+        "v3.0",
+        "fixed",
+        games=games,
+        target="negamax",
+        hidden=5,
+        activation="tanh",
+        alpha=0.05,
+        beta=0.07,
+        lam=lam,
+        epsilon=eps,
+        seed=seed,
+        log_every=games,
+        progress=False,
+    )
     net = new_net("v3.0", "fixed", hidden=5, activation="tanh", alpha=0.05, beta=0.07, lam=lam, seed=seed)
     st = net_state(seed)
 
@@ -271,8 +305,9 @@ def test_net_player_is_the_same_policy_as_its_table_player():
         idx, val = np.empty(10, np.int64), np.empty(10)
         h, o = np.empty(net.n_hidden), np.empty(net.n_out)
         for c in rng.choice(np.concatenate([positions_to_move(X), positions_to_move(O)]), 300):
-            s = greedy_square(net.W1, net.W2, net.bias, net.hact, net.oact, 0, pl.score, False, pl.rewards, int(c),
-                              idx, val, h, o)
+            s = greedy_square(
+                net.W1, net.W2, net.bias, net.hact, net.oact, 0, pl.score, False, pl.rewards, int(c), idx, val, h, o
+            )
             d = tp.distribution(int(c))
             assert s >= 0 and d[s] == 1.0, (version, c)
 
@@ -334,8 +369,22 @@ def test_corrected_net_passes_the_perfect_player_test_on_a_small_budget():
     """The notebook's beyond-the-thesis recipe (all fixes, negamax target, 80 hidden, U[−0.5, 0.5], α 0.05 / β 0.01
     annealed ten-fold, ε 0.3, λ 0.5) on 200,000 self-play games instead of the shipped net's 500,000: greedy, it
     never loses to the perfect player, as X or as O (exact), and sampled games agree."""
-    r = train("v3.0", "fixed", games=200_000, target="negamax", hidden=80, activation="tanh", init=0.5, alpha=0.05,
-              beta=0.01, alpha_final=0.005, lam=0.5, epsilon=0.3, seed=4, progress=False)
+    r = train(
+        "v3.0",
+        "fixed",
+        games=200_000,
+        target="negamax",
+        hidden=80,
+        activation="tanh",
+        init=0.5,
+        alpha=0.05,
+        beta=0.01,
+        alpha_final=0.005,
+        lam=0.5,
+        epsilon=0.3,
+        seed=4,
+        progress=False,
+    )
     p = r.player.as_table_player()
     per = perfect_player(0)
     assert exact_outcomes(p, per)[1] == 0.0 and exact_outcomes(per, p)[0] == 0.0
@@ -366,11 +415,13 @@ def test_shipped_net_is_what_its_command_makes(tmp_path):
     argv = pn.command.split("tictactoe-net", 1)[1].split() + ["--out", str(out), "--no-progress"]
     assert train_main(argv) == 0
     again = load_perfect(out)
-    assert np.array_equal(again.player.net.W1, pn.player.net.W1) and np.array_equal(again.player.net.W2, pn.player.net.W2)
+    assert np.array_equal(again.player.net.W1, pn.player.net.W1) and np.array_equal(
+        again.player.net.W2, pn.player.net.W2
+    )
 
 
 def test_corrupt_or_mismatched_shipped_weights_are_refused(tmp_path):
-    from tdbook.experiments.tictactoe_net import load_perfect, save_perfect, PerfectNet
+    from tdbook.experiments.tictactoe_net import PerfectNet, load_perfect, save_perfect
 
     (tmp_path / "bad.npz").write_bytes(b"not a zip file")
     (tmp_path / "bad.json").write_text("{}")
@@ -414,15 +465,32 @@ def test_bad_input_is_refused_clearly():
 def test_train_with_a_net_refuses_conflicting_settings_and_a_failing_callback_leaves_it_as_it_was():
     net = new_net("v1.1", "thesis", hidden=5, alpha=0.2, beta=0.3, lam=0.7, init=0.2, seed=4)
     w1, w2 = net.W1.copy(), net.W2.copy()
-    for kw, name in ((dict(hidden=8), "hidden=8"), (dict(alpha=0.05), "alpha=0.05"), (dict(beta=0.1), "beta=0.1"),
-                     (dict(lam=0.5), "lam=0.5"), (dict(init=0.1), "init=0.1"), (dict(gamma=0.9), "gamma=0.9"),
-                     (dict(activation="tanh"), "activation='tanh'")):
+    for kw, name in (
+        (dict(hidden=8), "hidden=8"),
+        (dict(alpha=0.05), "alpha=0.05"),
+        (dict(beta=0.1), "beta=0.1"),
+        (dict(lam=0.5), "lam=0.5"),
+        (dict(init=0.1), "init=0.1"),
+        (dict(gamma=0.9), "gamma=0.9"),
+        (dict(activation="tanh"), "activation='tanh'"),
+    ):
         with pytest.raises(ValueError, match=f"conflict with it: {name}"):
             train("v1.1", games=10, net=net, progress=False, **kw)
         assert np.array_equal(net.W1, w1) and np.array_equal(net.W2, w2)
     # agreeing values are fine, and continue the same net
-    train("v1.1", games=10, net=net, hidden=5, alpha=0.2, beta=0.3, lam=0.7, init=0.2, activation="logistic",
-          log_every=10, progress=False)
+    train(
+        "v1.1",
+        games=10,
+        net=net,
+        hidden=5,
+        alpha=0.2,
+        beta=0.3,
+        lam=0.7,
+        init=0.2,
+        activation="logistic",
+        log_every=10,
+        progress=False,
+    )
     assert not np.array_equal(net.W1, w1)
     w1, w2 = net.W1.copy(), net.W2.copy()
 
@@ -431,7 +499,15 @@ def test_train_with_a_net_refuses_conflicting_settings_and_a_failing_callback_le
             raise RuntimeError("callback failed")
 
     with pytest.raises(RuntimeError, match="callback failed"):
-        train("v1.1", games=400, net=net, log_every=100, callback=boom, callback_every=100, alpha_final=0.01,
-              progress=False)
+        train(
+            "v1.1",
+            games=400,
+            net=net,
+            log_every=100,
+            callback=boom,
+            callback_every=100,
+            alpha_final=0.01,
+            progress=False,
+        )
     assert np.array_equal(net.W1, w1) and np.array_equal(net.W2, w2)  # weights restored
     assert (net.alpha, net.beta) == (0.2, 0.3)  # and the annealed step sizes

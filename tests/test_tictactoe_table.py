@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tdbook import rng
+from tdbook.core import rng
 from tdbook.games import tictactoe as T
 from tdbook.learners import td_table as L
 from tdbook.players import tictactoe as P
@@ -41,8 +41,9 @@ def _game_over(board):
 
 
 def _board_string(board):
-    return "".join(("X" if board[i][j] == K_X else "O") if board[i][j] != K_EMPTY else "B"
-                   for j in range(3) for i in range(3))
+    return "".join(
+        ("X" if board[i][j] == K_X else "O") if board[i][j] != K_EMPTY else "B" for j in range(3) for i in range(3)
+    )
 
 
 def _empty_squares(board):
@@ -164,13 +165,28 @@ def test_kernel_equals_a_line_by_line_port_of_appendix_b(setting):
     alpha, lam, draw = (0.05, 0.0, -0.1) if setting == "lambda0-draw-0.1" else (0.1, 0.5, 0.0)
     st = rng.make_state(seed, 0)
     td = lambda: _TDlambda(st, alpha, lam, 1.0, 0.05, draw)  # noqa: E731
-    pols = {"td-O-vs-random": [_Random(st), td()], "td-X-vs-random": [td(), _Random(st)],
-            "td-vs-td": [td(), td()], "lambda0-draw-0.1": [_Random(st), td()]}[setting]
+    pols = {
+        "td-O-vs-random": [_Random(st), td()],
+        "td-X-vs-random": [td(), _Random(st)],
+        "td-vs-td": [td(), td()],
+        "lambda0-draw-0.1": [_Random(st), td()],
+    }[setting]
     counts_port = _main_cc(pols, games)
     learning = [isinstance(p, _TDlambda) for p in pols]
     players = [P.table_player(P.empty_table(), "thesis", draw, 0.05) if lr else P.random_player() for lr in learning]
-    res = L.train(players[0], players[1], learning, games, chunk=games, alpha=alpha, lam=lam, seed=seed,
-                  log_every=games, save_digits=None, progress=False)
+    res = L.train(
+        players[0],
+        players[1],
+        learning,
+        games,
+        chunk=games,
+        alpha=alpha,
+        lam=lam,
+        seed=seed,
+        log_every=games,
+        save_digits=None,
+        progress=False,
+    )
     assert tuple(res.log[0, -1]) == counts_port
     for i, p in enumerate(pols):
         if learning[i]:
@@ -207,8 +223,7 @@ def test_terminal_after_states_never_change_and_same_seed_same_table():
     nz = np.flatnonzero(a.tables[1])
     assert set(nz) <= set(T.after_states(T.O, terminal=False))  # only O's own non-terminal after-states
     assert L.states_stored(a.tables[1]) == nz.size == a.states[-1][1]
-    c = L.train(P.random_player(), P.table_player(P.empty_table(), epsilon=0.05), (False, True),
-                **{**kw, "seed": 4})
+    c = L.train(P.random_player(), P.table_player(P.empty_table(), epsilon=0.05), (False, True), **{**kw, "seed": 4})
     assert not np.array_equal(a.tables, c.tables)
     # the random player's table is untouched; the counters restart every chunk
     assert not a.tables[0].any() and a.log.shape == (3, 20, 3) and a.log[:, -1].sum(axis=1).tolist() == [20_000] * 3
@@ -229,9 +244,15 @@ def test_save_precision_and_crossover_bookkeeping():
 def test_train_rejects_bad_parameters():
     tp = P.table_player(P.empty_table(), epsilon=0.05)
     rp = P.random_player()
-    for kw, msg in [({"alpha": 0.0}, "alpha"), ({"alpha": 1.5}, "alpha"), ({"lam": -0.1}, "lam"),
-                    ({"gamma": 0}, "gamma"), ({"games": 0}, "games"), ({"games": 1000, "chunk": 300}, "multiple"),
-                    ({"log_every": 0}, "log_every")]:
+    for kw, msg in [
+        ({"alpha": 0.0}, "alpha"),
+        ({"alpha": 1.5}, "alpha"),
+        ({"lam": -0.1}, "lam"),
+        ({"gamma": 0}, "gamma"),
+        ({"games": 0}, "games"),
+        ({"games": 1000, "chunk": 300}, "multiple"),
+        ({"log_every": 0}, "log_every"),
+    ]:
         args = {"games": 1000, "chunk": 500, "log_every": 100, **kw}
         with pytest.raises(ValueError, match=msg):
             L.train(rp, tp, (False, True), progress=False, **args)
@@ -252,8 +273,10 @@ def test_appendix_d_transcription():
     for s, v in E.THESIS["appd_first_moves"].items():  # the opening values read by hand from the OCR
         c = T.place(0, s, T.X)
         assert c not in d or d[c] == v
-    text = ("Appendix D. Tic-Tac-Toe\nBXOBXXOOX\t1.0000\tBBBBBBBEX 0.5308 XXXOOBBBB 1.0000 BXBBBBBBB 0.4470 "
-            "BXBBBBBBB 0.4000 XOBBBBBBB 0.1000 XBBBBBBB 0.5518\n")
+    text = (
+        "Appendix D. Tic-Tac-Toe\nBXOBXXOOX\t1.0000\tBBBBBBBEX 0.5308 XXXOOBBBB 1.0000 BXBBBBBBB 0.4470 "
+        "BXBBBBBBB 0.4000 XOBBBBBBB 0.1000 XBBBBBBB 0.5518\n"
+    )
     # terminal, met twice, X to move and 8-character entries are dropped; OCR 'E' is read as 'B'
     assert E.transcribe_appendix_d(text) == [("BBBBBBBBX", 0.5308), ("BXOBXXOOX", 1.0)]
 
@@ -278,9 +301,15 @@ def test_config_and_tolerance():
 
     cfg = E.config("quick")
     assert cfg.GAMES % cfg.CHUNK == 0 and 0.05 in cfg.ALPHAS
-    for kw, msg in [({"GAMES": 50_000}, "multiple"), ({"EVAL_GAMES": 10}, "EVAL_GAMES"), ({"ALPHAS": [0.1]}, "0.05"),
-                    ({"LAMBDA": 1.5}, "lam"), ({"EPSILONS": [2.0]}, "exploration"), ({"REPLICATES": 0}, "REPLICATES"),
-                    ({"GAMES": "many"}, "GAMES")]:
+    for kw, msg in [
+        ({"GAMES": 50_000}, "multiple"),
+        ({"EVAL_GAMES": 10}, "EVAL_GAMES"),
+        ({"ALPHAS": [0.1]}, "0.05"),
+        ({"LAMBDA": 1.5}, "lam"),
+        ({"EPSILONS": [2.0]}, "exploration"),
+        ({"REPLICATES": 0}, "REPLICATES"),
+        ({"GAMES": "many"}, "GAMES"),
+    ]:
         with pytest.raises(ValueError, match=msg):
             E.config("quick", **kw)
     assert E.tolerance(np.array([1.0, 1.0]), 0.5) == 0.5
@@ -293,7 +322,13 @@ def test_explore_runs_and_rejects_bad_parameters():
 
     d = E.explore(games=4000, side="X", opponent="self", version="corrected", seed=3)
     assert d.result.games == 4000 and d.result.learning == (True, True) and 0 <= d.evaluation.optimal <= 1
-    for kw in ({"alpha": 0.0}, {"side": "Z"}, {"opponent": "human"}, {"games": 10}, {"version": "v2"},
-               {"epsilon": -0.1}):
+    for kw in (
+        {"alpha": 0.0},
+        {"side": "Z"},
+        {"opponent": "human"},
+        {"games": 10},
+        {"version": "v2"},
+        {"epsilon": -0.1},
+    ):
         with pytest.raises(ValueError):
             E.explore(**kw)

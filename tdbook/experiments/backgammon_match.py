@@ -19,12 +19,23 @@ import numpy as np
 from numba import njit
 from tqdm.auto import tqdm
 
-from ..games.backgammon import (MAX_AFTER, NSLOT, OFF, WS_SIZE, flip, gen_afterstates, initial_position,
-                                make_buffers, opening_roll, roll, win_multiplier)
+from ..core.rng import make_state, seed_state
+from ..games.backgammon import (
+    MAX_AFTER,
+    NSLOT,
+    OFF,
+    WS_SIZE,
+    flip,
+    gen_afterstates,
+    initial_position,
+    make_buffers,
+    opening_roll,
+    roll,
+    win_multiplier,
+)
 from ..games.backgammon_encoding import MAX_NNZ
 from ..learners.td_gammon import choose_1ply, choose_2ply
 from ..players.backgammon import KIND_NET, KIND_NET2, choose  # noqa: F401
-from ..rng import make_state, seed_state
 
 MAX_PLIES = 100_000  # safety net; real games are a few hundred plies at most
 
@@ -37,23 +48,56 @@ def _pick(kind, net, keep, pos, colour, out_pos, n, w, x, rng, sc):
     scores, order, tmp, tmp2, idx, val, h, o, out2, mv2, ws2, scores2 = sc
     if kind == KIND_NET:
         return choose_1ply(W1, W2, bias, hact, oact, mode, colour, out_pos, n, scores, tmp, idx, val, h, o)
-    return choose_2ply(W1, W2, bias, hact, oact, mode, colour, out_pos, n, keep, scores, order, tmp, tmp2, idx,
-                       val, h, o, out2, mv2, ws2, scores2)
+    return choose_2ply(
+        W1,
+        W2,
+        bias,
+        hact,
+        oact,
+        mode,
+        colour,
+        out_pos,
+        n,
+        keep,
+        scores,
+        order,
+        tmp,
+        tmp2,
+        idx,
+        val,
+        h,
+        o,
+        out2,
+        mv2,
+        ws2,
+        scores2,
+    )
 
 
 @njit(cache=True)
 def _scratch(kind, n_hidden, n_out):
     """A net player's buffers (tiny ones for a 1-ply net or a non-net player)."""
     big = MAX_AFTER if kind == KIND_NET2 else 1
-    return (np.zeros(MAX_AFTER), np.zeros(MAX_AFTER, np.int64), np.zeros(NSLOT, np.int8), np.zeros(NSLOT, np.int8),
-            np.zeros(MAX_NNZ, np.int64), np.zeros(MAX_NNZ), np.zeros(n_hidden), np.zeros(n_out),
-            np.zeros((big, NSLOT), np.int8), np.full((big, 8), -1, np.int8),
-            np.zeros(WS_SIZE if kind == KIND_NET2 else 1, np.int64), np.zeros(big))
+    return (
+        np.zeros(MAX_AFTER),
+        np.zeros(MAX_AFTER, np.int64),
+        np.zeros(NSLOT, np.int8),
+        np.zeros(NSLOT, np.int8),
+        np.zeros(MAX_NNZ, np.int64),
+        np.zeros(MAX_NNZ),
+        np.zeros(n_hidden),
+        np.zeros(n_out),
+        np.zeros((big, NSLOT), np.int8),
+        np.full((big, 8), -1, np.int8),
+        np.zeros(WS_SIZE if kind == KIND_NET2 else 1, np.int64),
+        np.zeros(big),
+    )
 
 
 @njit(cache=True)
-def play_game(kind0, kind1, net0, net1, keep, w, dice_rng, rng0, rng1, out_pos, out_mv, ws, x, pos, tmp,
-              sc0, sc1) -> tuple:
+def play_game(
+    kind0, kind1, net0, net1, keep, w, dice_rng, rng0, rng1, out_pos, out_mv, ws, x, pos, tmp, sc0, sc1
+) -> tuple:
     """One cubeless game; returns (points for colour 0, plies).  Colour 0 is white.  A side is a
     jitted player (``KIND_RANDOM``, ``KIND_PUBEVAL`` with weights ``w``; ``rng`` its own stream)
     or a TD-Gammon net (``KIND_NET`` 1-ply, ``KIND_NET2`` 2-ply over the ``keep`` best 1-ply
@@ -98,15 +142,17 @@ def play_pairs_net(kind_a, kind_b, net_a, net_b, keep, w, seed, first_pair, n_pa
         p = first_pair + i
         for g in range(2):
             dice = seed_state(seed, 2 * p)
-            ra = seed_state(seed, 2 * p + 1)              # A's own stream (random choices)
+            ra = seed_state(seed, 2 * p + 1)  # A's own stream (random choices)
             rb = seed_state(seed, 2 * p + 1 + (1 << 40))  # B's own stream
             if g == 0:
-                r, n = play_game(kind_a, kind_b, net_a, net_b, keep, w, dice, ra, rb, out_pos, out_mv, ws, x, pos,
-                                 tmp, sa, sb)
+                r, n = play_game(
+                    kind_a, kind_b, net_a, net_b, keep, w, dice, ra, rb, out_pos, out_mv, ws, x, pos, tmp, sa, sb
+                )
                 out[i, 0] = r
             else:
-                r, n = play_game(kind_b, kind_a, net_b, net_a, keep, w, dice, rb, ra, out_pos, out_mv, ws, x, pos,
-                                 tmp, sb, sa)
+                r, n = play_game(
+                    kind_b, kind_a, net_b, net_a, keep, w, dice, rb, ra, out_pos, out_mv, ws, x, pos, tmp, sb, sa
+                )
                 out[i, 1] = -r
             plies[i, g] = n
 
@@ -133,8 +179,10 @@ class MatchResult:
     points: np.ndarray  # shape (pairs, 2): A's points as colour 0 and as colour 1
 
     def summary(self) -> str:
-        return (f"{self.a} vs {self.b}: {self.ppg:+.3f} ± {self.stderr:.3f} points/game, "
-                f"{self.win_pct:.1f}% wins over {self.games} games (duplicate dice, cubeless)")
+        return (
+            f"{self.a} vs {self.b}: {self.ppg:+.3f} ± {self.stderr:.3f} points/game, "
+            f"{self.win_pct:.1f}% wins over {self.games} games (duplicate dice, cubeless)"
+        )
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -148,8 +196,17 @@ def summarize(a: str, b: str, points: np.ndarray) -> MatchResult:
     pair = pts.mean(axis=1)
     n = len(pair)
     se = float(pair.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
-    return MatchResult(a, b, int(flat.size), float(flat.mean()), se, float(100 * np.mean(flat > 0)),
-                       float(100 * np.mean(np.abs(flat) == 2)), float(100 * np.mean(np.abs(flat) == 3)), pts)
+    return MatchResult(
+        a,
+        b,
+        int(flat.size),
+        float(flat.mean()),
+        se,
+        float(100 * np.mean(flat > 0)),
+        float(100 * np.mean(np.abs(flat) == 2)),
+        float(100 * np.mean(np.abs(flat) == 3)),
+        pts,
+    )
 
 
 def _check(n_pairs: int, seed: int) -> None:
@@ -158,8 +215,9 @@ def _check(n_pairs: int, seed: int) -> None:
     make_state(seed, 0)  # validates the seed
 
 
-def run_match(player_a, player_b, n_pairs: int = 500, seed: int = 0, progress: bool = True,
-              chunk: int = 250) -> MatchResult:
+def run_match(
+    player_a, player_b, n_pairs: int = 500, seed: int = 0, progress: bool = True, chunk: int = 250
+) -> MatchResult:
     """Play ``n_pairs`` duplicate-dice pairs (2·n_pairs games) of A against B.
 
     Players with a ``kind`` attribute (random, pubeval) and the same pubeval weights run
@@ -184,8 +242,8 @@ def run_match(player_a, player_b, n_pairs: int = 500, seed: int = 0, progress: b
                 o = np.zeros((m, 2), np.int64)
                 pl = np.zeros((m, 2), np.int64)
                 play_pairs(ka, kb, w, seed, s, m, o, pl)
-                out[s:s + m] = o
-                plies[s:s + m] = pl
+                out[s : s + m] = o
+                plies[s : s + m] = pl
                 bar.update(m)
         return summarize(player_a.name, player_b.name, out)
     return _run_python(player_a, player_b, n_pairs, seed, progress)
@@ -216,8 +274,8 @@ def _run_net(player_a, player_b, n_pairs: int, seed: int, progress: bool, chunk:
             o = np.zeros((m, 2), np.int64)
             pl = np.zeros((m, 2), np.int64)
             play_pairs_net(player_a.kind, player_b.kind, na, nb, keep, w, seed, s, m, o, pl)
-            out[s:s + m] = o
-            plies[s:s + m] = pl
+            out[s : s + m] = o
+            plies[s : s + m] = pl
             bar.update(m)
     return summarize(player_a.name, player_b.name, out)
 
@@ -292,8 +350,9 @@ def record_game(kind0, kind1, w, seed, stream, out_pos, out_dice) -> int:
     return m
 
 
-def sample_positions(n_games: int, seed: int = 0, kind0: int = 0, kind1: int = 0, w: np.ndarray | None = None,
-                     every: int = 1) -> tuple[np.ndarray, np.ndarray]:
+def sample_positions(
+    n_games: int, seed: int = 0, kind0: int = 0, kind1: int = 0, w: np.ndarray | None = None, every: int = 1
+) -> tuple[np.ndarray, np.ndarray]:
     """Positions (side on roll's view) and rolls from ``n_games`` recorded games, every ``every``-th ply."""
     w = np.zeros((2, 122)) if w is None else w
     ps, ds = [], []
@@ -310,6 +369,7 @@ def positions_from_games(n: int, seed: int = 7, every: int = 3) -> np.ndarray:
     """``n`` distinct positions (side on roll's view) from recorded games: half from random play,
     half from pubeval play, every ``every``-th ply (the gnubg cross-check's sample)."""
     from ..players.backgammon import KIND_PUBEVAL, KIND_RANDOM, load_pubeval_weights
+
     w = load_pubeval_weights()
     out: list[np.ndarray] = []
     seen: set[bytes] = set()

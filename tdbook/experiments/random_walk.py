@@ -8,47 +8,86 @@ TD(λ=0) reproduces TD(0) bit for bit.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 from numba import njit
 from tqdm.auto import tqdm
 
-from .. import profiles
-from ..games.random_walk import (check_n_states, format_walk, parse_start, parse_walk, rms_error, sample_walks,
-                                 state_names, true_values)
-from ..learners.tabular import (METHODS, TRACES, batch_fixed_points, check_args, play_episode, run_batch,
-                                run_many, td_lambda_step)
-
-DATA = Path(__file__).resolve().parent / "data"
+from ..claims import table_path
+from ..core import profiles
+from ..games.random_walk import (
+    check_n_states,
+    format_walk,
+    parse_start,
+    parse_walk,
+    rms_error,
+    sample_walks,
+    state_names,
+    true_values,
+)
+from ..learners.tabular import (
+    METHODS,
+    TRACES,
+    batch_fixed_points,
+    check_args,
+    play_episode,
+    run_batch,
+    run_many,
+    td_lambda_step,
+)
 
 #: Profile defaults for notebook 05 (see :func:`config`).
 PROFILES: dict[str, dict[str, Any]] = {
     "quick": {
-        "RUNS": 200, "EPISODES": 100, "START": "C",
-        "TD_ALPHAS": [0.05, 0.10, 0.15], "MC_ALPHAS": [0.01, 0.02, 0.03, 0.04],
-        "LAMBDAS": [0.0, 0.2, 0.4, 0.5, 0.6, 0.8, 1.0], "LAMBDA_ALPHA": 0.1,
-        "SEARCH_MAX_LEN": 14, "SEARCH_BUDGET": 20_000_000,
-        "SURFACE_RUNS": 50, "SURFACE_LAMBDAS": [0.0, 0.4, 0.8, 0.9, 1.0], "SURFACE_ALPHAS": 10,
-        "BATCH_RUNS": 20, "BATCH_EPISODES": 100,
+        "RUNS": 200,
+        "EPISODES": 100,
+        "START": "C",
+        "TD_ALPHAS": [0.05, 0.10, 0.15],
+        "MC_ALPHAS": [0.01, 0.02, 0.03, 0.04],
+        "LAMBDAS": [0.0, 0.2, 0.4, 0.5, 0.6, 0.8, 1.0],
+        "LAMBDA_ALPHA": 0.1,
+        "SEARCH_MAX_LEN": 14,
+        "SEARCH_BUDGET": 20_000_000,
+        "SURFACE_RUNS": 50,
+        "SURFACE_LAMBDAS": [0.0, 0.4, 0.8, 0.9, 1.0],
+        "SURFACE_ALPHAS": 10,
+        "BATCH_RUNS": 20,
+        "BATCH_EPISODES": 100,
     },
     "standard": {
-        "RUNS": 1000, "EPISODES": 100, "START": "C",
-        "TD_ALPHAS": [0.05, 0.10, 0.15], "MC_ALPHAS": [0.01, 0.02, 0.03, 0.04],
-        "LAMBDAS": [0.0, 0.2, 0.4, 0.5, 0.6, 0.8, 1.0], "LAMBDA_ALPHA": 0.1,
-        "SEARCH_MAX_LEN": 30, "SEARCH_BUDGET": 2_000_000_000,
-        "SURFACE_RUNS": 1000, "SURFACE_LAMBDAS": [0.0, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 1.0], "SURFACE_ALPHAS": 25,
-        "BATCH_RUNS": 200, "BATCH_EPISODES": 100,
+        "RUNS": 1000,
+        "EPISODES": 100,
+        "START": "C",
+        "TD_ALPHAS": [0.05, 0.10, 0.15],
+        "MC_ALPHAS": [0.01, 0.02, 0.03, 0.04],
+        "LAMBDAS": [0.0, 0.2, 0.4, 0.5, 0.6, 0.8, 1.0],
+        "LAMBDA_ALPHA": 0.1,
+        "SEARCH_MAX_LEN": 30,
+        "SEARCH_BUDGET": 2_000_000_000,
+        "SURFACE_RUNS": 1000,
+        "SURFACE_LAMBDAS": [0.0, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 1.0],
+        "SURFACE_ALPHAS": 25,
+        "BATCH_RUNS": 200,
+        "BATCH_EPISODES": 100,
     },
     "full": {
-        "RUNS": 10000, "EPISODES": 100, "START": "C",
-        "TD_ALPHAS": [0.05, 0.10, 0.15], "MC_ALPHAS": [0.01, 0.02, 0.03, 0.04],
-        "LAMBDAS": [0.0, 0.2, 0.4, 0.5, 0.6, 0.8, 1.0], "LAMBDA_ALPHA": 0.1,
-        "SEARCH_MAX_LEN": 38, "SEARCH_BUDGET": 50_000_000_000,
-        "SURFACE_RUNS": 10000, "SURFACE_LAMBDAS": [0.0, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 1.0], "SURFACE_ALPHAS": 40,
-        "BATCH_RUNS": 1000, "BATCH_EPISODES": 100,
+        "RUNS": 10000,
+        "EPISODES": 100,
+        "START": "C",
+        "TD_ALPHAS": [0.05, 0.10, 0.15],
+        "MC_ALPHAS": [0.01, 0.02, 0.03, 0.04],
+        "LAMBDAS": [0.0, 0.2, 0.4, 0.5, 0.6, 0.8, 1.0],
+        "LAMBDA_ALPHA": 0.1,
+        "SEARCH_MAX_LEN": 38,
+        "SEARCH_BUDGET": 50_000_000_000,
+        "SURFACE_RUNS": 10000,
+        "SURFACE_LAMBDAS": [0.0, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 1.0],
+        "SURFACE_ALPHAS": 40,
+        "BATCH_RUNS": 1000,
+        "BATCH_EPISODES": 100,
     },
 }
 
@@ -72,9 +111,11 @@ def config(profile: str, **knobs: Any) -> profiles.Config:
 
 def appendix_c() -> np.ndarray:
     """App. C (p. 122) as printed: 100 rows × (A, B, C, D, E, RMS); row k = estimates *before* episode k."""
-    t = np.loadtxt(DATA / "appendix_c.tsv", comments="#", skiprows=3, delimiter="\t")
+    t = np.loadtxt(table_path("powell2000", "appendix_c"), comments="#", skiprows=3, delimiter="\t")
     if t.shape != (100, 7) or not np.array_equal(t[:, 0], np.arange(1, 101)):
-        raise ValueError(f"{DATA / 'appendix_c.tsv'} is corrupt: expected 100 numbered rows of 7 columns")
+        raise ValueError(
+            f"{table_path('powell2000', 'appendix_c')} is corrupt: expected 100 numbered rows of 7 columns"
+        )
     return t[:, 1:]
 
 
@@ -83,25 +124,43 @@ def initial_rms(n_states: int = 5, init: float = 0.5) -> float:
     return float(rms_error(np.full(n_states, init), true_values(n_states)))
 
 
-def replay(walks: Sequence[str | np.ndarray], values: Sequence[float] | None = None, alpha: float = 0.1,
-           lam: float = 0.5, trace: str = "thesis", method: str = "tdlambda") -> np.ndarray:
+def replay(
+    walks: Sequence[str | np.ndarray],
+    values: Sequence[float] | None = None,
+    alpha: float = 0.1,
+    lam: float = 0.5,
+    trace: str = "thesis",
+    method: str = "tdlambda",
+) -> np.ndarray:
     """Apply scripted walks (e.g. ``"D,E,D,E,Room2"``) one after another; returns the estimates before
     the first walk and after each, shape ``(len(walks)+1, 5)``.  App. A update rule; §4.4 Code 4.3."""
     m, t, n, _ = check_args(method, alpha, lam, trace)
     V = np.zeros(n + 2)
-    V[1:n + 1] = 0.5 if values is None else np.asarray(values, dtype=float)
-    out = [V[1:n + 1].copy()]
+    V[1 : n + 1] = 0.5 if values is None else np.asarray(values, dtype=float)
+    out = [V[1 : n + 1].copy()]
     for w in walks:
         pos = parse_walk(w, n) if isinstance(w, str) else np.asarray(w, dtype=np.int64)
         play_episode(V, pos, m, t, float(alpha), float(lam))
-        out.append(V[1:n + 1].copy())
+        out.append(V[1 : n + 1].copy())
     return np.array(out)
 
 
 @njit(cache=True)
-def search_episode(V0: np.ndarray, target: np.ndarray, start: int, alpha: float, lam: float, trace: int,
-                   tol: float, dmax: float, max_len: int, budget: int, sol_pos: np.ndarray,
-                   sol_len: np.ndarray, sol_vals: np.ndarray) -> tuple[int, int, bool]:
+def search_episode(
+    V0: np.ndarray,
+    target: np.ndarray,
+    start: int,
+    alpha: float,
+    lam: float,
+    trace: int,
+    tol: float,
+    dmax: float,
+    max_len: int,
+    budget: int,
+    sol_pos: np.ndarray,
+    sol_len: np.ndarray,
+    sol_vals: np.ndarray,
+) -> tuple[int, int, bool]:
     """Depth-first search over walks from ``start`` (≤ ``max_len`` steps) whose TD(λ) episode turns the
     estimates ``V0`` (length n+2) into ``target`` (length n) to within ``tol`` in every state.
 
@@ -254,9 +313,19 @@ class Reconstruction:
         return [t.walk for t in self.transitions]
 
     def table(self) -> list[dict[str, Any]]:
-        return [{"rows": f"{t.row}→{t.row + 1}", "found": t.found, "from": "exact" if t.exact_chain else "printed",
-                 "steps": t.steps or "", "walk": t.walk, "solutions": t.solutions, "searched ≤": t.horizon,
-                 "max |sim − printed|": (f"{t.max_dev:.1e}" if t.found else "")} for t in self.transitions]
+        return [
+            {
+                "rows": f"{t.row}→{t.row + 1}",
+                "found": t.found,
+                "from": "exact" if t.exact_chain else "printed",
+                "steps": t.steps or "",
+                "walk": t.walk,
+                "solutions": t.solutions,
+                "searched ≤": t.horizon,
+                "max |sim − printed|": (f"{t.max_dev:.1e}" if t.found else ""),
+            }
+            for t in self.transitions
+        ]
 
     def as_table(self, caption: str = "") -> Any:
         """The per-transition table, displayable in a notebook."""
@@ -266,9 +335,18 @@ class Reconstruction:
         return Table(list(rows[0]), [list(r.values()) for r in rows], caption)
 
 
-def reconstruct_appendix_c(trace: str = "thesis", start: str = "D", alpha: float = 0.1, lam: float = 0.5,
-                           max_len: int = 26, budget: int = 2_000_000_000, rows: int = 99, dmax: float = 1.3,
-                           stop_at_first_failure: bool = False, progress: bool = True) -> Reconstruction:
+def reconstruct_appendix_c(
+    trace: str = "thesis",
+    start: str = "D",
+    alpha: float = 0.1,
+    lam: float = 0.5,
+    max_len: int = 26,
+    budget: int = 2_000_000_000,
+    rows: int = 99,
+    dmax: float = 1.3,
+    stop_at_first_failure: bool = False,
+    progress: bool = True,
+) -> Reconstruction:
     """Find, for each App. C transition, the walks that turn printed row k into printed row k+1 (App. A rule).
 
     The exact simulated estimates are carried forward from row 1 while every transition matches to
@@ -283,30 +361,31 @@ def reconstruct_appendix_c(trace: str = "thesis", start: str = "D", alpha: float
         raise ValueError(f"max_len must be an int >= 2, got {max_len!r}")
     tab = appendix_c()[:, :n]
     V = np.zeros(n + 2)
-    V[1:n + 1] = tab[0]
+    V[1 : n + 1] = tab[0]
     exact = True
     out: list[Transition] = []
     keep = 8
     for k in tqdm(range(min(rows, 99)), desc=f"App. C search ({trace}, start {start})", disable=not progress):
         if not exact:
             V = np.zeros(n + 2)
-            V[1:n + 1] = tab[k]
+            V[1 : n + 1] = tab[k]
         tol = TOL_EXACT if exact else TOL_ROUNDED
         tr = Transition(row=k + 1, found=False, exact_chain=exact, tol=tol)
         lens = list(range(6, max_len, 4)) + [max_len]
-        for i, L in enumerate(lens):
+        for L in lens:
             sp = np.zeros((keep, L + 1), dtype=np.int64)
             sl = np.zeros(keep, dtype=np.int64)
             sv = np.zeros((keep, n + 2))
-            ns, nodes, complete = search_episode(V, tab[k + 1], spos, float(alpha), float(lam), t, tol, dmax, L,
-                                                 budget, sp, sl, sv)
+            ns, nodes, complete = search_episode(
+                V, tab[k + 1], spos, float(alpha), float(lam), t, tol, dmax, L, budget, sp, sl, sv
+            )
             tr.nodes += nodes
             tr.horizon, tr.complete = L, complete
             if ns:
                 tr.found = True
-                tr.walk = format_walk(sp[0, :sl[0] + 1], n)
+                tr.walk = format_walk(sp[0, : sl[0] + 1], n)
                 tr.steps = int(sl[0])
-                tr.values = sv[0, 1:n + 1].copy()
+                tr.values = sv[0, 1 : n + 1].copy()
                 tr.max_dev = float(np.max(np.abs(tr.values - tab[k + 1])))
                 tr.solutions = ns
                 L2 = min(L + 4, max_len)
@@ -314,8 +393,9 @@ def reconstruct_appendix_c(trace: str = "thesis", start: str = "D", alpha: float
                     sp = np.zeros((keep, L2 + 1), dtype=np.int64)
                     sl = np.zeros(keep, dtype=np.int64)
                     sv = np.zeros((keep, n + 2))
-                    ns2, nodes2, complete2 = search_episode(V, tab[k + 1], spos, float(alpha), float(lam), t, tol,
-                                                            dmax, L2, budget, sp, sl, sv)
+                    ns2, nodes2, complete2 = search_episode(
+                        V, tab[k + 1], spos, float(alpha), float(lam), t, tol, dmax, L2, budget, sp, sl, sv
+                    )
                     tr.nodes += nodes2
                     tr.solutions, tr.horizon, tr.complete = ns2, L2, complete2
                 break
@@ -324,7 +404,7 @@ def reconstruct_appendix_c(trace: str = "thesis", start: str = "D", alpha: float
         out.append(tr)
         if tr.found and exact:
             V = np.zeros(n + 2)
-            V[1:n + 1] = tr.values
+            V[1 : n + 1] = tr.values
         else:
             exact = False
         if stop_at_first_failure and not tr.found:
@@ -368,8 +448,17 @@ def _summarise(label: str, rms: np.ndarray) -> Curve:
     return Curve(label, mean, 1.96 * sd / np.sqrt(runs), median, sd, float(bad.any(axis=1).mean()), runs)
 
 
-def curve(method: str, alpha: float, lam: float = 0.0, trace: str = "standard", start: str = "C", runs: int = 100,
-          episodes: int = 100, seed: int = 0, label: str | None = None) -> Curve:
+def curve(
+    method: str,
+    alpha: float,
+    lam: float = 0.0,
+    trace: str = "standard",
+    start: str = "C",
+    runs: int = 100,
+    episodes: int = 100,
+    seed: int = 0,
+    label: str | None = None,
+) -> Curve:
     """One averaged RMS learning curve (§4.3 Fig. 4.3, §4.4 Fig. 4.4)."""
     with np.errstate(over="ignore", invalid="ignore"):
         rms = run_many(method, alpha, lam, trace, start, runs=runs, episodes=episodes, seed=seed, record="rms")
@@ -392,20 +481,32 @@ def fig44(cfg: Any, seed: int) -> dict[str, list[Curve]]:
     out: dict[str, list[Curve]] = {"standard": [], "thesis": []}
     jobs = [(tr, lam) for tr in out for lam in cfg.LAMBDAS]
     for tr, lam in tqdm(jobs, desc="Fig. 4.4 curves"):
-        out[tr].append(curve("tdlambda", cfg.LAMBDA_ALPHA, lam, tr, cfg.START, cfg.RUNS, cfg.EPISODES, seed,
-                             label=f"λ={lam:g}"))
+        out[tr].append(
+            curve("tdlambda", cfg.LAMBDA_ALPHA, lam, tr, cfg.START, cfg.RUNS, cfg.EPISODES, seed, label=f"λ={lam:g}")
+        )
     return out
 
 
 def td0_identity(alpha: float, start: str, runs: int, episodes: int, seed: int) -> dict[str, bool]:
     """TD(λ=0) in each trace semantics vs TD(0): are the estimate arrays bit-identical? (§4.4 eq. 4.12–4.13)"""
     ref = run_many("td0", alpha, 0.0, "standard", start, runs=runs, episodes=episodes, seed=seed)
-    return {tr: bool(np.array_equal(ref, run_many("tdlambda", alpha, 0.0, tr, start, runs=runs, episodes=episodes,
-                                                  seed=seed))) for tr in TRACES}
+    return {
+        tr: bool(
+            np.array_equal(ref, run_many("tdlambda", alpha, 0.0, tr, start, runs=runs, episodes=episodes, seed=seed))
+        )
+        for tr in TRACES
+    }
 
 
-def single_run(alpha: float = 0.1, lam: float = 0.5, trace: str = "thesis", start: str = "D", episodes: int = 99,
-               seed: int = 0, run: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def single_run(
+    alpha: float = 0.1,
+    lam: float = 0.5,
+    trace: str = "thesis",
+    start: str = "D",
+    episodes: int = 99,
+    seed: int = 0,
+    run: int = 0,
+) -> tuple[np.ndarray, np.ndarray]:
     """One seeded run in App. C's format: estimates before each of ``episodes+1`` rows, and their RMS."""
     vals = run_many("tdlambda", alpha, lam, trace, start, runs=run + 1, episodes=episodes, seed=seed)[run]
     return vals, rms_error(vals, true_values(vals.shape[1]))
@@ -432,8 +533,14 @@ def td_vs_mc(f43: dict[str, list[Curve]], episodes: Sequence[int] = (10, 100)) -
     return out
 
 
-def lambda_vs_fig43(f44: dict[str, list[Curve]], f43: dict[str, list[Curve]], lambdas: Sequence[float],
-                    alpha: float, episode: int, trace: str) -> dict[str, Any]:
+def lambda_vs_fig43(
+    f44: dict[str, list[Curve]],
+    f43: dict[str, list[Curve]],
+    lambdas: Sequence[float],
+    alpha: float,
+    episode: int,
+    trace: str,
+) -> dict[str, Any]:
     """Fig. 4.4 verdict pieces at one episode for one trace semantics: λ strictly between 0 and 1 against
     TD(0) at the same α, and against the best of all Fig. 4.3 curves."""
     mid = [c for lam, c in zip(lambdas, f44[trace]) if 0.0 < lam < 1.0]
@@ -441,11 +548,15 @@ def lambda_vs_fig43(f44: dict[str, list[Curve]], f43: dict[str, list[Curve]], la
     best43 = min(c.mean[episode] for c in f43["td0"] + f43["mc"])
     ref = same[0].mean[episode] if same else f44[trace][0].mean[episode]
     vals = np.array([c.mean[episode] for c in mid])
-    return {"all_mid_lambdas_beat_td0_same_alpha": bool(np.all(vals < ref)),
-            "all_mid_lambdas_beat_best_fig43": bool(np.all(vals < best43)),
-            "best_mid_lambda_beats_best_fig43": bool(vals.min() < best43),
-            "best_lambda": float([lam for lam in lambdas if 0.0 < lam < 1.0][int(np.argmin(vals))]),
-            "best_lambda_rms": float(vals.min()), "td0_same_alpha_rms": float(ref), "best_fig43_rms": float(best43)}
+    return {
+        "all_mid_lambdas_beat_td0_same_alpha": bool(np.all(vals < ref)),
+        "all_mid_lambdas_beat_best_fig43": bool(np.all(vals < best43)),
+        "best_mid_lambda_beats_best_fig43": bool(vals.min() < best43),
+        "best_lambda": float([lam for lam in lambdas if 0.0 < lam < 1.0][int(np.argmin(vals))]),
+        "best_lambda_rms": float(vals.min()),
+        "td0_same_alpha_rms": float(ref),
+        "best_fig43_rms": float(best43),
+    }
 
 
 # ----------------------------------------------------------------------------- beyond the thesis
@@ -462,8 +573,10 @@ class Surface:
     def best(self, episode: int) -> list[tuple[float, float, float]]:
         """(λ, best α, its RMS) per λ."""
         s = self.at[episode]
-        return [(lam, float(self.alphas[int(np.nanargmin(s[i]))]), float(np.nanmin(s[i])))
-                for i, lam in enumerate(self.lambdas)]
+        return [
+            (lam, float(self.alphas[int(np.nanargmin(s[i]))]), float(np.nanmin(s[i])))
+            for i, lam in enumerate(self.lambdas)
+        ]
 
 
 def surface_alphas(count: int, lo: float = 0.01, hi: float = 1.0) -> np.ndarray:
@@ -474,8 +587,15 @@ def surface_alphas(count: int, lo: float = 0.01, hi: float = 1.0) -> np.ndarray:
     return np.array([float(f"{x:.4g}") for x in a])
 
 
-def alpha_surface(lambdas: Sequence[float], alphas: Sequence[float], trace: str = "standard", start: str = "C",
-                  runs: int = 100, episodes: Sequence[int] = (10, 100), seed: int = 0) -> Surface:
+def alpha_surface(
+    lambdas: Sequence[float],
+    alphas: Sequence[float],
+    trace: str = "standard",
+    start: str = "C",
+    runs: int = 100,
+    episodes: Sequence[int] = (10, 100),
+    seed: int = 0,
+) -> Surface:
     """Mean RMS after 10 and 100 episodes over an α × λ grid (the standard TD(λ) parameter study)."""
     E = max(episodes)
     at = {e: np.zeros((len(lambdas), len(alphas))) for e in episodes}
@@ -483,8 +603,17 @@ def alpha_surface(lambdas: Sequence[float], alphas: Sequence[float], trace: str 
     jobs = [(i, j) for i in range(len(lambdas)) for j in range(len(alphas))]
     for i, j in tqdm(jobs, desc="α × λ surface"):
         with np.errstate(over="ignore", invalid="ignore"):
-            rms = run_many("tdlambda", float(alphas[j]), float(lambdas[i]), trace, start, runs=runs, episodes=E,
-                           seed=seed, record="rms")
+            rms = run_many(
+                "tdlambda",
+                float(alphas[j]),
+                float(lambdas[i]),
+                trace,
+                start,
+                runs=runs,
+                episodes=E,
+                seed=seed,
+                record="rms",
+            )
         for e in episodes:
             x = rms[:, e]
             bad = ~np.isfinite(x) | (x > 1e6)
@@ -503,8 +632,9 @@ class BatchResult:
     check_mc: float  # max |batch MC − sample average of returns| over run 0's rows
 
 
-def batch_comparison(start: str = "C", runs: int = 100, episodes: int = 100, seed: int = 0,
-                     tol: float = 1e-12) -> BatchResult:
+def batch_comparison(
+    start: str = "C", runs: int = 100, episodes: int = 100, seed: int = 0, tol: float = 1e-12
+) -> BatchResult:
     """Batch TD(0) vs batch MC (Sutton & Barto Example 6.3), and a check of both against the closed-form
     fixed points (sample averages for MC, the certainty-equivalence estimate for TD) on run 0."""
     truth = true_values(5)
@@ -514,31 +644,74 @@ def batch_comparison(start: str = "C", runs: int = 100, episodes: int = 100, see
     pos, off = sample_walks(5, parse_start(start), episodes, seed, 0)
     dev = {"td0": 0.0, "mc": 0.0}
     for k in range(1, episodes + 1):
-        mc, td = batch_fixed_points(pos, off[:k + 1], 5)
+        mc, td = batch_fixed_points(pos, off[: k + 1], 5)
         dev["mc"] = max(dev["mc"], float(np.max(np.abs(res["mc"][0][0, k] - mc))))
         dev["td0"] = max(dev["td0"], float(np.max(np.abs(res["td0"][0][0, k] - td))))
-    return BatchResult(_summarise("batch TD(0)", rms_error(res["td0"][0], truth)),
-                       _summarise("batch MC", rms_error(res["mc"][0], truth)),
-                       int(res["td0"][1].max()), int(res["mc"][1].max()), dev["td0"], dev["mc"])
+    return BatchResult(
+        _summarise("batch TD(0)", rms_error(res["td0"][0], truth)),
+        _summarise("batch MC", rms_error(res["mc"][0], truth)),
+        int(res["td0"][1].max()),
+        int(res["mc"][1].max()),
+        dev["td0"],
+        dev["mc"],
+    )
 
 
 # ----------------------------------------------------------------------------- widget
 
 
-def explore(method: str = "tdlambda", alpha: float = 0.1, lam: float = 0.5, start: str = "C",
-            trace: str = "standard", runs: int = 100, episodes: int = 100, seed: int = 0) -> dict[str, Any]:
+def explore(
+    method: str = "tdlambda",
+    alpha: float = 0.1,
+    lam: float = 0.5,
+    start: str = "C",
+    trace: str = "standard",
+    runs: int = 100,
+    episodes: int = 100,
+    seed: int = 0,
+) -> dict[str, Any]:
     """The widget's experiment: one configuration's averaged RMS curve plus run 0's estimates."""
     check_args(method, alpha, lam, trace, start, 5, runs, episodes, seed)
     with np.errstate(over="ignore", invalid="ignore"):
         vals = run_many(method, alpha, lam, trace, start, runs=runs, episodes=episodes, seed=seed)
     rms = rms_error(vals, true_values(5))
-    label = {"td0": f"TD(0) α={alpha:g}", "mc": f"MC α={alpha:g}"}.get(
-        method, f"TD(λ={lam:g}, {trace}) α={alpha:g}")
-    return {"curve": _summarise(label, rms), "run0": vals[0], "truth": true_values(5), "names": state_names(5),
-            "start": start}
+    label = {"td0": f"TD(0) α={alpha:g}", "mc": f"MC α={alpha:g}"}.get(method, f"TD(λ={lam:g}, {trace}) α={alpha:g}")
+    return {
+        "curve": _summarise(label, rms),
+        "run0": vals[0],
+        "truth": true_values(5),
+        "names": state_names(5),
+        "start": start,
+    }
 
 
-__all__ = ["PROFILES", "config", "appendix_c", "initial_rms", "replay", "search_episode", "reconstruct_appendix_c",
-           "replay_reconstruction", "Reconstruction", "Transition", "Curve", "curve", "fig43", "fig44",
-           "td0_identity", "td_vs_mc", "lambda_vs_fig43", "single_run", "appc_statistics", "alpha_surface", "surface_alphas", "Surface", "batch_comparison",
-           "BatchResult", "explore", "METHODS", "TRACES", "check_n_states"]
+__all__ = [
+    "PROFILES",
+    "config",
+    "appendix_c",
+    "initial_rms",
+    "replay",
+    "search_episode",
+    "reconstruct_appendix_c",
+    "replay_reconstruction",
+    "Reconstruction",
+    "Transition",
+    "Curve",
+    "curve",
+    "fig43",
+    "fig44",
+    "td0_identity",
+    "td_vs_mc",
+    "lambda_vs_fig43",
+    "single_run",
+    "appc_statistics",
+    "alpha_surface",
+    "surface_alphas",
+    "Surface",
+    "batch_comparison",
+    "BatchResult",
+    "explore",
+    "METHODS",
+    "TRACES",
+    "check_n_states",
+]

@@ -16,19 +16,20 @@ import argparse
 import json
 import math
 import shlex
-import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 from tqdm.auto import tqdm
 
-from .. import __version__, profiles
+from ..core import profiles
+from ..core.paths import data_dir, repo_root
+from ..core.storage import code_version, read_sidecar, sidecar_path, write_sidecar
 from ..learners.td_gammon import ENCODINGS, OUTPUTS, ROLLS, TDGammon, train_games
-from ..paths import atomic_write_bytes, data_dir, repo_root
 from ..players.backgammon import GNUBG_LEVELS, NetPlayer, PubevalPlayer, RandomPlayer
 from .backgammon_match import MatchResult, run_match
 
@@ -63,7 +64,7 @@ class TrainSpec:
     average_from: int | None = None
     average_every: int = 10_000
 
-    def check(self) -> "TrainSpec":
+    def check(self) -> TrainSpec:
         for name in ("hidden", "games", "seed"):
             v = getattr(self, name)
             if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < (0 if name == "seed" else 1):
@@ -86,8 +87,11 @@ class TrainSpec:
             raise ValueError(f"late_after must be an int >= 0, got {self.late_after!r}")
         if not isinstance(self.average_every, int) or isinstance(self.average_every, bool) or self.average_every < 1:
             raise ValueError(f"average_every must be an int >= 1, got {self.average_every!r}")
-        if self.average_from is not None and (not isinstance(self.average_from, int) or isinstance(self.average_from, bool)
-                                              or not 0 <= self.average_from <= self.games):
+        if self.average_from is not None and (
+            not isinstance(self.average_from, int)
+            or isinstance(self.average_from, bool)
+            or not 0 <= self.average_from <= self.games
+        ):
             raise ValueError(f"average_from must be an int in [0, games={self.games}], got {self.average_from!r}")
         return self
 
@@ -114,14 +118,40 @@ class TrainSpec:
         return float(self.beta) * self.alpha_at(game) / float(self.alpha)
 
     def new_model(self) -> TDGammon:
-        return TDGammon.new(self.hidden, self.outputs, self.encoding, alpha=self.alpha, beta=self.beta, lam=self.lam,
-                            init=self.init, seed=self.seed)
+        return TDGammon.new(
+            self.hidden,
+            self.outputs,
+            self.encoding,
+            alpha=self.alpha,
+            beta=self.beta,
+            lam=self.lam,
+            init=self.init,
+            seed=self.seed,
+        )
 
     def command(self, out: str | None = None, **extra: Any) -> str:
         """The ``python -m tdbook train backgammon`` command line for this spec."""
-        args = ["python", "-m", "tdbook", "train", "backgammon", "--hidden", self.hidden, "--outputs", self.outputs,
-                "--encoding", self.encoding, "--games", self.games, "--alpha", self.alpha, "--lambda", self.lam,
-                "--seed", self.seed]
+        args = [
+            "python",
+            "-m",
+            "tdbook",
+            "train",
+            "backgammon",
+            "--hidden",
+            self.hidden,
+            "--outputs",
+            self.outputs,
+            "--encoding",
+            self.encoding,
+            "--games",
+            self.games,
+            "--alpha",
+            self.alpha,
+            "--lambda",
+            self.lam,
+            "--seed",
+            self.seed,
+        ]
         if self.beta is not None:
             args += ["--beta", self.beta]
         if self.alpha_late is not None:
@@ -156,7 +186,7 @@ class TrainLog:
     wall_time: float = 0.0
     curve: list[CurvePoint] = field(default_factory=list)
     resumed_at: list[int] = field(default_factory=list)
-    averaged: int = 0        # weight copies in the running sum (TrainSpec.average_from)
+    averaged: int = 0  # weight copies in the running sum (TrainSpec.average_from)
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -164,13 +194,20 @@ class TrainLog:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> "TrainLog":
-        return cls(TrainSpec(**d["spec"]), d["games_done"], d["wall_time"], [CurvePoint(**c) for c in d["curve"]],
-                   list(d.get("resumed_at", [])), int(d.get("averaged", 0)))
+    def from_dict(cls, d: dict) -> TrainLog:
+        return cls(
+            TrainSpec(**d["spec"]),
+            d["games_done"],
+            d["wall_time"],
+            [CurvePoint(**c) for c in d["curve"]],
+            list(d.get("resumed_at", [])),
+            int(d.get("averaged", 0)),
+        )
 
 
-def evaluate(model: TDGammon, pairs: int, seed: int = 99, opponent: str = "pubeval", plies: int = 1,
-             progress: bool = False) -> MatchResult:
+def evaluate(
+    model: TDGammon, pairs: int, seed: int = 99, opponent: str = "pubeval", plies: int = 1, progress: bool = False
+) -> MatchResult:
     """A duplicate-dice match of the net (1- or 2-ply) against ``opponent`` (pubeval, random, or a
     gnubg level: beginner / intermediate / advanced / expert)."""
     return run_match(NetPlayer(model, plies), make_opponent(opponent), pairs, seed=seed, progress=progress)
@@ -194,17 +231,35 @@ def make_opponent(name: str):
     level = name[6:] if name.startswith("gnubg-") else name
     if level in GNUBG_LEVELS:
         from ..players.backgammon import GnubgPlayer
+
         return GnubgPlayer(level)
-    raise ValueError(f"unknown opponent {name!r}; choose from: pubeval, random, "
-                     + ", ".join(f"gnubg-{k}" for k in GNUBG_LEVELS))
+    raise ValueError(
+        f"unknown opponent {name!r}; choose from: pubeval, random, " + ", ".join(f"gnubg-{k}" for k in GNUBG_LEVELS)
+    )
 
 
 def _run_chunk(model: TDGammon, spec: TrainSpec, first: int, n: int) -> np.ndarray:
     net = model.net
     stats = np.zeros((n, 2), np.int64)
     a = spec.alpha_at(first)
-    train_games(net.W1, net.W2, net.eW1, net.eW2, net.bias, net.hact, net.oact, net.dmode, model.mode, a,
-                spec.beta_at(first), spec.lam, spec.seed, first, n, stats)
+    train_games(
+        net.W1,
+        net.W2,
+        net.eW1,
+        net.eW2,
+        net.bias,
+        net.hact,
+        net.oact,
+        net.dmode,
+        model.mode,
+        a,
+        spec.beta_at(first),
+        spec.lam,
+        spec.seed,
+        first,
+        n,
+        stats,
+    )
     net.check_finite()
     return stats
 
@@ -233,10 +288,15 @@ class _Average:
         self.log = log
         aux = model.aux
         if log.averaged:
-            if set(aux) != {"avg_W1", "avg_W2"} or aux["avg_W1"].shape != model.net.W1.shape \
-                    or aux["avg_W2"].shape != model.net.W2.shape:
-                raise ValueError(f"the checkpoint says it sums {log.averaged} weight copies but does not hold a "
-                                 f"running sum of the net's shape")
+            if (
+                set(aux) != {"avg_W1", "avg_W2"}
+                or aux["avg_W1"].shape != model.net.W1.shape
+                or aux["avg_W2"].shape != model.net.W2.shape
+            ):
+                raise ValueError(
+                    f"the checkpoint says it sums {log.averaged} weight copies but does not hold a "
+                    f"running sum of the net's shape"
+                )
             self.W1, self.W2 = aux["avg_W1"].copy(), aux["avg_W2"].copy()
         else:
             self.W1, self.W2 = np.zeros_like(model.net.W1), np.zeros_like(model.net.W2)
@@ -258,9 +318,19 @@ class _Average:
         return out
 
 
-def train(spec: TrainSpec, *, checkpoint: str | Path | None = None, checkpoint_every: int = 5000,
-          eval_every: int = 0, eval_pairs: int = 200, eval_seed: int = 99, snapshots: str | Path | None = None,
-          progress: bool = True, stop_after: int | None = None, chunk: int = 500) -> tuple[TDGammon, TrainLog]:
+def train(
+    spec: TrainSpec,
+    *,
+    checkpoint: str | Path | None = None,
+    checkpoint_every: int = 5000,
+    eval_every: int = 0,
+    eval_pairs: int = 200,
+    eval_seed: int = 99,
+    snapshots: str | Path | None = None,
+    progress: bool = True,
+    stop_after: int | None = None,
+    chunk: int = 500,
+) -> tuple[TDGammon, TrainLog]:
     """Self-play TD(λ) training of a TD-Gammon net (see module docstring).
 
     ``checkpoint``: a ``.npz`` path written atomically every ``checkpoint_every`` games (and at the
@@ -273,8 +343,12 @@ def train(spec: TrainSpec, *, checkpoint: str | Path | None = None, checkpoint_e
     directory for a copy of the weights at each evaluation.  ``stop_after``: stop once this many
     games are done in total, without a checkpoint — what a kill does (for tests)."""
     spec.check()
-    for name, v in (("checkpoint_every", checkpoint_every), ("eval_every", eval_every), ("eval_pairs", eval_pairs),
-                    ("chunk", chunk)):
+    for name, v in (
+        ("checkpoint_every", checkpoint_every),
+        ("eval_every", eval_every),
+        ("eval_pairs", eval_pairs),
+        ("chunk", chunk),
+    ):
         if not isinstance(v, (int, np.integer)) or v < (1 if name in ("chunk", "eval_pairs") else 0):
             raise ValueError(f"{name} must be a non-negative int (chunk, eval_pairs >= 1), got {v!r}")
     ckpt = Path(checkpoint) if checkpoint is not None else None
@@ -287,15 +361,18 @@ def train(spec: TrainSpec, *, checkpoint: str | Path | None = None, checkpoint_e
         log = TrainLog.from_dict(saved)
         diff = {k: (v, getattr(spec, k)) for k, v in asdict(log.spec).items() if getattr(spec, k) != v and k != "games"}
         if log.averaged == 0 and (spec.average_from is None or log.games_done <= spec.average_from):
-            for k in _AVERAGING:           # averaging has not begun: it may be switched on or moved
+            for k in _AVERAGING:  # averaging has not begun: it may be switched on or moved
                 diff.pop(k, None)
         if diff:
-            raise ValueError(f"checkpoint {ckpt} was made with other settings {diff} (saved, asked); "
-                             f"use another --checkpoint path or the same settings")
+            raise ValueError(
+                f"checkpoint {ckpt} was made with other settings {diff} (saved, asked); "
+                f"use another --checkpoint path or the same settings"
+            )
         if log.games_done > spec.games:
-            raise ValueError(f"checkpoint {ckpt} has already played {log.games_done:,} games, more than the "
-                             f"{spec.games:,} asked")
-        log.spec = spec        # a longer run continues the same game sequence: games g < old total are the same
+            raise ValueError(
+                f"checkpoint {ckpt} has already played {log.games_done:,} games, more than the {spec.games:,} asked"
+            )
+        log.spec = spec  # a longer run continues the same game sequence: games g < old total are the same
         if log.games_done < spec.games:
             log.resumed_at.append(log.games_done)
     if model is None:
@@ -308,10 +385,12 @@ def train(spec: TrainSpec, *, checkpoint: str | Path | None = None, checkpoint_e
     model.net.aux = {}
     want = spec.average_points(log.games_done)
     if log.averaged == want - 1 and spec.is_average_point(log.games_done):
-        avg.add(model)                     # starting at the first weight copy of the average
+        avg.add(model)  # starting at the first weight copy of the average
     if log.averaged != want:
-        raise ValueError(f"checkpoint {ckpt} sums {log.averaged} weight copies; {want} expected after "
-                         f"{log.games_done:,} games with average_from={spec.average_from}")
+        raise ValueError(
+            f"checkpoint {ckpt} sums {log.averaged} weight copies; {want} expected after "
+            f"{log.games_done:,} games with average_from={spec.average_from}"
+        )
     snap = Path(snapshots) if snapshots is not None else None
 
     def save_ckpt() -> None:
@@ -324,12 +403,22 @@ def train(spec: TrainSpec, *, checkpoint: str | Path | None = None, checkpoint_e
         if snap is not None:
             model.save(snap / f"games_{log.games_done:07d}.npz", aux=avg.aux(), log=log.to_dict())
 
-    if eval_every and (not log.curve or log.curve[-1].games < log.games_done) and log.games_done % eval_every == 0 \
-            and log.games_done < spec.games:
+    if (
+        eval_every
+        and (not log.curve or log.curve[-1].games < log.games_done)
+        and log.games_done % eval_every == 0
+        and log.games_done < spec.games
+    ):
         do_eval()
     t_last = time.perf_counter()
-    bar = tqdm(total=spec.games, initial=log.games_done, desc=f"TD-Gammon {model.describe()}", unit="game",
-               disable=not progress, smoothing=0.1)
+    bar = tqdm(
+        total=spec.games,
+        initial=log.games_done,
+        desc=f"TD-Gammon {model.describe()}",
+        unit="game",
+        disable=not progress,
+        smoothing=0.1,
+    )
     try:
         stops = _boundaries(spec, log.games_done, [checkpoint_every, eval_every])
         for stop in stops:
@@ -378,8 +467,9 @@ def train(spec: TrainSpec, *, checkpoint: str | Path | None = None, checkpoint_e
 LADDER = ("pubeval", "gnubg-beginner", "gnubg-intermediate", "gnubg-advanced", "gnubg-expert")
 
 
-def ladder(model: TDGammon, pairs: dict[str, int] | int, seed: int = 2024, plies: int = 1,
-           progress: bool = True) -> dict[str, dict]:
+def ladder(
+    model: TDGammon, pairs: dict[str, int] | int, seed: int = 2024, plies: int = 1, progress: bool = True
+) -> dict[str, dict]:
     """Duplicate-dice matches of the net against each ladder opponent: ``{name: MatchResult.to_dict()}``.
 
     ``pairs``: one count for all, or per opponent (opponents left out are skipped)."""
@@ -394,43 +484,6 @@ def ladder(model: TDGammon, pairs: dict[str, int] | int, seed: int = 2024, plies
     return out
 
 
-# ----------------------------------------------------------------------------- code version and sidecars
-
-
-def code_version() -> str:
-    """Package version and git commit of the checkout (``+dirty`` when tracked files differ)."""
-    root = repo_root()
-    try:
-        rev = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=root, capture_output=True, text=True,
-                             timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "tdbook"], cwd=root,
-                               capture_output=True, text=True, timeout=10).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        rev, dirty = "", ""
-    return f"tdbook {__version__}" + (f" git {rev}" + ("+dirty" if dirty else "") if rev else "")
-
-
-def sidecar_path(net_path: str | Path) -> Path:
-    p = Path(net_path)
-    return p.with_suffix(".json")
-
-
-def read_sidecar(net_path: str | Path) -> dict:
-    p = sidecar_path(net_path)
-    try:
-        return json.loads(p.read_text())
-    except FileNotFoundError:
-        raise ValueError(f"no sidecar {p} next to {net_path}") from None
-    except ValueError as e:
-        raise ValueError(f"{p} is not valid JSON: {e}") from None
-
-
-def write_sidecar(net_path: str | Path, data: dict) -> Path:
-    p = sidecar_path(net_path)
-    atomic_write_bytes(p, (json.dumps(data, indent=1, sort_keys=False) + "\n").encode())
-    return p
-
-
 # ----------------------------------------------------------------------------- command line
 
 
@@ -438,35 +491,60 @@ def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="python -m tdbook train backgammon",
         description="Train a TD-Gammon net by self-play TD(λ) (seed 004 ch. 5). Checkpoints atomically and "
-                    "resumes: rerun the same command after an interruption and no game is lost or repeated.")
+        "resumes: rerun the same command after an interruption and no game is lost or repeated.",
+    )
     ap.add_argument("--hidden", type=int, default=40, help="hidden units (thesis: 40, later 80)")
-    ap.add_argument("--outputs", type=int, default=4, choices=OUTPUTS,
-                    help="1 = P(win); 4 = win, gammon win, loss, gammon loss (default 4)")
-    ap.add_argument("--encoding", default="relative", choices=list(ENCODINGS),
-                    help="tesauro = 198 inputs with turn units, white's outputs; relative = 196, side on roll")
+    ap.add_argument(
+        "--outputs",
+        type=int,
+        default=4,
+        choices=OUTPUTS,
+        help="1 = P(win); 4 = win, gammon win, loss, gammon loss (default 4)",
+    )
+    ap.add_argument(
+        "--encoding",
+        default="relative",
+        choices=list(ENCODINGS),
+        help="tesauro = 198 inputs with turn units, white's outputs; relative = 196, side on roll",
+    )
     ap.add_argument("--games", type=int, default=300_000, help="self-play games in total")
     ap.add_argument("--alpha", type=float, default=0.1, help="step size α (both layers unless --beta)")
     ap.add_argument("--beta", type=float, default=None, help="hidden→output step size β (default α)")
     ap.add_argument("--lambda", dest="lam", type=float, default=0.7, help="trace decay λ")
     ap.add_argument("--alpha-late", type=float, default=None, help="step size from --late-after games on")
     ap.add_argument("--late-after", type=int, default=None, help="game at which α becomes --alpha-late")
-    ap.add_argument("--average-from", type=int, default=None,
-                    help="write the average of the weights after this many games, every --average-every games "
-                         "up to --games (iterate averaging; default: the final weights)")
+    ap.add_argument(
+        "--average-from",
+        type=int,
+        default=None,
+        help="write the average of the weights after this many games, every --average-every games "
+        "up to --games (iterate averaging; default: the final weights)",
+    )
     ap.add_argument("--average-every", type=int, default=10_000, help="games between the averaged weight copies")
     ap.add_argument("--init", type=float, default=0.1, help="initial weights uniform in ±init")
     ap.add_argument("--seed", type=int, default=1, help="seed of the initial weights and of every game's dice")
-    ap.add_argument("--out", default=None, help="final weights (.npz; a .json sidecar goes next to it); "
-                    "default data/td_gammon_<hidden>.npz")
+    ap.add_argument(
+        "--out",
+        default=None,
+        help="final weights (.npz; a .json sidecar goes next to it); default data/td_gammon_<hidden>.npz",
+    )
     ap.add_argument("--checkpoint", default=None, help="checkpoint path (default build/td_gammon/<out stem>.ckpt.npz)")
     ap.add_argument("--checkpoint-every", type=int, default=5000, help="games between checkpoints")
     ap.add_argument("--eval-every", type=int, default=10_000, help="games between pubeval matches (learning curve)")
     ap.add_argument("--eval-pairs", type=int, default=500, help="duplicate pairs per learning-curve match")
     ap.add_argument("--snapshots", default=None, help="directory for a weights copy at every evaluation")
-    ap.add_argument("--ladder-pairs", type=int, default=0,
-                    help="after training: duplicate pairs against each gnubg level (0: no ladder)")
-    ap.add_argument("--pubeval-pairs", type=int, default=5000,
-                    help="after training, with --ladder-pairs: duplicate pairs against pubeval")
+    ap.add_argument(
+        "--ladder-pairs",
+        type=int,
+        default=0,
+        help="after training: duplicate pairs against each gnubg level (0: no ladder)",
+    )
+    ap.add_argument(
+        "--pubeval-pairs",
+        type=int,
+        default=5000,
+        help="after training, with --ladder-pairs: duplicate pairs against pubeval",
+    )
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     return ap
 
@@ -476,9 +554,21 @@ def train_main(argv: Sequence[str] | None = None) -> int:
     ap = _parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     a = ap.parse_args(argv)
-    spec = TrainSpec(hidden=a.hidden, outputs=a.outputs, encoding=a.encoding, alpha=a.alpha, beta=a.beta, lam=a.lam,
-                     alpha_late=a.alpha_late, late_after=a.late_after, init=a.init, seed=a.seed, games=a.games,
-                     average_from=a.average_from, average_every=a.average_every)
+    spec = TrainSpec(
+        hidden=a.hidden,
+        outputs=a.outputs,
+        encoding=a.encoding,
+        alpha=a.alpha,
+        beta=a.beta,
+        lam=a.lam,
+        alpha_late=a.alpha_late,
+        late_after=a.late_after,
+        init=a.init,
+        seed=a.seed,
+        games=a.games,
+        average_from=a.average_from,
+        average_every=a.average_every,
+    )
     try:
         spec.check()
     except ValueError as e:
@@ -486,22 +576,42 @@ def train_main(argv: Sequence[str] | None = None) -> int:
     out = Path(a.out) if a.out else data_dir() / f"td_gammon_{a.hidden}.npz"
     ckpt = Path(a.checkpoint) if a.checkpoint else repo_root() / "build" / "td_gammon" / f"{out.stem}.ckpt.npz"
     try:
-        model, log = train(spec, checkpoint=ckpt, checkpoint_every=a.checkpoint_every, eval_every=a.eval_every,
-                           eval_pairs=a.eval_pairs, snapshots=a.snapshots, progress=not a.no_progress)
+        model, log = train(
+            spec,
+            checkpoint=ckpt,
+            checkpoint_every=a.checkpoint_every,
+            eval_every=a.eval_every,
+            eval_pairs=a.eval_pairs,
+            snapshots=a.snapshots,
+            progress=not a.no_progress,
+        )
     except ValueError as e:
         print(f"tdbook train: error: {e}", file=sys.stderr)
         return 2
-    cmd = "python -m tdbook train backgammon " + shlex.join(argv)     # exactly as given
+    cmd = "python -m tdbook train backgammon " + shlex.join(argv)  # exactly as given
     model.save(out, log=log.to_dict(), command=cmd)
-    side = {"command": cmd, "seed": spec.seed, "games": log.games_done,
-            "wall_time_s": round(log.wall_time, 1), "code_version": code_version(), "net": model.describe(),
-            "spec": asdict(spec), "eval_every": a.eval_every, "eval_pairs": a.eval_pairs,
-            "resumed_at": log.resumed_at, "learning_curve": [asdict(c) for c in log.curve],
-            "learning_curve_opponent": f"pubeval, {a.eval_pairs} duplicate pairs per point, seed 99"
-                                       + (" (the raw weights during training)" if log.averaged else "")}
+    side = {
+        "command": cmd,
+        "seed": spec.seed,
+        "games": log.games_done,
+        "wall_time_s": round(log.wall_time, 1),
+        "code_version": code_version(),
+        "net": model.describe(),
+        "spec": asdict(spec),
+        "eval_every": a.eval_every,
+        "eval_pairs": a.eval_pairs,
+        "resumed_at": log.resumed_at,
+        "learning_curve": [asdict(c) for c in log.curve],
+        "learning_curve_opponent": f"pubeval, {a.eval_pairs} duplicate pairs per point, seed 99"
+        + (" (the raw weights during training)" if log.averaged else ""),
+    }
     if log.averaged:
-        side["averaged"] = {"copies": log.averaged, "from": spec.average_from, "every": spec.average_every,
-                            "to": log.games_done}
+        side["averaged"] = {
+            "copies": log.averaged,
+            "from": spec.average_from,
+            "every": spec.average_every,
+            "to": log.games_done,
+        }
     old = {}
     try:
         old = read_sidecar(out)
@@ -516,9 +626,10 @@ def train_main(argv: Sequence[str] | None = None) -> int:
         pairs["pubeval"] = a.pubeval_pairs
         t = time.perf_counter()
         side["ladder"] = ladder(model, pairs, progress=not a.no_progress)
-        side["ladder_note"] = (f"duplicate-dice cubeless matches, seed 2024, 1-ply; {time.perf_counter() - t:.0f} s; "
-                               f"pairs: {pairs}")
-        if log.averaged:                   # the same ladder for the raw final weights (kept in the checkpoint)
+        side["ladder_note"] = (
+            f"duplicate-dice cubeless matches, seed 2024, 1-ply; {time.perf_counter() - t:.0f} s; pairs: {pairs}"
+        )
+        if log.averaged:  # the same ladder for the raw final weights (kept in the checkpoint)
             side["ladder_raw_final"] = ladder(TDGammon.load(ckpt), pairs, progress=not a.no_progress)
     write_sidecar(out, side)
     print(f"wrote {out} and {sidecar_path(out)}: {log.games_done} games in {log.wall_time:.0f} s")
@@ -537,21 +648,46 @@ def train_main(argv: Sequence[str] | None = None) -> int:
 #: commands recorded in their sidecars instead of loading the shipped weights.
 PROFILES: dict[str, dict[str, Any]] = {
     "quick": {
-        "RETRAIN": False, "DEMO_HIDDEN": 10, "DEMO_GAMES": 400, "DEMO_EVAL_EVERY": 100, "DEMO_EVAL_PAIRS": 20,
-        "PUBEVAL_PAIRS": 200, "INTERMEDIATE_PAIRS": 8, "LADDER_PAIRS": 4, "TWO_PLY_PAIRS": 2, "WORLDCLASS_PAIRS": 0,
-        "CROSSCHECK_POSITIONS": 10, "AGREEMENT_POSITIONS": 40,
+        "RETRAIN": False,
+        "DEMO_HIDDEN": 10,
+        "DEMO_GAMES": 400,
+        "DEMO_EVAL_EVERY": 100,
+        "DEMO_EVAL_PAIRS": 20,
+        "PUBEVAL_PAIRS": 200,
+        "INTERMEDIATE_PAIRS": 8,
+        "LADDER_PAIRS": 4,
+        "TWO_PLY_PAIRS": 2,
+        "WORLDCLASS_PAIRS": 0,
+        "CROSSCHECK_POSITIONS": 10,
+        "AGREEMENT_POSITIONS": 40,
     },
     "standard": {
-        "RETRAIN": False, "DEMO_HIDDEN": 40, "DEMO_GAMES": 10_000, "DEMO_EVAL_EVERY": 2_000, "DEMO_EVAL_PAIRS": 200,
-        "PUBEVAL_PAIRS": 5_000, "INTERMEDIATE_PAIRS": 1_000, "LADDER_PAIRS": 2_500, "TWO_PLY_PAIRS": 1_000,
+        "RETRAIN": False,
+        "DEMO_HIDDEN": 40,
+        "DEMO_GAMES": 10_000,
+        "DEMO_EVAL_EVERY": 2_000,
+        "DEMO_EVAL_PAIRS": 200,
+        "PUBEVAL_PAIRS": 5_000,
+        "INTERMEDIATE_PAIRS": 1_000,
+        "LADDER_PAIRS": 2_500,
+        "TWO_PLY_PAIRS": 1_000,
         "WORLDCLASS_PAIRS": 40,
-        "CROSSCHECK_POSITIONS": 150, "AGREEMENT_POSITIONS": 1_000,
+        "CROSSCHECK_POSITIONS": 150,
+        "AGREEMENT_POSITIONS": 1_000,
     },
     "full": {
-        "RETRAIN": True, "DEMO_HIDDEN": 40, "DEMO_GAMES": 10_000, "DEMO_EVAL_EVERY": 2_000, "DEMO_EVAL_PAIRS": 200,
-        "PUBEVAL_PAIRS": 10_000, "INTERMEDIATE_PAIRS": 2_500, "LADDER_PAIRS": 2_500, "TWO_PLY_PAIRS": 2_500,
+        "RETRAIN": True,
+        "DEMO_HIDDEN": 40,
+        "DEMO_GAMES": 10_000,
+        "DEMO_EVAL_EVERY": 2_000,
+        "DEMO_EVAL_PAIRS": 200,
+        "PUBEVAL_PAIRS": 10_000,
+        "INTERMEDIATE_PAIRS": 2_500,
+        "LADDER_PAIRS": 2_500,
+        "TWO_PLY_PAIRS": 2_500,
         "WORLDCLASS_PAIRS": 500,
-        "CROSSCHECK_POSITIONS": 2_000, "AGREEMENT_POSITIONS": 5_000,
+        "CROSSCHECK_POSITIONS": 2_000,
+        "AGREEMENT_POSITIONS": 5_000,
     },
 }
 
@@ -607,11 +743,21 @@ def retrain(shipped: Shipped, root: Path, progress: bool = True) -> Shipped:
     s = shipped.sidecar
     spec = shipped.spec
     out = Path(root) / f"td_gammon_{shipped.hidden}.npz"
-    model, log = train(spec, checkpoint=Path(root) / f"td_gammon_{shipped.hidden}.ckpt.npz",
-                       eval_every=s.get("eval_every", 10_000), eval_pairs=s.get("eval_pairs", 500),
-                       progress=progress)
-    side = {**s, "games": log.games_done, "wall_time_s": round(log.wall_time, 1), "code_version": code_version(),
-            "learning_curve": [asdict(c) for c in log.curve], "resumed_at": log.resumed_at}
+    model, log = train(
+        spec,
+        checkpoint=Path(root) / f"td_gammon_{shipped.hidden}.ckpt.npz",
+        eval_every=s.get("eval_every", 10_000),
+        eval_pairs=s.get("eval_pairs", 500),
+        progress=progress,
+    )
+    side = {
+        **s,
+        "games": log.games_done,
+        "wall_time_s": round(log.wall_time, 1),
+        "code_version": code_version(),
+        "learning_curve": [asdict(c) for c in log.curve],
+        "resumed_at": log.resumed_at,
+    }
     for k in ("ladder", "ladder_note", "ladder_raw_final", "snapshot_ladder"):
         side.pop(k, None)
     model.save(out, log=log.to_dict(), command=s["command"])
@@ -625,7 +771,8 @@ def nets(cfg: profiles.Config, progress: bool = True) -> dict[int, Shipped]:
     for h in SIZES:
         s = load_shipped(h)
         if cfg.RETRAIN:
-            from ..paths import output_root
+            from ..core.paths import output_root
+
             s = retrain(s, output_root(cfg.PROFILE) / "td_gammon", progress)
         out[h] = s
     return out
@@ -637,13 +784,14 @@ def nets(cfg: profiles.Config, progress: bool = True) -> dict[int, Shipped]:
 def showcase_positions() -> list[tuple[str, np.ndarray, int, int]]:
     """A few positions for the side-by-side move lists: (label, position, d1, d2)."""
     from ..games import backgammon as bg
-    bar = np.zeros(28, np.int8)          # one of mine on the bar; they hold their 4-, 5- and 6-points
+
+    bar = np.zeros(28, np.int8)  # one of mine on the bar; they hold their 4-, 5- and 6-points
     for k, v in {24: 2, 13: 5, 8: 3, 6: 4}.items():
         bar[k] = v
     for k, v in {1: 2, 12: 5, 17: 3, 19: 3, 20: 2}.items():
         bar[k] = -v
     bar[bg.BAR] = 1
-    bear = np.zeros(28, np.int8)         # bearing off: 6-5 takes two checkers off (gnubg cuts the tuple)
+    bear = np.zeros(28, np.int8)  # bearing off: 6-5 takes two checkers off (gnubg cuts the tuple)
     for k, v in {6: 2, 5: 1, 3: 2, 1: 1}.items():
         bear[k] = v
     for k, v in {20: 3, 21: 4, 24: 2}.items():
@@ -651,8 +799,11 @@ def showcase_positions() -> list[tuple[str, np.ndarray, int, int]]:
     bear[bg.OFF], bear[bg.OPP_OFF] = 9, -6
     for p in (bar, bear):
         bg.check_position(p)
-    return [("opening, 3-1", bg.initial_position(), 3, 1), ("a checker on the bar, 6-4", bar, 6, 4),
-            ("bearing off, 6-5", bear, 6, 5)]
+    return [
+        ("opening, 3-1", bg.initial_position(), 3, 1),
+        ("a checker on the bar, 6-4", bar, 6, 4),
+        ("bearing off, 6-5", bear, 6, 5),
+    ]
 
 
 def side_by_side(pos: np.ndarray, d1: int, d2: int, model: TDGammon | None = None) -> tuple[Any, dict]:
@@ -661,6 +812,7 @@ def side_by_side(pos: np.ndarray, d1: int, d2: int, model: TDGammon | None = Non
     from ..games import backgammon as bg
     from ..games.backgammon_gnubg import crosscheck, gnubg_moves, move_score
     from ..results import Table
+
     g = bg.Backgammon()
     s = g.state_from(pos, 0, (d1, d2))
     after, hops = g.afterstates(s)
@@ -672,20 +824,27 @@ def side_by_side(pos: np.ndarray, d1: int, d2: int, model: TDGammon | None = Non
         mv = tuple(m["move"])
         if len(mv) % 2 == 0:
             j = ours.get(bg.apply_hops(pos, [(mv[2 * k], mv[2 * k + 1]) for k in range(len(mv) // 2)]).tobytes())
-        else:                  # cut at a bear-off: the afterstate whose gnubg score is the reported one
+        else:  # cut at a bear-off: the afterstate whose gnubg score is the reported one
             sc = [abs(move_score(after[j]) - m["score"]) for j in range(len(after))]
             j = int(np.argmin(sc))
         ours_txt = bg.move_string(pos, hops[j]) if j is not None else "— not generated —"
-        row = [str(i + 1), " ".join(str(x) for x in mv) + (" (cut)" if len(mv) % 2 else ""), f"{m['score']:+.3f}",
-               ours_txt]
+        row = [
+            str(i + 1),
+            " ".join(str(x) for x in mv) + (" (cut)" if len(mv) % 2 else ""),
+            f"{m['score']:+.3f}",
+            ours_txt,
+        ]
         if vals is not None:
             row.append(f"{vals[j]:+.3f}" if j is not None else "")
         rows.append(row)
     check = crosscheck(pos, d1, d2)
-    head = ["#", "gnubg move (from, to, …)", "gnubg score", "tdbook move"] + (["net 1-ply value"] if vals is not None
-                                                                               else [])
-    cap = (f"{len(after)} distinct afterstates (ours) vs {check['gnubg']} moves (gnubg): "
-           f"{'equal' if check['count_ok'] and not check['problems'] else 'DIFFERENT'}")
+    head = ["#", "gnubg move (from, to, …)", "gnubg score", "tdbook move"] + (
+        ["net 1-ply value"] if vals is not None else []
+    )
+    cap = (
+        f"{len(after)} distinct afterstates (ours) vs {check['gnubg']} moves (gnubg): "
+        f"{'equal' if check['count_ok'] and not check['problems'] else 'DIFFERENT'}"
+    )
     return Table(head, rows, caption=cap), check
 
 
@@ -694,6 +853,7 @@ def crosscheck_sample(n_positions: int, seed: int = 7, progress: bool = True) ->
     (the full check of ``benchmarks/crosscheck_backgammon_gnubg.py`` at a chosen size)."""
     from ..games.backgammon_gnubg import crosscheck_all
     from .backgammon_match import positions_from_games
+
     st = crosscheck_all(positions_from_games(n_positions, seed), progress)
     st["max_score_dev"] = max(st["score_devs"], default=0.0)
     return st
@@ -704,6 +864,7 @@ def game_positions(n_positions: int, seed: int = 5, every: int = 3) -> tuple[np.
     every ``every``-th ply: realistic positions for averages and comparisons."""
     from ..players.backgammon import KIND_PUBEVAL, load_pubeval_weights
     from .backgammon_match import sample_positions
+
     w = load_pubeval_weights()
     games = max(2, n_positions // 15)
     while True:
@@ -723,10 +884,13 @@ def encoding_flip_property(n_positions: int, seed: int) -> tuple[bool, bool, int
     from .backgammon_match import sample_positions
 
     positions, _ = sample_positions(n_positions, seed=seed, every=2)
-    rel = all(np.array_equal(encode_dense(flipped(p), 0, False), swap_sides(encode_dense(p, 0, False)))
-              for p in positions)
-    tes = all(np.array_equal(encode_dense(flipped(p), 1, True), np.r_[encode_dense(p, 0, True)[:196], 0, 1])
-              for p in positions)
+    rel = all(
+        np.array_equal(encode_dense(flipped(p), 0, False), swap_sides(encode_dense(p, 0, False))) for p in positions
+    )
+    tes = all(
+        np.array_equal(encode_dense(flipped(p), 1, True), np.r_[encode_dense(p, 0, True)[:196], 0, 1])
+        for p in positions
+    )
     return rel, tes, len(positions)
 
 
@@ -752,6 +916,7 @@ def moves_per_roll(positions: np.ndarray) -> float:
     (1/36 doubles, 2/36 others), over ``positions``."""
     from ..games.backgammon import gen_afterstates, make_buffers
     from ..learners.td_gammon import ROLL_WEIGHTS
+
     bufs = make_buffers()
     tot = 0.0
     for p in positions:
@@ -763,19 +928,28 @@ def moves_per_roll(positions: np.ndarray) -> float:
 # ----------------------------------------------------------------------------- §2 learning curves
 
 
-def demo_training(hidden: int, games: int, eval_every: int, eval_pairs: int, seed: int, alpha: float = 0.1,
-                  lam: float = 0.7, outputs: int = 4, encoding: str = "relative",
-                  progress: bool = True) -> tuple[TDGammon, TrainLog]:
+def demo_training(
+    hidden: int,
+    games: int,
+    eval_every: int,
+    eval_pairs: int,
+    seed: int,
+    alpha: float = 0.1,
+    lam: float = 0.7,
+    outputs: int = 4,
+    encoding: str = "relative",
+    progress: bool = True,
+) -> tuple[TDGammon, TrainLog]:
     """A short training run from scratch (no checkpoint) with its learning curve against pubeval."""
-    spec = TrainSpec(hidden=hidden, outputs=outputs, encoding=encoding, alpha=alpha, lam=lam, seed=seed,
-                     games=games).check()
+    spec = TrainSpec(
+        hidden=hidden, outputs=outputs, encoding=encoding, alpha=alpha, lam=lam, seed=seed, games=games
+    ).check()
     return train(spec, eval_every=eval_every, eval_pairs=eval_pairs, eval_seed=seed + 99, progress=progress)
 
 
 def curve_arrays(curve: Sequence[CurvePoint]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(games, ppg, stderr) of a learning curve."""
-    return (np.array([c.games for c in curve]), np.array([c.ppg for c in curve]),
-            np.array([c.stderr for c in curve]))
+    return (np.array([c.games for c in curve]), np.array([c.ppg for c in curve]), np.array([c.stderr for c in curve]))
 
 
 def fmt_point(curve: Sequence[CurvePoint], games: int) -> str:
@@ -793,7 +967,7 @@ def curve_mean(curve: Sequence[CurvePoint], lo: int, hi: int) -> tuple[float, fl
     pts = [c for c in curve if lo <= c.games <= hi]
     if not pts:
         raise ValueError(f"no learning-curve point between {lo} and {hi} games")
-    se = math.sqrt(sum(c.stderr ** 2 for c in pts)) / len(pts)
+    se = math.sqrt(sum(c.stderr**2 for c in pts)) / len(pts)
     return float(np.mean([c.ppg for c in pts])), se, len(pts)
 
 
@@ -843,10 +1017,14 @@ def handmade_positions() -> list[tuple[str, np.ndarray]]:
         ("sure loss: they bear off their last checker next", mk({23: 5, 13: 5, 8: 5}, {24: 1})),
         ("race, 40 pips ahead", mk({6: 4, 5: 4, 4: 4, 3: 3}, {19: 3, 18: 4, 17: 4, 16: 4})),
         ("race, 40 pips behind", mk({9: 4, 8: 4, 7: 4, 6: 3}, {24: 3, 23: 4, 22: 4, 21: 3})),
-        ("on the bar against a closed board", mk({13: 6, 8: 4, 6: 4}, {19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 1: 3},
-                                                  my_bar=1)),
-        ("they are on the bar against my closed board", mk({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3},
-                                                           {12: 6, 17: 4, 19: 4}, their_bar=1)),
+        (
+            "on the bar against a closed board",
+            mk({13: 6, 8: 4, 6: 4}, {19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 1: 3}, my_bar=1),
+        ),
+        (
+            "they are on the bar against my closed board",
+            mk({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3}, {12: 6, 17: 4, 19: 4}, their_bar=1),
+        ),
     ]
 
 
@@ -854,6 +1032,7 @@ def pwin_table(models: dict[str, TDGammon], positions: Sequence[tuple[str, np.nd
     """Each net's P(win) for the side on roll next to gnubg's (0-ply) on the hand-made positions."""
     from ..games.backgammon_gnubg import context, gnubg, to_gnubg
     from ..results import Table
+
     g = gnubg()
     rows, data = [], {}
     for label, p in positions:
@@ -870,11 +1049,11 @@ class Agreement:
 
     p_ours: np.ndarray
     p_gnubg: np.ndarray
-    same_move: np.ndarray       # our 1-ply choice is gnubg's best (by gnubg's own score)
-    loss: np.ndarray            # gnubg's equity of its best move minus of ours (≥ 0)
-    rank_corr: np.ndarray       # Spearman correlation of our and gnubg's move scores, per roll with ≥ 3 moves
-    abs_err: np.ndarray         # per roll: mean |our move score − gnubg's| (equity)
-    rel_err: np.ndarray         # the same after removing each roll's mean (the error common to all its moves)
+    same_move: np.ndarray  # our 1-ply choice is gnubg's best (by gnubg's own score)
+    loss: np.ndarray  # gnubg's equity of its best move minus of ours (≥ 0)
+    rank_corr: np.ndarray  # Spearman correlation of our and gnubg's move scores, per roll with ≥ 3 moves
+    abs_err: np.ndarray  # per roll: mean |our move score − gnubg's| (equity)
+    rel_err: np.ndarray  # the same after removing each roll's mean (the error common to all its moves)
 
     @property
     def mean_abs_error(self) -> float:
@@ -893,6 +1072,7 @@ def agreement(model: TDGammon, n_positions: int, seed: int = 5, progress: bool =
 
     from ..games.backgammon import OFF, gen_afterstates, make_buffers
     from ..games.backgammon_gnubg import context, gnubg, move_score, to_gnubg
+
     g = gnubg()
     P, D = game_positions(n_positions, seed)
     me = NetPlayer(model)
@@ -911,15 +1091,16 @@ def agreement(model: TDGammon, n_positions: int, seed: int = 5, progress: bool =
         k = int(np.argmax(s_ours))
         loss.append(float(s_g.max() - s_g[k]))
         same.append(bool(s_g[k] >= s_g.max() - 1e-9))
-        live = np.array([a[OFF] < 15 for a in after])      # bear-off wins score exactly in both
+        live = np.array([a[OFF] < 15 for a in after])  # bear-off wins score exactly in both
         if live.sum() >= 2:
             d = s_ours[live] - s_g[live]
             ae.append(float(np.mean(np.abs(d))))
             re_.append(float(np.mean(np.abs(d - d.mean()))))
         if n >= 3 and np.ptp(s_ours) > 0 and np.ptp(s_g) > 0:
             rc.append(float(spearmanr(s_ours, s_g).statistic))
-    return Agreement(np.array(po), np.array(pg), np.array(same), np.array(loss), np.array(rc), np.array(ae),
-                     np.array(re_))
+    return Agreement(
+        np.array(po), np.array(pg), np.array(same), np.array(loss), np.array(rc), np.array(ae), np.array(re_)
+    )
 
 
 # ----------------------------------------------------------------------------- §3 Table 5.2
@@ -935,16 +1116,29 @@ TABLE_5_2 = [
 
 def table52_paper() -> Any:
     from ..results import Table
-    return Table(["version", "training games", "opponents", "result as printed", "ppg printed", "ppg recomputed"],
-                 [[v, f"{g:,}", o, f"lost by {-pts} point{'s' if -pts != 1 else ''} in {n} games", f"{ppg:+.2f}",
-                   f"{pts / n:+.3f}"] for v, g, o, pts, n, ppg in TABLE_5_2],
-                 caption="Table 5.2 (004 §5.2 p. 45): TD-Gammon against humans")
+
+    return Table(
+        ["version", "training games", "opponents", "result as printed", "ppg printed", "ppg recomputed"],
+        [
+            [
+                v,
+                f"{g:,}",
+                o,
+                f"lost by {-pts} point{'s' if -pts != 1 else ''} in {n} games",
+                f"{ppg:+.2f}",
+                f"{pts / n:+.3f}",
+            ]
+            for v, g, o, pts, n, ppg in TABLE_5_2
+        ],
+        caption="Table 5.2 (004 §5.2 p. 45): TD-Gammon against humans",
+    )
 
 
 def table52_ours(shipped: dict[int, Shipped], live: dict[int, dict[str, dict]]) -> Any:
     """Our games-vs-result table: each net's learning-curve points at round game counts (pubeval,
     recorded by its training run) and the live ladder of the finished nets."""
     from ..results import Table
+
     rows = []
     for h, s in shipped.items():
         g, p, se = curve_arrays(s.curve)
@@ -957,8 +1151,17 @@ def table52_ours(shipped: dict[int, Shipped], live: dict[int, dict[str, dict]]) 
             for col, name in ((3, "gnubg-intermediate"), (4, "gnubg-expert")):
                 if name in lad:
                     rows[-1][col] = f"{lad[name]['ppg']:+.3f} ± {lad[name]['stderr']:.3f}"
-    return Table(["hidden units", "training games", "ppg vs pubeval (training curve)", "ppg vs gnubg-intermediate",
-                  "ppg vs gnubg-expert"], rows, caption="Ours: cubeless points per game, duplicate dice")
+    return Table(
+        [
+            "hidden units",
+            "training games",
+            "ppg vs pubeval (training curve)",
+            "ppg vs gnubg-intermediate",
+            "ppg vs gnubg-expert",
+        ],
+        rows,
+        caption="Ours: cubeless points per game, duplicate dice",
+    )
 
 
 # ----------------------------------------------------------------------------- §6 widget panel
@@ -971,12 +1174,30 @@ class Explore:
     label: str
 
 
-def explore(hidden: int = 20, alpha: float = 0.1, lam: float = 0.7, games: int = 2000, opponent: str = "pubeval",
-            pairs: int = 200, outputs: int = 4, encoding: str = "relative", seed: int = 1) -> Explore:
+def explore(
+    hidden: int = 20,
+    alpha: float = 0.1,
+    lam: float = 0.7,
+    games: int = 2000,
+    opponent: str = "pubeval",
+    pairs: int = 200,
+    outputs: int = 4,
+    encoding: str = "relative",
+    seed: int = 1,
+) -> Explore:
     """The panel's run: train a fresh net for ``games`` self-play games (learning curve against
     pubeval every ``games``/5), then a duplicate-dice match of ``pairs`` pairs against ``opponent``."""
     every = max(1, int(games) // 5)
-    model, log = demo_training(int(hidden), int(games), every, min(int(pairs), 200), int(seed), alpha=float(alpha),
-                               lam=float(lam), outputs=int(outputs), encoding=encoding)
+    model, log = demo_training(
+        int(hidden),
+        int(games),
+        every,
+        min(int(pairs), 200),
+        int(seed),
+        alpha=float(alpha),
+        lam=float(lam),
+        outputs=int(outputs),
+        encoding=encoding,
+    )
     r = run_match(NetPlayer(model), make_opponent(opponent), int(pairs), seed=int(seed) + 1)
     return Explore(log, r, f"{model.describe()}, α={alpha:g}, λ={lam:g}, {games:,} games")

@@ -15,68 +15,132 @@ from __future__ import annotations
 
 import re
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 from tqdm.auto import tqdm
 
-from .. import profiles
-from ..games.tictactoe import (DRAW, O, O_WINS, ONGOING, REACHABLE, STATUS, X, X_WINS, after_states, board_string,
-                               parse_board, place, positions_to_move, to_move)
+from ..claims import table_path
+from ..core import profiles
+from ..games.tictactoe import (
+    DRAW,
+    O_WINS,
+    ONGOING,
+    REACHABLE,
+    STATUS,
+    X_WINS,
+    O,
+    X,
+    after_states,
+    board_string,
+    parse_board,
+    place,
+    positions_to_move,
+    to_move,
+)
 from ..learners.td_table import TrainResult, check_params, states_stored, train
-from ..players.tictactoe import (RULE_FLAGS, RULES, MatchResult, Player, best_response, check_rule, empty_table,
-                                 exact_outcomes, match, optimal_fraction, perfect_player, random_player, rule_name,
-                                 table_player)
-
-DATA = Path(__file__).resolve().parent / "data"
+from ..players.tictactoe import (
+    RULE_FLAGS,
+    RULES,
+    MatchResult,
+    Player,
+    best_response,
+    check_rule,
+    empty_table,
+    exact_outcomes,
+    match,
+    optimal_fraction,
+    perfect_player,
+    random_player,
+    rule_name,
+    table_player,
+)
 
 #: Profile defaults for notebook 06 (see :func:`config`).
 PROFILES: dict[str, dict[str, Any]] = {
     "quick": {
-        "GAMES": 60_000, "CHUNK": 20_000, "LOG_EVERY": 1000, "REPLICATES": 2,
-        "ALPHAS": [0.05, 0.10, 0.15], "LAMBDA": 0.5, "EPSILON": 0.05,
-        "DRAW_REWARDS": [-0.1, 0.0, 0.1, 0.5], "EPSILONS": [0.025, 0.05, 0.1],
-        "LAMBDAS": [0.0, 0.2, 0.4, 0.6], "LAMBDA_GAMES": 20_000,
-        "TABLE61_GAMES": 60_000, "TABLE61_LAMBDAS": [0.0, 0.2, 0.3, 0.5, 0.6],
-        "EVAL_GAMES": 2000, "SELFPLAY_GAMES": 60_000, "ABLATION_GAMES": 60_000, "ABLATION_REPLICATES": 1,
+        "GAMES": 60_000,
+        "CHUNK": 20_000,
+        "LOG_EVERY": 1000,
+        "REPLICATES": 2,
+        "ALPHAS": [0.05, 0.10, 0.15],
+        "LAMBDA": 0.5,
+        "EPSILON": 0.05,
+        "DRAW_REWARDS": [-0.1, 0.0, 0.1, 0.5],
+        "EPSILONS": [0.025, 0.05, 0.1],
+        "LAMBDAS": [0.0, 0.2, 0.4, 0.6],
+        "LAMBDA_GAMES": 20_000,
+        "TABLE61_GAMES": 60_000,
+        "TABLE61_LAMBDAS": [0.0, 0.2, 0.3, 0.5, 0.6],
+        "EVAL_GAMES": 2000,
+        "SELFPLAY_GAMES": 60_000,
+        "ABLATION_GAMES": 60_000,
+        "ABLATION_REPLICATES": 1,
         "CROSSOVER_RUNS": 4,
     },
     "standard": {
-        "GAMES": 1_500_000, "CHUNK": 500_000, "LOG_EVERY": 1000, "REPLICATES": 5,
-        "ALPHAS": [0.05, 0.10, 0.15], "LAMBDA": 0.5, "EPSILON": 0.05,
-        "DRAW_REWARDS": [-0.1, 0.0, 0.1, 0.5], "EPSILONS": [0.025, 0.05, 0.1],
-        "LAMBDAS": [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6], "LAMBDA_GAMES": 200_000,
-        "TABLE61_GAMES": 10_000_000, "TABLE61_LAMBDAS": [0.0, 0.2, 0.3, 0.5, 0.6],
-        "EVAL_GAMES": 2000, "SELFPLAY_GAMES": 1_500_000, "ABLATION_GAMES": 1_500_000, "ABLATION_REPLICATES": 3,
+        "GAMES": 1_500_000,
+        "CHUNK": 500_000,
+        "LOG_EVERY": 1000,
+        "REPLICATES": 5,
+        "ALPHAS": [0.05, 0.10, 0.15],
+        "LAMBDA": 0.5,
+        "EPSILON": 0.05,
+        "DRAW_REWARDS": [-0.1, 0.0, 0.1, 0.5],
+        "EPSILONS": [0.025, 0.05, 0.1],
+        "LAMBDAS": [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6],
+        "LAMBDA_GAMES": 200_000,
+        "TABLE61_GAMES": 10_000_000,
+        "TABLE61_LAMBDAS": [0.0, 0.2, 0.3, 0.5, 0.6],
+        "EVAL_GAMES": 2000,
+        "SELFPLAY_GAMES": 1_500_000,
+        "ABLATION_GAMES": 1_500_000,
+        "ABLATION_REPLICATES": 3,
         "CROSSOVER_RUNS": 20,
     },
     "full": {
-        "GAMES": 1_500_000, "CHUNK": 500_000, "LOG_EVERY": 1000, "REPLICATES": 20,
-        "ALPHAS": [0.05, 0.10, 0.15], "LAMBDA": 0.5, "EPSILON": 0.05,
-        "DRAW_REWARDS": [-0.1, 0.0, 0.1, 0.5], "EPSILONS": [0.025, 0.05, 0.1],
-        "LAMBDAS": [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6], "LAMBDA_GAMES": 500_000,
-        "TABLE61_GAMES": 10_000_000, "TABLE61_LAMBDAS": [0.0, 0.2, 0.3, 0.5, 0.6],
-        "EVAL_GAMES": 10_000, "SELFPLAY_GAMES": 10_000_000, "ABLATION_GAMES": 1_500_000, "ABLATION_REPLICATES": 10,
+        "GAMES": 1_500_000,
+        "CHUNK": 500_000,
+        "LOG_EVERY": 1000,
+        "REPLICATES": 20,
+        "ALPHAS": [0.05, 0.10, 0.15],
+        "LAMBDA": 0.5,
+        "EPSILON": 0.05,
+        "DRAW_REWARDS": [-0.1, 0.0, 0.1, 0.5],
+        "EPSILONS": [0.025, 0.05, 0.1],
+        "LAMBDAS": [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6],
+        "LAMBDA_GAMES": 500_000,
+        "TABLE61_GAMES": 10_000_000,
+        "TABLE61_LAMBDAS": [0.0, 0.2, 0.3, 0.5, 0.6],
+        "EVAL_GAMES": 10_000,
+        "SELFPLAY_GAMES": 10_000_000,
+        "ABLATION_GAMES": 1_500_000,
+        "ABLATION_REPLICATES": 10,
         "CROSSOVER_RUNS": 50,
     },
 }
 
 #: The thesis's numbers (§6.2 text, Table 6.1, p. 63, App. D).  W/D/L are the TD player's.
 THESIS: dict[str, Any] = {
-    "alpha": {0.05: dict(wdl=(51.8, 29.5, 18.7), states=2217, crossover=85_000),
-              0.10: dict(wdl=(50.5, 30.3, 19.2), states=2226, crossover=72_000),
-              0.15: dict(wdl=(49.8, 29.5, 20.7), states=2291, crossover=92_000)},
+    "alpha": {
+        0.05: dict(wdl=(51.8, 29.5, 18.7), states=2217, crossover=85_000),
+        0.10: dict(wdl=(50.5, 30.3, 19.2), states=2226, crossover=72_000),
+        0.15: dict(wdl=(49.8, 29.5, 20.7), states=2291, crossover=92_000),
+    },
     "td_as_x": dict(wdl=(71.2, 25.0, 3.8), states=1489),
     # Table 6.1: (label, TD side, λ, draw reward, training games, states, human wins, TD wins, draws)
-    "table61": [("λ=0.0", "O", 0.0, 0.0, 10_000_000, 2305, 6, 4, 10),
-                ("λ=0.2", "O", 0.2, 0.0, 10_000_000, 2318, 9, 1, 10),
-                ("λ=0.3", "O", 0.3, 0.0, 10_000_000, 2316, 10, 2, 8),
-                ("λ=0.5", "O", 0.5, 0.0, 10_000_000, 2324, 5, 5, 10),
-                ("λ=0.6", "O", 0.6, 0.0, 10_000_000, 2327, 6, 2, 12),
-                ("λ=0.5 (computer X)", "X", 0.5, 0.0, 1_500_000, 1489, 0, 0, 20),
-                ("λ=0.5 (tie=−0.1)", "O", 0.5, -0.1, 10_000_000, 2418, 6, 2, 12)],
+    "table61": [
+        ("λ=0.0", "O", 0.0, 0.0, 10_000_000, 2305, 6, 4, 10),
+        ("λ=0.2", "O", 0.2, 0.0, 10_000_000, 2318, 9, 1, 10),
+        ("λ=0.3", "O", 0.3, 0.0, 10_000_000, 2316, 10, 2, 8),
+        ("λ=0.5", "O", 0.5, 0.0, 10_000_000, 2324, 5, 5, 10),
+        ("λ=0.6", "O", 0.6, 0.0, 10_000_000, 2327, 6, 2, 12),
+        ("λ=0.5 (computer X)", "X", 0.5, 0.0, 1_500_000, 1489, 0, 0, 20),
+        ("λ=0.5 (tie=−0.1)", "O", 0.5, -0.1, 10_000_000, 2418, 6, 2, 12),
+    ],
     # p. 63: (i) new O trained against the X table: X / O / draw %; (ii) old O retrained: O wins / O losses %
     "teacher_new_o": dict(x=50.0, o=7.0, draw=43.0, human_wins=20),
     "teacher_old_o": dict(o=7.1, x=49.9, human_wins=20),
@@ -91,14 +155,27 @@ CORNERS, EDGES, CENTRE = (0, 2, 6, 8), (1, 3, 5, 7), 4
 def config(profile: str, **knobs: Any) -> profiles.Config:
     """Resolve notebook 06's knobs for ``profile`` (a knob passed as None takes the profile default)."""
     cfg = profiles.resolve(profile, PROFILES, **knobs)
-    for name in ("GAMES", "CHUNK", "LOG_EVERY", "REPLICATES", "LAMBDA_GAMES", "TABLE61_GAMES", "EVAL_GAMES",
-                 "SELFPLAY_GAMES", "ABLATION_GAMES", "ABLATION_REPLICATES", "CROSSOVER_RUNS"):
+    for name in (
+        "GAMES",
+        "CHUNK",
+        "LOG_EVERY",
+        "REPLICATES",
+        "LAMBDA_GAMES",
+        "TABLE61_GAMES",
+        "EVAL_GAMES",
+        "SELFPLAY_GAMES",
+        "ABLATION_GAMES",
+        "ABLATION_REPLICATES",
+        "CROSSOVER_RUNS",
+    ):
         if cfg[name] < 1:
             raise ValueError(f"{name} must be >= 1, got {cfg[name]!r}")
     for name in ("GAMES", "LAMBDA_GAMES", "TABLE61_GAMES", "SELFPLAY_GAMES", "ABLATION_GAMES"):
         if cfg[name] % min(cfg.CHUNK, cfg[name]) or min(cfg.CHUNK, cfg[name]) % cfg.LOG_EVERY:
-            raise ValueError(f"{name} ({cfg[name]}) must be a multiple of CHUNK ({cfg.CHUNK}) or smaller than it, "
-                             f"and CHUNK a multiple of LOG_EVERY ({cfg.LOG_EVERY})")
+            raise ValueError(
+                f"{name} ({cfg[name]}) must be a multiple of CHUNK ({cfg.CHUNK}) or smaller than it, "
+                f"and CHUNK a multiple of LOG_EVERY ({cfg.LOG_EVERY})"
+            )
     if cfg.EVAL_GAMES < 20:
         raise ValueError(f"EVAL_GAMES must be >= 20 (Table 6.1 has 20 games per row), got {cfg.EVAL_GAMES}")
     for a in cfg.ALPHAS:
@@ -121,16 +198,34 @@ def run_seed(seed: int, label: str, replicate: int = 0) -> int:
 # ----------------------------------------------------------------------------- training runs
 
 
-def td(rule: str | int = "thesis", draw: float = 0.0, epsilon: float = 0.05, table: np.ndarray | None = None,
-       name: str = "") -> Player:
+def td(
+    rule: str | int = "thesis",
+    draw: float = 0.0,
+    epsilon: float = 0.05,
+    table: np.ndarray | None = None,
+    name: str = "",
+) -> Player:
     """A TD(λ) table player (App. B.7) that explores with ``epsilon`` while learning."""
-    return table_player(empty_table() if table is None else table, rule, draw, epsilon,
-                        name or f"TD(λ) {rule_name(check_rule(rule))}")
+    return table_player(
+        empty_table() if table is None else table, rule, draw, epsilon, name or f"TD(λ) {rule_name(check_rule(rule))}"
+    )
 
 
-def train_side(side: str, cfg: Any, seed: int, *, games: int | None = None, alpha: float = 0.05,
-               lam: float | None = None, draw: float = 0.0, epsilon: float | None = None, rule: str | int = "thesis",
-               opponent: Player | None = None, table: np.ndarray | None = None, desc: str = "") -> TrainResult:
+def train_side(
+    side: str,
+    cfg: Any,
+    seed: int,
+    *,
+    games: int | None = None,
+    alpha: float = 0.05,
+    lam: float | None = None,
+    draw: float = 0.0,
+    epsilon: float | None = None,
+    rule: str | int = "thesis",
+    opponent: Player | None = None,
+    table: np.ndarray | None = None,
+    desc: str = "",
+) -> TrainResult:
     """TD(λ) as ``side`` ("X" or "O") learning against ``opponent`` (default: random), App. B.1."""
     if side not in ("X", "O"):
         raise ValueError(f"side must be 'X' or 'O', got {side!r}")
@@ -138,13 +233,24 @@ def train_side(side: str, cfg: Any, seed: int, *, games: int | None = None, alph
     me = td(rule, draw, cfg.EPSILON if epsilon is None else epsilon, table)
     opp = random_player() if opponent is None else opponent
     x, o = (me, opp) if side == "X" else (opp, me)
-    return train(x, o, (side == "X", side == "O"), games, chunk=min(cfg.CHUNK, games), alpha=alpha,
-                 lam=cfg.LAMBDA if lam is None else lam, seed=seed, log_every=cfg.LOG_EVERY, progress=False,
-                 desc=desc)
+    return train(
+        x,
+        o,
+        (side == "X", side == "O"),
+        games,
+        chunk=min(cfg.CHUNK, games),
+        alpha=alpha,
+        lam=cfg.LAMBDA if lam is None else lam,
+        seed=seed,
+        log_every=cfg.LOG_EVERY,
+        progress=False,
+        desc=desc,
+    )
 
 
-def replicates(label: str, cfg: Any, seed: int, fn: Callable[[int, int], TrainResult],
-               n: int | None = None) -> list[TrainResult]:
+def replicates(
+    label: str, cfg: Any, seed: int, fn: Callable[[int, int], TrainResult], n: int | None = None
+) -> list[TrainResult]:
     """``fn(run_seed, r)`` for r = 0 .. REPLICATES−1, with a progress bar."""
     n = cfg.REPLICATES if n is None else n
     return [fn(run_seed(seed, label, r), r) for r in tqdm(range(n), desc=label, leave=False)]
@@ -185,19 +291,31 @@ def tolerance(values: np.ndarray, floor: float) -> float:
 
 def alpha_runs(cfg: Any, seed: int) -> dict[float, Summary]:
     """Figs 6.2–6.4: TD(λ) as O against random X, λ = LAMBDA, draw 0, for each α in ALPHAS."""
-    return {a: Summary(1, replicates(f"fig6.2-6.4 alpha={a}", cfg, seed,
-                                     lambda s, r, a=a: train_side("O", cfg, s, alpha=a)))
-            for a in cfg.ALPHAS}
+    return {
+        a: Summary(
+            1, replicates(f"fig6.2-6.4 alpha={a}", cfg, seed, lambda s, r, a=a: train_side("O", cfg, s, alpha=a))
+        )
+        for a in cfg.ALPHAS
+    }
 
 
 def crossover_runs(cfg: Any, seed: int) -> dict[float, np.ndarray]:
     """Figs 6.2–6.4's crossover game over CROSSOVER_RUNS extra runs per α: each is the first program run
     only (CHUNK games; the crossover is read there), seeds independent of :func:`alpha_runs`."""
     g = min(cfg.CHUNK, cfg.GAMES)
-    return {a: Summary(1, replicates(f"crossover alpha={a}", cfg, seed,
-                                     lambda s, r, a=a: train_side("O", cfg, s, games=g, alpha=a),
-                                     n=cfg.CROSSOVER_RUNS)).crossovers()
-            for a in cfg.ALPHAS}
+    return {
+        a: Summary(
+            1,
+            replicates(
+                f"crossover alpha={a}",
+                cfg,
+                seed,
+                lambda s, r, a=a: train_side("O", cfg, s, games=g, alpha=a),
+                n=cfg.CROSSOVER_RUNS,
+            ),
+        ).crossovers()
+        for a in cfg.ALPHAS
+    }
 
 
 def td_as_x_runs(cfg: Any, seed: int) -> Summary:
@@ -209,8 +327,13 @@ def draw_runs(cfg: Any, seed: int, alpha_05: Summary) -> dict[float, Summary]:
     """Fig. 6.5: TD(λ) as O, α = 0.05, for each draw reward (0 reuses the α = 0.05 runs)."""
     out = {}
     for d in cfg.DRAW_REWARDS:
-        out[d] = alpha_05 if d == 0.0 else Summary(1, replicates(f"fig6.5 draw={d}", cfg, seed,
-                                                                  lambda s, r, d=d: train_side("O", cfg, s, draw=d)))
+        out[d] = (
+            alpha_05
+            if d == 0.0
+            else Summary(
+                1, replicates(f"fig6.5 draw={d}", cfg, seed, lambda s, r, d=d: train_side("O", cfg, s, draw=d))
+            )
+        )
     return out
 
 
@@ -218,17 +341,29 @@ def epsilon_runs(cfg: Any, seed: int, alpha_05: Summary) -> dict[float, Summary]
     """§6.1: the exploration rate "tested with an increased and decreased interval" (ε = EPSILON reuses)."""
     out = {}
     for e in cfg.EPSILONS:
-        out[e] = alpha_05 if e == cfg.EPSILON else Summary(1, replicates(
-            f"epsilon={e}", cfg, seed, lambda s, r, e=e: train_side("O", cfg, s, epsilon=e)))
+        out[e] = (
+            alpha_05
+            if e == cfg.EPSILON
+            else Summary(1, replicates(f"epsilon={e}", cfg, seed, lambda s, r, e=e: train_side("O", cfg, s, epsilon=e)))
+        )
     return out
 
 
 def lambda_runs(cfg: Any, seed: int) -> dict[float, Summary]:
     """Fig. 6.6: TD(λ) as O, α = 0.05, LAMBDA_GAMES games for each λ (common seeds across λ)."""
     g = cfg.LAMBDA_GAMES
-    return {lam: Summary(1, replicates("fig6.6", cfg, seed,  # same seeds for every λ: common random numbers
-                                       lambda s, r, lam=lam: train_side("O", cfg, s, games=g, lam=lam)))
-            for lam in cfg.LAMBDAS}
+    return {
+        lam: Summary(
+            1,
+            replicates(
+                "fig6.6",
+                cfg,
+                seed,  # same seeds for every λ: common random numbers
+                lambda s, r, lam=lam: train_side("O", cfg, s, games=g, lam=lam),
+            ),
+        )
+        for lam in cfg.LAMBDAS
+    }
 
 
 def window_win_curves(runs: dict[float, Summary], upto: int) -> dict[float, np.ndarray]:
@@ -274,8 +409,9 @@ def _from_side(m: MatchResult | tuple[float, float, float], side: str) -> tuple:
     return (x, d, o) if side == "X" else (o, d, x)
 
 
-def evaluate(table: np.ndarray, side: str, games: int, seed: int, rule: str | int = "thesis",
-             draw_value: float = 0.0) -> Evaluation:
+def evaluate(
+    table: np.ndarray, side: str, games: int, seed: int, rule: str | int = "thesis", draw_value: float = 0.0
+) -> Evaluation:
     """Greedy play of ``table`` as ``side`` against the perfect and the random player (exact and sampled)."""
     me = table_player(table, rule, draw_value)
     per, rnd = perfect_player(seed=seed + 1), random_player(seed=seed + 2)
@@ -352,12 +488,17 @@ def value_stats(table: np.ndarray) -> dict[str, float]:
     v = table[table != 0]
     if v.size == 0:
         return {"mean": 0.0, "negative": 0.0, "near_minus_one": 0.0, "stored": 0}
-    return {"mean": float(v.mean()), "negative": float((v < 0).mean()), "near_minus_one": float((v <= -0.9).mean()),
-            "stored": int(v.size)}
+    return {
+        "mean": float(v.mean()),
+        "negative": float((v < 0).mean()),
+        "near_minus_one": float((v <= -0.9).mean()),
+        "stored": int(v.size),
+    }
 
 
-def teacher_runs(cfg: Any, seed: int, td_as_x: Summary, alpha_05: Summary,
-                 frozen_teacher: bool = False) -> dict[str, list[TeacherRun]]:
+def teacher_runs(
+    cfg: Any, seed: int, td_as_x: Summary, alpha_05: Summary, frozen_teacher: bool = False
+) -> dict[str, list[TeacherRun]]:
     """p. 63: (i) a *new* O table and (ii) the trained α = 0.05 O table, each trained for GAMES games against
     the trained X table (replicate r uses X and O tables of replicate r).  App. B.1 has one global λ, so
     both TD players learn (and explore) — ``frozen_teacher=True`` keeps the X table fixed and greedy."""
@@ -369,8 +510,18 @@ def teacher_runs(cfg: Any, seed: int, td_as_x: Summary, alpha_05: Summary,
             o0 = empty_table() if which == "new O" else alpha_05.table(r).copy()
             x = td(epsilon=0.0 if frozen_teacher else cfg.EPSILON, table=td_as_x.table(r), name="TD(λ) X table")
             o = td(epsilon=cfg.EPSILON, table=o0, name=f"TD(λ) {which}")
-            res = train(x, o, (not frozen_teacher, True), cfg.GAMES, chunk=min(cfg.CHUNK, cfg.GAMES),
-                        alpha=0.05, lam=cfg.LAMBDA, seed=s, log_every=cfg.LOG_EVERY, progress=False)
+            res = train(
+                x,
+                o,
+                (not frozen_teacher, True),
+                cfg.GAMES,
+                chunk=min(cfg.CHUNK, cfg.GAMES),
+                alpha=0.05,
+                lam=cfg.LAMBDA,
+                seed=s,
+                log_every=cfg.LOG_EVERY,
+                progress=False,
+            )
             ev = evaluate(res.tables[1], "O", cfg.EVAL_GAMES, run_seed(seed, label + " eval", r))
             out[which].append(TeacherRun(which, res, o0, ev))
     return out
@@ -404,19 +555,21 @@ def transcribe_appendix_d(seed_text: str) -> list[tuple[str, float]]:
 def write_appendix_d(seed_path: Path, out: Path | None = None) -> Path:
     """Write the transcription of :func:`transcribe_appendix_d` to ``data/appendix_d.tsv``."""
     pairs = transcribe_appendix_d(Path(seed_path).read_text(encoding="utf-8"))
-    out = DATA / "appendix_d.tsv" if out is None else out
-    head = ("# Seed 004 (Powell 2000), Appendix D, pp. 125-137: the learned TD(lambda) X table (alpha 0.05, lambda 0.5).\n"
-            "# Unambiguous entries of the OCR only (9 characters, 'E'->'B', 'D'->'O', reachable non-terminal X\n"
-            "# after-state, met once). Written by tdbook.experiments.tictactoe_table.write_appendix_d(\n"
-            "#   Path('../shared/seeds/004_cef981d7b973a94b.txt'))\n"
-            "state\tvalue\n")
+    out = table_path("powell2000", "appendix_d") if out is None else out
+    head = (
+        "# Seed 004 (Powell 2000), Appendix D, pp. 125-137: the learned TD(lambda) X table (alpha 0.05, lambda 0.5).\n"
+        "# Unambiguous entries of the OCR only (9 characters, 'E'->'B', 'D'->'O', reachable non-terminal X\n"
+        "# after-state, met once). Written by tdbook.experiments.tictactoe_table.write_appendix_d(\n"
+        "#   Path('../shared/seeds/004_cef981d7b973a94b.txt'))\n"
+        "state\tvalue\n"
+    )
     out.write_text(head + "".join(f"{s}\t{v:.4f}\n" for s, v in pairs), encoding="utf-8")
     return out
 
 
 def appendix_d() -> tuple[np.ndarray, np.ndarray]:
     """The shipped App. D transcription as (codes, values)."""
-    p = DATA / "appendix_d.tsv"
+    p = table_path("powell2000", "appendix_d")
     codes, vals = [], []
     for line in p.read_text(encoding="utf-8").splitlines():
         if line.startswith("#") or line.startswith("state") or not line.strip():
@@ -444,13 +597,24 @@ def appendix_d_comparison(td_as_x: Summary) -> dict[str, Any]:
     fm = np.array([first_move_values(t) for t in tabs])
     corr = [float(np.corrcoef(vals, t[codes])[0, 1]) for t in tabs]
     corr_mean = float(np.corrcoef(vals, tabs[:, codes].mean(axis=0))[0, 1])
-    between = [float(np.corrcoef(tabs[i, codes], tabs[j, codes])[0, 1])
-               for i in range(len(tabs)) for j in range(i + 1, len(tabs))]
+    between = [
+        float(np.corrcoef(tabs[i, codes], tabs[j, codes])[0, 1])
+        for i in range(len(tabs))
+        for j in range(i + 1, len(tabs))
+    ]
     openings = [table_player(t).move(0) for t in tabs]
-    return dict(codes=codes, values=vals, first_moves=fm, corr=corr, corr_mean=corr_mean, corr_between=between,
-                openings=openings, stored_share=float(np.mean([(t[codes] != 0).mean() for t in tabs])),
-                ones_appd=int((vals >= 0.99995).sum()),
-                ones_ours=[int((t[codes] >= 0.99995).sum()) for t in tabs])
+    return dict(
+        codes=codes,
+        values=vals,
+        first_moves=fm,
+        corr=corr,
+        corr_mean=corr_mean,
+        corr_between=between,
+        openings=openings,
+        stored_share=float(np.mean([(t[codes] != 0).mean() for t in tabs])),
+        ones_appd=int((vals >= 0.99995).sum()),
+        ones_ours=[int((t[codes] >= 0.99995).sum()) for t in tabs],
+    )
 
 
 def corner_answers(o_table: np.ndarray) -> dict[int, int]:
@@ -505,9 +669,19 @@ def fig68(o_table: np.ndarray, prefer: str = "XXB OOB XBB") -> Fig68:
                 examples.append(c)
     pref = parse_board(prefer)
     ex = pref if pref in examples else (examples[0] if examples else pref)
-    return Fig68(len(pos), float(np.mean(pw)), threat, float(np.mean(pb)) if pb else float("nan"),
-                 float(np.mean(pwt)) if pwt else float("nan"), bool(zero), ex, pl.square_values(ex),
-                 table_player(o_table).move(ex), winning_squares(ex, O), winning_squares(ex, X))
+    return Fig68(
+        len(pos),
+        float(np.mean(pw)),
+        threat,
+        float(np.mean(pb)) if pb else float("nan"),
+        float(np.mean(pwt)) if pwt else float("nan"),
+        bool(zero),
+        ex,
+        pl.square_values(ex),
+        table_player(o_table).move(ex),
+        winning_squares(ex, O),
+        winning_squares(ex, X),
+    )
 
 
 def sure_draw_after_states() -> np.ndarray:
@@ -539,17 +713,32 @@ class SelfPlay:
     o: Evaluation
 
 
-def self_play(cfg: Any, seed: int, rule: str | int = "corrected", games: int | None = None,
-              label: str = "self-play", reps: int | None = None) -> list[SelfPlay]:
+def self_play(
+    cfg: Any,
+    seed: int,
+    rule: str | int = "corrected",
+    games: int | None = None,
+    label: str = "self-play",
+    reps: int | None = None,
+) -> list[SelfPlay]:
     """Two TD(λ) tables (X and O, same rule) learning against each other, then evaluated greedily."""
     rule = check_rule(rule)
     games = cfg.SELFPLAY_GAMES if games is None else games
     out = []
     for r in tqdm(range(cfg.REPLICATES if reps is None else reps), desc=f"{label} {rule_name(rule)}", leave=False):
         s = run_seed(seed, f"{label} {rule}", r)
-        res = train(td(rule, epsilon=cfg.EPSILON), td(rule, epsilon=cfg.EPSILON), (True, True), games,
-                    chunk=min(cfg.CHUNK, games), alpha=0.05, lam=cfg.LAMBDA, seed=s, log_every=cfg.LOG_EVERY,
-                    progress=False)
+        res = train(
+            td(rule, epsilon=cfg.EPSILON),
+            td(rule, epsilon=cfg.EPSILON),
+            (True, True),
+            games,
+            chunk=min(cfg.CHUNK, games),
+            alpha=0.05,
+            lam=cfg.LAMBDA,
+            seed=s,
+            log_every=cfg.LOG_EVERY,
+            progress=False,
+        )
         ex = evaluate(res.tables[0], "X", cfg.EVAL_GAMES, run_seed(seed, f"{label} eval X {rule}", r), rule)
         eo = evaluate(res.tables[1], "O", cfg.EVAL_GAMES, run_seed(seed, f"{label} eval O {rule}", r), rule)
         out.append(SelfPlay(rule, res, ex, eo))
@@ -569,7 +758,7 @@ class AblationRow:
     def name(self) -> str:
         return rule_name(self.rule)
 
-    def mean(self, metric: Callable[["AblationRow", int], float]) -> float:
+    def mean(self, metric: Callable[[AblationRow, int], float]) -> float:
         return float(np.mean([metric(self, r) for r in range(len(self.vs_random_o))]))
 
 
@@ -591,8 +780,9 @@ def ablation(cfg: Any, seed: int) -> list[AblationRow]:
     for rule in tqdm(range(8), desc="ablation", leave=False):
         evs, wdl = [], []
         for r in range(cfg.ABLATION_REPLICATES):
-            res = train_side("O", cfg, run_seed(seed, f"ablation vs random {rule}", r), games=cfg.ABLATION_GAMES,
-                             rule=rule)
+            res = train_side(
+                "O", cfg, run_seed(seed, f"ablation vs random {rule}", r), games=cfg.ABLATION_GAMES, rule=rule
+            )
             evs.append(evaluate(res.tables[1], "O", cfg.EVAL_GAMES, run_seed(seed, f"ablation eval {rule}", r), rule))
             wdl.append(res.final_percent(1))
         sp = self_play(cfg, seed, rule, cfg.ABLATION_GAMES, label="ablation self-play", reps=cfg.ABLATION_REPLICATES)
@@ -618,9 +808,17 @@ class Explored:
     params: dict = field(default_factory=dict)
 
 
-def explore(alpha: float = 0.05, lam: float = 0.5, epsilon: float = 0.05, draw_reward: float = 0.0,
-            games: int = 200_000, side: str = "O", opponent: str = "random", version: str = "thesis",
-            seed: int = 0) -> Explored:
+def explore(
+    alpha: float = 0.05,
+    lam: float = 0.5,
+    epsilon: float = 0.05,
+    draw_reward: float = 0.0,
+    games: int = 200_000,
+    side: str = "O",
+    opponent: str = "random",
+    version: str = "thesis",
+    seed: int = 0,
+) -> Explored:
     """Train one TD(λ) table as ``side`` against ``opponent`` (random, perfect, or self: a second table of
     the same version) for ``games`` games (500k-game chunks), then evaluate it greedily."""
     check_params(alpha, lam, 1.0)
@@ -637,16 +835,43 @@ def explore(alpha: float = 0.05, lam: float = 0.5, epsilon: float = 0.05, draw_r
     games = games - games % chunk
     log_every = 1000 if chunk % 1000 == 0 else chunk
     me = td(rule, draw_reward, epsilon)
-    opp = {"random": random_player(seed + 1), "perfect": perfect_player(seed + 1),
-           "self": td(rule, draw_reward, epsilon)}[opponent]
+    opp = {
+        "random": random_player(seed + 1),
+        "perfect": perfect_player(seed + 1),
+        "self": td(rule, draw_reward, epsilon),
+    }[opponent]
     x, o = (me, opp) if side == "X" else (opp, me)
     learning = (side == "X" or opponent == "self", side == "O" or opponent == "self")
-    res = train(x, o, learning, games, chunk=chunk, alpha=alpha, lam=lam, seed=seed, log_every=log_every,
-                desc=f"TD(λ) as {side} vs {opponent}")
+    res = train(
+        x,
+        o,
+        learning,
+        games,
+        chunk=chunk,
+        alpha=alpha,
+        lam=lam,
+        seed=seed,
+        log_every=log_every,
+        desc=f"TD(λ) as {side} vs {opponent}",
+    )
     i = 0 if side == "X" else 1
     ev = evaluate(res.tables[i], side, 2000, seed + 7, rule, draw_reward)
-    return Explored(res, side, ev, dict(alpha=alpha, lam=lam, epsilon=epsilon, draw_reward=draw_reward, games=games,
-                                        side=side, opponent=opponent, version=rule_name(rule), seed=seed))
+    return Explored(
+        res,
+        side,
+        ev,
+        dict(
+            alpha=alpha,
+            lam=lam,
+            epsilon=epsilon,
+            draw_reward=draw_reward,
+            games=games,
+            side=side,
+            opponent=opponent,
+            version=rule_name(rule),
+            seed=seed,
+        ),
+    )
 
 
 # ----------------------------------------------------------------------------- the notebook's summary
@@ -661,46 +886,68 @@ def port_summary(claims: list[dict[str, Any]], gaps: dict[str, dict[str, float]]
     by = {c["id"]: c for c in claims}
     judged = [c for c in claims if c["verdict"] in ("reproduced", "differs")]
     differs = [c for c in judged if c["verdict"] == "differs"]
-    out = [f"**What the port shows.**  Of the {len(judged)} claims with a value in the thesis, "
-           f"{len(judged) - len(differs)} are reproduced and {len(differs)} differ"
-           + (": " + "; ".join(f"`{c['id']}` (thesis {fmt(c['paper'])}, ours {fmt(c['ours'])})" for c in differs)
-              if differs else "") + "."]
+    out = [
+        f"**What the port shows.**  Of the {len(judged)} claims with a value in the thesis, "
+        f"{len(judged) - len(differs)} are reproduced and {len(differs)} differ"
+        + (
+            ": " + "; ".join(f"`{c['id']}` (thesis {fmt(c['paper'])}, ours {fmt(c['ours'])})" for c in differs)
+            if differs
+            else ""
+        )
+        + "."
+    ]
     fm = [c for c in judged if c["id"].startswith("appD-first-move-")]
     fm_bad = [c["id"].rsplit("square", 1)[1] for c in fm if c["verdict"] == "differs"]
     corr = np.asarray(appd["corr"], float)
-    out.append(f"Our X tables resemble App. D without matching it state by state: Pearson r = {appd['corr_mean']:.2f} "
-               f"between the {len(appd['codes'])} transcribed values and our mean table (single runs "
-               f"{corr.min():.2f}–{corr.max():.2f}), we store {appd['stored_share']:.0%} of App. D's states, and "
-               f"{len(fm) - len(fm_bad)} of the {len(fm)} printed opening values are within tolerance"
-               + (f" (square {', '.join(fm_bad)} {'differs' if len(fm_bad) == 1 else 'differ'})" if fm_bad else "")
-               + ".")
+    out.append(
+        f"Our X tables resemble App. D without matching it state by state: Pearson r = {appd['corr_mean']:.2f} "
+        f"between the {len(appd['codes'])} transcribed values and our mean table (single runs "
+        f"{corr.min():.2f}–{corr.max():.2f}), we store {appd['stored_share']:.0%} of App. D's states, and "
+        f"{len(fm) - len(fm_bad)} of the {len(fm)} printed opening values are within tolerance"
+        + (f" (square {', '.join(fm_bad)} {'differs' if len(fm_bad) == 1 else 'differ'})" if fm_bad else "")
+        + "."
+    )
     weak = []
     if "fig6.8-win-taken-only-by-chance" in by:
-        weak.append(f"a terminal after-state is never valued, so the player cannot see an immediate win (Fig. 6.8: "
-                    f"it takes an available win with probability {by['fig6.8-win-taken-only-by-chance']['ours']:.2f})")
+        weak.append(
+            f"a terminal after-state is never valued, so the player cannot see an immediate win (Fig. 6.8: "
+            f"it takes an available win with probability {by['fig6.8-win-taken-only-by-chance']['ours']:.2f})"
+        )
     if "fig6.5-sure-draws-stay-unknown" in by:
-        weak.append(f"with draw reward 0 a sure draw stays \"unknown\" for ever (Fig. 6.5: "
-                    f"{by['fig6.5-sure-draws-stay-unknown']['ours']:.0%} of them still exactly 0)")
+        weak.append(
+            f'with draw reward 0 a sure draw stays "unknown" for ever (Fig. 6.5: '
+            f"{by['fig6.5-sure-draws-stay-unknown']['ours']:.0%} of them still exactly 0)"
+        )
     if weak:
-        out.append("Its weakness is structural, not a matter of training time or exploration: " + "; and ".join(weak) + ".")
+        out.append(
+            "Its weakness is structural, not a matter of training time or exploration: " + "; and ".join(weak) + "."
+        )
     lines = []
     for m, g in gaps.items():
         full = [k for k, v in g.items() if np.isfinite(v) and v >= 0.9]
         worse = [k for k, v in g.items() if np.isfinite(v) and v < -0.05]  # by more than 5 % of the gap
         txt = f"*{m}*: " + ", ".join(f"`{k}` {v:.2f}" for k, v in g.items())
         if full:
-            txt += f" — {' and '.join(f'`{k}`' for k in full)} alone {'closes' if len(full) == 1 else 'each close'} the gap"
+            verb = "closes" if len(full) == 1 else "each close"
+            txt += f" — {' and '.join(f'`{k}`' for k in full)} alone {verb} the gap"
         elif worse:
-            txt += (f" — no single correction closes it; {' and '.join(f'`{k}`' for k in worse)} alone "
-                    f"{'makes it worse' if len(worse) == 1 else 'each make it worse'}")
+            txt += (
+                f" — no single correction closes it; {' and '.join(f'`{k}`' for k in worse)} alone "
+                f"{'makes it worse' if len(worse) == 1 else 'each make it worse'}"
+            )
         else:
             txt += " — no single correction closes it"
         lines.append(txt)
     if lines:
-        out.append("The ablation (share of the thesis → corrected gap each single correction closes; 1 = all of it, "
-                   "below 0 = worse than the thesis; called worse below −0.05) depends on the measure:\n\n" + "\n".join(f"- {t}" for t in lines))
+        out.append(
+            "The ablation (share of the thesis → corrected gap each single correction closes; 1 = all of it, "
+            "below 0 = worse than the thesis; called worse below −0.05) depends on the measure:\n\n"
+            + "\n".join(f"- {t}" for t in lines)
+        )
     lost = [by[k]["ours"] for k in ("corrected-X-losses-vs-perfect", "corrected-O-losses-vs-perfect") if k in by]
     if len(lost) == 2:
-        out.append(f"With all three corrections, the same tables and the same TD(λ) update, the self-play player lost "
-                   f"{lost[0]} games as X and {lost[1]} as O to the perfect player.")
+        out.append(
+            f"With all three corrections, the same tables and the same TD(λ) update, the self-play player lost "
+            f"{lost[0]} games as X and {lost[1]} as O to the perfect player."
+        )
     return "\n\n".join(out)

@@ -11,44 +11,127 @@ The poker runs use :mod:`tdbook.players.poker`; each training run ``r`` of a stu
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 from tqdm.auto import tqdm
 
-from .. import profiles
+from ..core import profiles
 from ..games import draw_poker as dp
-from ..learners.production_rules import (INF, RANDOM, InductionModel, LearnParams, RuleSet, SimpleModel,
-                                         StimulusGeneralization, Variable, deduce, grow_tree)
+from ..learners.production_rules import (
+    INF,
+    RANDOM,
+    InductionModel,
+    LearnParams,
+    RuleSet,
+    SimpleModel,
+    StimulusGeneralization,
+    Variable,
+    deduce,
+    grow_tree,
+)
 from ..players import poker as pk
 
 #: Profile defaults for notebook 04 (see :func:`config`).
 PROFILES: dict[str, dict[str, Any]] = {
     "quick": {
-        "AUTO_RUNS": 10, "IMPLICIT_RUNS": 10, "MANUAL_RUNS": 10, "AGREE_N": 50, "AGREE_LONG": 150,
-        "TESTS": 60, "TEST_PROGRAMS": 4, "SWEEP_RUNS": 2, "SWEEP_AGREE": 60, "NOISE": 0.15, "K": 4, "KK": 0, "N": 2,
-        "WINDOW": 40, "COVERAGE": 0.95, "MEMORY": 25, "CLEAN_GAMES": 1, "RANDOM_MODE": "classes",
-        "CORR_MODE": "appJ", "NOTPREV": "opp", "BUILTIN": "fig5-3", "SWAP_SEATS": False, "BLUFF": 0.10,
-        "H2H_REPS": 20, "READING_RUNS": 10, "SWEEP_K": [1, 2, 4, 8], "SWEEP_KK": [0, 1, 2, 4], "SWEEP_CLEAN": [1, 2, 3],
-        "SWEEP_N": [1, 2, 3, 4], "NOISE_GRID": [0.0, 0.05, 0.1, 0.15, 0.2, 0.3],
+        "AUTO_RUNS": 10,
+        "IMPLICIT_RUNS": 10,
+        "MANUAL_RUNS": 10,
+        "AGREE_N": 50,
+        "AGREE_LONG": 150,
+        "TESTS": 60,
+        "TEST_PROGRAMS": 4,
+        "SWEEP_RUNS": 2,
+        "SWEEP_AGREE": 60,
+        "NOISE": 0.15,
+        "K": 4,
+        "KK": 0,
+        "N": 2,
+        "WINDOW": 40,
+        "COVERAGE": 0.95,
+        "MEMORY": 25,
+        "CLEAN_GAMES": 1,
+        "RANDOM_MODE": "classes",
+        "CORR_MODE": "appJ",
+        "NOTPREV": "opp",
+        "BUILTIN": "fig5-3",
+        "SWAP_SEATS": False,
+        "BLUFF": 0.10,
+        "H2H_REPS": 20,
+        "READING_RUNS": 10,
+        "SWEEP_K": [1, 2, 4, 8],
+        "SWEEP_KK": [0, 1, 2, 4],
+        "SWEEP_CLEAN": [1, 2, 3],
+        "SWEEP_N": [1, 2, 3, 4],
+        "NOISE_GRID": [0.0, 0.05, 0.1, 0.15, 0.2, 0.3],
     },
     "standard": {
-        "AUTO_RUNS": 500, "IMPLICIT_RUNS": 300, "MANUAL_RUNS": 500, "AGREE_N": 50, "AGREE_LONG": 1000,
-        "TESTS": 1000, "TEST_PROGRAMS": 100, "SWEEP_RUNS": 50, "SWEEP_AGREE": 300, "NOISE": 0.15, "K": 4, "KK": 0, "N": 2,
-        "WINDOW": 40, "COVERAGE": 0.95, "MEMORY": 25, "CLEAN_GAMES": 1, "RANDOM_MODE": "classes",
-        "CORR_MODE": "appJ", "NOTPREV": "opp", "BUILTIN": "fig5-3", "SWAP_SEATS": False, "BLUFF": 0.10,
-        "H2H_REPS": 250, "READING_RUNS": 50, "SWEEP_K": [1, 2, 4, 8], "SWEEP_KK": [0, 1, 2, 4], "SWEEP_CLEAN": [1, 2, 3],
-        "SWEEP_N": [1, 2, 3, 4], "NOISE_GRID": [0.0, 0.05, 0.1, 0.15, 0.2, 0.3],
+        "AUTO_RUNS": 500,
+        "IMPLICIT_RUNS": 300,
+        "MANUAL_RUNS": 500,
+        "AGREE_N": 50,
+        "AGREE_LONG": 1000,
+        "TESTS": 1000,
+        "TEST_PROGRAMS": 100,
+        "SWEEP_RUNS": 50,
+        "SWEEP_AGREE": 300,
+        "NOISE": 0.15,
+        "K": 4,
+        "KK": 0,
+        "N": 2,
+        "WINDOW": 40,
+        "COVERAGE": 0.95,
+        "MEMORY": 25,
+        "CLEAN_GAMES": 1,
+        "RANDOM_MODE": "classes",
+        "CORR_MODE": "appJ",
+        "NOTPREV": "opp",
+        "BUILTIN": "fig5-3",
+        "SWAP_SEATS": False,
+        "BLUFF": 0.10,
+        "H2H_REPS": 250,
+        "READING_RUNS": 50,
+        "SWEEP_K": [1, 2, 4, 8],
+        "SWEEP_KK": [0, 1, 2, 4],
+        "SWEEP_CLEAN": [1, 2, 3],
+        "SWEEP_N": [1, 2, 3, 4],
+        "NOISE_GRID": [0.0, 0.05, 0.1, 0.15, 0.2, 0.3],
     },
     "full": {
-        "AUTO_RUNS": 1000, "IMPLICIT_RUNS": 1000, "MANUAL_RUNS": 1000, "AGREE_N": 50, "AGREE_LONG": 5000,
-        "TESTS": 2000, "TEST_PROGRAMS": 200, "SWEEP_RUNS": 200, "SWEEP_AGREE": 1000, "NOISE": 0.15, "K": 4, "KK": 0, "N": 2,
-        "WINDOW": 40, "COVERAGE": 0.95, "MEMORY": 25, "CLEAN_GAMES": 1, "RANDOM_MODE": "classes",
-        "CORR_MODE": "appJ", "NOTPREV": "opp", "BUILTIN": "fig5-3", "SWAP_SEATS": False, "BLUFF": 0.10,
-        "H2H_REPS": 1000, "READING_RUNS": 200, "SWEEP_K": [1, 2, 3, 4, 6, 8, 12], "SWEEP_KK": [0, 1, 2, 3, 4, 6],
-        "SWEEP_CLEAN": [1, 2, 3, 4], "SWEEP_N": [1, 2, 3, 4, 5], "NOISE_GRID": [0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4],
+        "AUTO_RUNS": 1000,
+        "IMPLICIT_RUNS": 1000,
+        "MANUAL_RUNS": 1000,
+        "AGREE_N": 50,
+        "AGREE_LONG": 5000,
+        "TESTS": 2000,
+        "TEST_PROGRAMS": 200,
+        "SWEEP_RUNS": 200,
+        "SWEEP_AGREE": 1000,
+        "NOISE": 0.15,
+        "K": 4,
+        "KK": 0,
+        "N": 2,
+        "WINDOW": 40,
+        "COVERAGE": 0.95,
+        "MEMORY": 25,
+        "CLEAN_GAMES": 1,
+        "RANDOM_MODE": "classes",
+        "CORR_MODE": "appJ",
+        "NOTPREV": "opp",
+        "BUILTIN": "fig5-3",
+        "SWAP_SEATS": False,
+        "BLUFF": 0.10,
+        "H2H_REPS": 1000,
+        "READING_RUNS": 200,
+        "SWEEP_K": [1, 2, 3, 4, 6, 8, 12],
+        "SWEEP_KK": [0, 1, 2, 3, 4, 6],
+        "SWEEP_CLEAN": [1, 2, 3, 4],
+        "SWEEP_N": [1, 2, 3, 4, 5],
+        "NOISE_GRID": [0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4],
     },
 }
 
@@ -58,8 +141,21 @@ CORR_MODES = {"appJ": 0, "notes": 1}
 def config(profile: str, **knobs: Any) -> profiles.Config:
     """Resolve notebook 04's knobs for ``profile`` (a knob passed as None takes the profile default)."""
     cfg = profiles.resolve(profile, PROFILES, **knobs)
-    for name in ("AUTO_RUNS", "IMPLICIT_RUNS", "MANUAL_RUNS", "AGREE_N", "AGREE_LONG", "TESTS", "TEST_PROGRAMS",
-                 "SWEEP_RUNS", "SWEEP_AGREE", "WINDOW", "MEMORY", "CLEAN_GAMES", "N"):
+    for name in (
+        "AUTO_RUNS",
+        "IMPLICIT_RUNS",
+        "MANUAL_RUNS",
+        "AGREE_N",
+        "AGREE_LONG",
+        "TESTS",
+        "TEST_PROGRAMS",
+        "SWEEP_RUNS",
+        "SWEEP_AGREE",
+        "WINDOW",
+        "MEMORY",
+        "CLEAN_GAMES",
+        "N",
+    ):
         if cfg[name] < 1:
             raise ValueError(f"{name} must be >= 1, got {cfg[name]!r}")
     for name in ("H2H_REPS", "READING_RUNS"):
@@ -81,8 +177,12 @@ def config(profile: str, **knobs: Any) -> profiles.Config:
         raise ValueError(f"COVERAGE must be in (0, 1], got {cfg.COVERAGE!r}")
     if not 0 <= cfg.BLUFF <= 1:
         raise ValueError(f"BLUFF must be in [0, 1], got {cfg.BLUFF!r}")
-    checks = {"RANDOM_MODE": pk.RANDOM_MODES, "CORR_MODE": CORR_MODES, "NOTPREV": ("opp", "you"),
-              "BUILTIN": pk.BUILTIN_VARIANTS}
+    checks = {
+        "RANDOM_MODE": pk.RANDOM_MODES,
+        "CORR_MODE": CORR_MODES,
+        "NOTPREV": ("opp", "you"),
+        "BUILTIN": pk.BUILTIN_VARIANTS,
+    }
     for name, allowed in checks.items():
         if cfg[name] not in allowed:
             raise ValueError(f"{name} must be one of {list(allowed)}, got {cfg[name]!r}")
@@ -121,17 +221,29 @@ def parse_example() -> dict[str, Any]:
     rs.add_rule(["*", "B1", "*"], "(a, b, Y+c)")
     K1, K2, K3, D, E = 1, 20, 3, 7, 8
     X, Y = K1 * D, K2 - (K3 * E)  # ff rules 9 and 10
-    right = {"(a, X+b, c)": lambda a, b, c: (a, X + b, c), "(a, b, c-Y)": lambda a, b, c: (a, b, c - Y),
-             "(a, b, Y+c)": lambda a, b, c: (a, b, Y + c)}
+    right = {
+        "(a, X+b, c)": lambda a, b, c: (a, X + b, c),
+        "(a, b, c-Y)": lambda a, b, c: (a, b, c - Y),
+        "(a, b, Y+c)": lambda a, b, c: (a, b, Y + c),
+    }
     beta = (4, 5, 6)
     r = rs.fire(beta)
     return {"ruleset": rs, "parse": rs.format_parse(beta), "rule": r + 1, "beta": right[rs.rules[r].decision](*beta)}
 
 
 #: §3.1 (p. 53–54): rules after the example trial on (13, 5, 7) (the range rules 11–13 omitted).
-PAPER_31 = ["1. (A1, *, C2) → (*, *, c+3)", "2. (A2, B1, *) → (a+2, *, *)", "3. (A1, *, C1) → (a+6, *, *)",
-            "4. (*, B2, C1) → (*, b+1, *)", "5. A1 → A, A ≥ 13", "6. A2 → A, A < 13", "7. B1 → B, B ≥ 16",
-            "8. B2 → B, B < 16", "9. C1 → C, C > 5", "10. C2 → C, C ≤ 5"]
+PAPER_31 = [
+    "1. (A1, *, C2) → (*, *, c+3)",
+    "2. (A2, B1, *) → (a+2, *, *)",
+    "3. (A1, *, C1) → (a+6, *, *)",
+    "4. (*, B2, C1) → (*, b+1, *)",
+    "5. A1 → A, A ≥ 13",
+    "6. A2 → A, A < 13",
+    "7. B1 → B, B ≥ 16",
+    "8. B2 → B, B < 16",
+    "9. C1 → C, C > 5",
+    "10. C2 → C, C ≤ 5",
+]
 PAPER_31_PARSE = "((A2), (B2), (C1))"
 
 
@@ -147,13 +259,17 @@ def example_31(K: int = 3) -> dict[str, Any]:
     rs.add_rule(["*", "B2", "C1"], "(*, b+1, *)")
     before = rs.format_parse((13, 5, 7))
     rep = rs.train((13, 5, 7), "(a+6, *, *)", {"A": ("category", "A1"), "C": ("category", "C1")})
-    return {"ruleset": rs, "parse": before, "listing": rs.listing(), "report": rep,
-            "decision": rs.decide((13, 5, 7))}
+    return {"ruleset": rs, "parse": before, "listing": rs.listing(), "report": rep, "decision": rs.decide((13, 5, 7))}
 
 
 #: §3.2 (p. 64–67): the same-form and catch/pass example.
-PAPER_SAMEFORM = {"same_form": [False, False, True, False], "parse": "((A1, A2), (B), (C1))", "fires": 4,
-                  "catch_change": 2, "pass_change": 3}
+PAPER_SAMEFORM = {
+    "same_form": [False, False, True, False],
+    "parse": "((A1, A2), (B), (C1))",
+    "fires": 4,
+    "catch_change": 2,
+    "pass_change": 3,
+}
 
 
 def same_form_example() -> dict[str, Any]:
@@ -171,6 +287,7 @@ def same_form_example() -> dict[str, Any]:
     rs.add_rule(["A2", "*", "C3"], "(*, b+2, *)")
     rs.add_rule(["A1", "*", "*"], "(*, *, a+5)")
     from ..learners.production_rules import Rule
+
     training = Rule([rs.symbol_id("A1"), None, rs.symbol_id("C1")], "(*, b+2, *)")
     same = [rs.same_form(r, training) for r in rs.rules]
     values = (5, 3, 13)
@@ -184,15 +301,42 @@ def same_form_example() -> dict[str, Any]:
 
 #: §3.2 (p. 70–74): the three training trials, the listing after each.
 PAPER_TRIALS = [
-    ["1. (A2, B1, *) → (a+1, *, *)", "2. (A1, *, C1) → (*, b+2, *)", "3. (A2, B2, *) → (*, *, c+3)",
-     "4. (*, *, *) → (random)", "5. A1 → A, A < 18", "6. A2 → A, A ≥ 18", "7. B1 → B, B > 3", "8. B2 → B, B < 3",
-     "9. C1 → C, C > 9"],
-    ["1. (A2, B1, *) → (a+1, *, *)", "2. (A1, *, C2) → (*, b+2, *)", "3. (A2, B2, *) → (*, *, c+3)",
-     "4. (*, *, *) → (random)", "5. A1 → A, A < 18", "6. A2 → A, A ≥ 18", "7. B1 → B, B > 3", "8. B2 → B, B < 3",
-     "9. C1 → C, C > 9", "10. C2 → C, C > 6"],
-    ["1. (A2, B1, *) → (a+1, *, *)", "2. (A1, *, C2) → (*, b+2, *)", "3. (A2, B3, *) → (*, *, c+3)",
-     "4. (*, *, *) → (random)", "5. A1 → A, A < 18", "6. A2 → A, A ≥ 18", "7. B1 → B, B > 4", "8. B2 → B, B < 3",
-     "9. B3 → B, B < 5", "10. C1 → C, C > 9", "11. C2 → C, C > 6"],
+    [
+        "1. (A2, B1, *) → (a+1, *, *)",
+        "2. (A1, *, C1) → (*, b+2, *)",
+        "3. (A2, B2, *) → (*, *, c+3)",
+        "4. (*, *, *) → (random)",
+        "5. A1 → A, A < 18",
+        "6. A2 → A, A ≥ 18",
+        "7. B1 → B, B > 3",
+        "8. B2 → B, B < 3",
+        "9. C1 → C, C > 9",
+    ],
+    [
+        "1. (A2, B1, *) → (a+1, *, *)",
+        "2. (A1, *, C2) → (*, b+2, *)",
+        "3. (A2, B2, *) → (*, *, c+3)",
+        "4. (*, *, *) → (random)",
+        "5. A1 → A, A < 18",
+        "6. A2 → A, A ≥ 18",
+        "7. B1 → B, B > 3",
+        "8. B2 → B, B < 3",
+        "9. C1 → C, C > 9",
+        "10. C2 → C, C > 6",
+    ],
+    [
+        "1. (A2, B1, *) → (a+1, *, *)",
+        "2. (A1, *, C2) → (*, b+2, *)",
+        "3. (A2, B3, *) → (*, *, c+3)",
+        "4. (*, *, *) → (random)",
+        "5. A1 → A, A < 18",
+        "6. A2 → A, A ≥ 18",
+        "7. B1 → B, B > 4",
+        "8. B2 → B, B < 3",
+        "9. B3 → B, B < 5",
+        "10. C1 → C, C > 9",
+        "11. C2 → C, C > 6",
+    ],
 ]
 PAPER_TRIAL_PARSES = ["((A1), (B), (C1))", "((A1), (B2), (C))", "((A2), (B1), (C1, C2))"]
 
@@ -207,9 +351,11 @@ def training_example(K: int = 3, KK: int = 0) -> dict[str, Any]:
     rs.add_rule(["A2", "B1", "*"], "(a+1, *, *)")
     rs.add_rule(["A1", "*", "C1"], "(*, b+2, *)")
     rs.add_random_rule()
-    trials = [((18, 2, 11), "(*, *, c+3)", {"A": ("category", "A2"), "B": "small"}),
-              ((12, 1, 7), "(*, b+2, *)", {"A": ("category", "A1"), "C": "large"}),
-              ((21, 4, 15), "(*, *, c+3)", {"A": ("category", "A2"), "B": "small"})]
+    trials = [
+        ((18, 2, 11), "(*, *, c+3)", {"A": ("category", "A2"), "B": "small"}),
+        ((12, 1, 7), "(*, b+2, *)", {"A": ("category", "A1"), "C": "large"}),
+        ((21, 4, 15), "(*, *, c+3)", {"A": ("category", "A2"), "B": "small"}),
+    ]
     listings, parses, reports = [], [], []
     for beta, dec, why in trials:
         parses.append(rs.format_parse(beta))
@@ -235,22 +381,43 @@ def definition_examples(KK: int = 2) -> dict[str, Any]:
     ov = RuleSet([Variable("B", lo=1, hi=60)], LearnParams(K=3, KK=KK))
     for v, m in [(8, "small"), (30, "large"), (51, "large"), (28, "large")]:
         ov.learn_definition("B", v, m)
-    return {"exclusive": [ex.format_symbol(i) for i in ex.symbol_order()], "exclusive_cuts": steps_ex,
-            "overlapping": [ov.format_symbol(i) for i in ov.symbol_order()]}
+    return {
+        "exclusive": [ex.format_symbol(i) for i in ex.symbol_order()],
+        "exclusive_cuts": steps_ex,
+        "overlapping": [ov.format_symbol(i) for i in ov.symbol_order()],
+    }
 
 
 #: §3.3 (p. 82–85): hypothesis formation, the listing after each trial.
 PAPER_HYPOTHESIS = [
-    ["1. (A2, B1, C2) → (*, b+2, *) hypothesized", "2. (A1, *, C1) → (*, *, c+3)", "3. (*, *, *) → (random)",
-     "4. A1 → A, A > 10", "5. A2 → A, A > 14", "6. B1 → B, B > 11", "7. C1 → C, C < 15", "8. C2 → C, C < 3"],
-    ["1. (A2, B1, *) → (*, b+2, *) hypothesized", "2. (A1, *, C1) → (*, *, c+3)", "3. (*, *, *) → (random)",
-     "4. A1 → A, A > 10", "5. A2 → A, A > 14", "6. B1 → B, B > 11", "7. C1 → C, C < 15"],
+    [
+        "1. (A2, B1, C2) → (*, b+2, *) hypothesized",
+        "2. (A1, *, C1) → (*, *, c+3)",
+        "3. (*, *, *) → (random)",
+        "4. A1 → A, A > 10",
+        "5. A2 → A, A > 14",
+        "6. B1 → B, B > 11",
+        "7. C1 → C, C < 15",
+        "8. C2 → C, C < 3",
+    ],
+    [
+        "1. (A2, B1, *) → (*, b+2, *) hypothesized",
+        "2. (A1, *, C1) → (*, *, c+3)",
+        "3. (*, *, *) → (random)",
+        "4. A1 → A, A > 10",
+        "5. A2 → A, A > 14",
+        "6. B1 → B, B > 11",
+        "7. C1 → C, C < 15",
+    ],
 ]
 PAPER_HYPOTHESIS_PARSES = ["((A1), (B), (C1))", "((A1, A2), (B1), (C1))"]
 
 #: Fig. 3-4, the decision matrix of the hypothesis example.
-MATRIX_34 = {"(a+1, *, *)": ("large", "small", "small"), "(*, b+2, *)": ("large", "large", "small"),
-             "(*, *, c+3)": ("small", "small", "large")}
+MATRIX_34 = {
+    "(a+1, *, *)": ("large", "small", "small"),
+    "(*, b+2, *)": ("large", "large", "small"),
+    "(*, *, c+3)": ("small", "small", "large"),
+}
 
 
 def hypothesis_example(K: int = 3, N: int = 1) -> dict[str, Any]:
@@ -277,8 +444,14 @@ def redundancy_example() -> dict[str, Any]:
     """§3.3 "Creation of redundant action rules": 4 rules, rule 2 subordinate-redundant (under rule 1),
     rule 3 superordinate-redundant (over rule 4); bf rules 6, 8, 9, 10 become superfluous."""
     rs = RuleSet([Variable("A"), Variable("B"), Variable("C")])
-    for name, var, text in [("A1", "A", "> 5"), ("A2", "A", "> 10"), ("B1", "B", "< 9"), ("B2", "B", "< 4"),
-                            ("C1", "C", "> 15"), ("C2", "C", "< 7")]:
+    for name, var, text in [
+        ("A1", "A", "> 5"),
+        ("A2", "A", "> 10"),
+        ("B1", "B", "< 9"),
+        ("B2", "B", "< 4"),
+        ("C1", "C", "> 15"),
+        ("C2", "C", "< 7"),
+    ]:
         rs.add_threshold(var, text, name)
     rs.add_rule(["A1", "B1", "*"], "d1")
     rs.add_rule(["A2", "B2", "C1"], "d2")
@@ -291,22 +464,48 @@ def redundancy_example() -> dict[str, Any]:
 
 # ============================================================================= ch. 4 S-R models
 
-FIG42 = [((15, 21, 6), "A3", "HPB"), ((4, 28, 3), "A4", "H"), ((13, 8, 4), "A2", "HPB"), ((37, 4, 9), "A1", "HP"),
-         ((12, 9, 10), "A4", "HB"), ((1, 42, 17), "A4", "H"), ((12, 5, 5), "A2", "HPB")]
+FIG42 = [
+    ((15, 21, 6), "A3", "HPB"),
+    ((4, 28, 3), "A4", "H"),
+    ((13, 8, 4), "A2", "HPB"),
+    ((37, 4, 9), "A1", "HP"),
+    ((12, 9, 10), "A4", "HB"),
+    ((1, 42, 17), "A4", "H"),
+    ((12, 5, 5), "A2", "HPB"),
+]
 #: Fig. 4-3: the environment's heuristics over exclusive values.
-FIG43 = [(("h1", None, "b2"), "A1"), (("h1", "p2", None), "A1"), (("h2", "p2", "b2"), "A2"),
-         (("h1", "p1", "b1"), "A3"), (("h2", "p1", "b2"), "A3"), (("h2", None, "b1"), "A4"), (("h3", None, None), "A4")]
+FIG43 = [
+    (("h1", None, "b2"), "A1"),
+    (("h1", "p2", None), "A1"),
+    (("h2", "p2", "b2"), "A2"),
+    (("h1", "p1", "b1"), "A3"),
+    (("h2", "p1", "b2"), "A3"),
+    (("h2", None, "b1"), "A4"),
+    (("h3", None, None), "A4"),
+]
 
 PAPER_SIMPLE = ["15,21,6 → A3", "4,*,* → A4", "13,8,4 → A2", "37,4,* → A1", "*,*,* → {A1, A2, A3, A4}"]
 PAPER_SIMPLE_PICKS = [None, "A3", "A4", "A3", "A2"]  # the printed predictions (random picks) of trials 1-5
-PAPER_SG_DISTANCES = [[13.4], [13.3, 9.0], [28.0, 33.0, 24.8], [13.0, 8.0, 6.2, 25.5],
-                      [27.6, 3.0, 38.4, 52.3, 13.1], [16.3, 8.0, 3.3, 25.0, 5.0]]
+PAPER_SG_DISTANCES = [
+    [13.4],
+    [13.3, 9.0],
+    [28.0, 33.0, 24.8],
+    [13.0, 8.0, 6.2, 25.5],
+    [27.6, 3.0, 38.4, 52.3, 13.1],
+    [16.3, 8.0, 3.3, 25.0, 5.0],
+]
 PAPER_SG_PREDICTIONS = ["A3", "A4", "A2", "A2", "A4", "A2"]
 PAPER_INDUCTION_PREDICTIONS = ["A3", "A3", "A2", "A2", "A4"]  # trials 2–6 (trial 7's column is lost)
 PAPER_INDUCTION_TREES = {4: "h3?(+A4 −p1?(+A3 −A2))", 5: "h1?(+A1 −h3?(+A4 −p1?(+A3 −A2)))"}
 PAPER_ROOT_AE = Fraction(6, 7)
-PAPER_COMPLEX = ["h2,*,* → A4", "h1,p1,b1 → A3", "h1,p2,b1 → A2", "h3,p2,* → A1", "h1,*,b2 → A4",
-                 "*,*,* → {A1, A2, A3, A4}"]
+PAPER_COMPLEX = [
+    "h2,*,* → A4",
+    "h1,p1,b1 → A3",
+    "h1,p2,b1 → A2",
+    "h3,p2,* → A1",
+    "h1,*,b2 → A4",
+    "*,*,* → {A1, A2, A3, A4}",
+]
 PAPER_COMPLEX_PICKS = [None, None, "A4", "A2", "A3", None, None]  # printed random picks
 PAPER_COMPLEX_18 = "h1 → H, H < 19"
 
@@ -319,10 +518,19 @@ def exclusive_values(s: Sequence[int]) -> tuple[str, str, str]:
 
 def _complex_model() -> RuleSet:
     """The complex-placement model with Fig. 4-2's overlapping definitions (given, not learned)."""
-    rs = RuleSet([Variable("H", lo=1, hi=50), Variable("P", lo=1, hi=60), Variable("B", lo=1, hi=INF)],
-                 LearnParams(K=3, KK=0, reuse=INF, catch="redefine"))
-    for name, var, text in [("h1", "H", "< 16"), ("h2", "H", "< 5"), ("h3", "H", "> 36"), ("p1", "P", "> 20"),
-                            ("p2", "P", "< 9"), ("b1", "B", "< 7"), ("b2", "B", "> 9")]:
+    rs = RuleSet(
+        [Variable("H", lo=1, hi=50), Variable("P", lo=1, hi=60), Variable("B", lo=1, hi=INF)],
+        LearnParams(K=3, KK=0, reuse=INF, catch="redefine"),
+    )
+    for name, var, text in [
+        ("h1", "H", "< 16"),
+        ("h2", "H", "< 5"),
+        ("h3", "H", "> 36"),
+        ("p1", "P", "> 20"),
+        ("p2", "P", "< 9"),
+        ("b1", "B", "< 7"),
+        ("b2", "B", "> 9"),
+    ]:
         rs.add_threshold(var, text, name)
     for v in rs.variables:
         v.prefix = v.name.lower()
@@ -384,13 +592,17 @@ def sr_models() -> dict[str, Any]:
     out["simple_listing"] = sm.listing()
     # stimulus generalization (distances to every stored connection, before each prediction)
     dists: list = []
-    out["sg_predictions"] = _run_model(StimulusGeneralization(), lambda k, m, x: dists.append(
-        [round(d, 4) for d in m.distances(x)]) if k else None)
+    out["sg_predictions"] = _run_model(
+        StimulusGeneralization(), lambda k, m, x: dists.append([round(d, 4) for d in m.distances(x)]) if k else None
+    )
     out["sg_distances"] = dists
     # induction model (the tree used for each prediction)
     trees: dict = {}
-    out["induction_predictions"] = _run_model(InductionModel(), lambda k, m, x: trees.__setitem__(
-        k + 1, m.tree.text("hpb")) if m.tree is not None else None, exclusive_values)
+    out["induction_predictions"] = _run_model(
+        InductionModel(),
+        lambda k, m, x: trees.__setitem__(k + 1, m.tree.text("hpb")) if m.tree is not None else None,
+        exclusive_values,
+    )
     out["induction_trees"] = trees
     # complex placement (random picks replayed as printed)
     cm = _complex_model()
@@ -437,28 +649,57 @@ PAPER_APP_G = {
 #: 8 cards (hand + the replacement cards in order), opponent's 8, opener, the action script
 #: (seat, action) and the discards; then the printed subvectors and deduced decisions.
 APP_J = [
-    {"prog": "H6 D6 H14 D9 D5 S6 D8 H10", "opp": "H4 D10 C10 C9 D14 D7 S11 D12", "opener": 0,
-     "discard": {0: "H14 D9 D5", 1: "H4 C9 D14"},
-     "actions": [(0, "bet 1"), (1, "call"), (0, "bet 1"), (1, "bet 2"), (0, "bet 11"), (1, "call")],
-     "vectors": [(52, 4, 0, -6, 4, 3, 0), (52, 6, 2, -6, 3, 3, 0)],
-     "deduced": [["BET HIGH", "BET LOW"], ["BET HIGH", "BET LOW"]], "score": 16},
-    {"prog": "S4 D4 H13 H12 H11 S11 D8 C2", "opp": "S12 D3 S9 C7 D12 D7 S10 H9", "opener": 1,
-     "discard": {1: "D3 S9 C7", 0: "H13 H12 H11"},
-     "actions": [(1, "bet 7"), (0, "bet 13"), (1, "call"), (1, "bet 5"), (0, "call")],
-     "vectors": [(10, 42, 5, -6, 8, 3, 0)], "deduced": [["CALL"]], "score": -10},
-    {"prog": "D14 S13 S8 S5 H2 C8 C9 C11", "opp": "S14 H6 D5 D6 H4 D2 H8 C2", "opener": 0,
-     "discard": {0: "S8 S5 H2", 1: "D5 H4"},
-     "actions": [(0, "bet 6"), (1, "call"), (0, "bet 5"), (1, "call")],
-     "vectors": [(2, 14, 0, -14, 14, 2, -1)], "deduced": [["DROP"]], "score": -22},
-    {"prog": "S7 H7 C10 D9 S3 D10 D13 C12", "opp": "C3 H14 C6 C4 H3 C5 H10 S2", "opener": 1,
-     "discard": {1: "C6 C4", 0: "C10 D9 S3"},
-     "actions": [(1, "bet 2"), (0, "call"), (1, "bet 3"), (0, "call")],
-     "vectors": [(13, 6, 3, -14, 2, 2, -1)], "deduced": [["BET LOW"]], "score": -16},
+    {
+        "prog": "H6 D6 H14 D9 D5 S6 D8 H10",
+        "opp": "H4 D10 C10 C9 D14 D7 S11 D12",
+        "opener": 0,
+        "discard": {0: "H14 D9 D5", 1: "H4 C9 D14"},
+        "actions": [(0, "bet 1"), (1, "call"), (0, "bet 1"), (1, "bet 2"), (0, "bet 11"), (1, "call")],
+        "vectors": [(52, 4, 0, -6, 4, 3, 0), (52, 6, 2, -6, 3, 3, 0)],
+        "deduced": [["BET HIGH", "BET LOW"], ["BET HIGH", "BET LOW"]],
+        "score": 16,
+    },
+    {
+        "prog": "S4 D4 H13 H12 H11 S11 D8 C2",
+        "opp": "S12 D3 S9 C7 D12 D7 S10 H9",
+        "opener": 1,
+        "discard": {1: "D3 S9 C7", 0: "H13 H12 H11"},
+        "actions": [(1, "bet 7"), (0, "bet 13"), (1, "call"), (1, "bet 5"), (0, "call")],
+        "vectors": [(10, 42, 5, -6, 8, 3, 0)],
+        "deduced": [["CALL"]],
+        "score": -10,
+    },
+    {
+        "prog": "D14 S13 S8 S5 H2 C8 C9 C11",
+        "opp": "S14 H6 D5 D6 H4 D2 H8 C2",
+        "opener": 0,
+        "discard": {0: "S8 S5 H2", 1: "D5 H4"},
+        "actions": [(0, "bet 6"), (1, "call"), (0, "bet 5"), (1, "call")],
+        "vectors": [(2, 14, 0, -14, 14, 2, -1)],
+        "deduced": [["DROP"]],
+        "score": -22,
+    },
+    {
+        "prog": "S7 H7 C10 D9 S3 D10 D13 C12",
+        "opp": "C3 H14 C6 C4 H3 C5 H10 S2",
+        "opener": 1,
+        "discard": {1: "C6 C4", 0: "C10 D9 S3"},
+        "actions": [(1, "bet 2"), (0, "call"), (1, "bet 3"), (0, "call")],
+        "vectors": [(13, 6, 3, -14, 2, 2, -1)],
+        "deduced": [["BET LOW"]],
+        "score": -16,
+    },
 ]
 
 #: App. I Part III: the predicates set in the worked deduction, and its answer.
-APP_I_FACTS = {"higher(opphand,yourhand)", "notprevoppaction(bet high)", "onlycalled(opp)", "not-pot(large)",
-               "bad(opphand)", "didbet(you)"}
+APP_I_FACTS = {
+    "higher(opphand,yourhand)",
+    "notprevoppaction(bet high)",
+    "onlycalled(opp)",
+    "not-pot(large)",
+    "bad(opphand)",
+    "didbet(you)",
+}
 PAPER_APP_I = ["bet high"]
 
 
@@ -483,15 +724,23 @@ def appendix_j(corr_mode: int = 0, notprev: str = "opp") -> list[dict[str, Any]]
         for seat, act in r["actions"]:
             while st[dp.PHASE] == dp.REPLACE:
                 s = int(st[dp.TO_MOVE])
-                dp.apply_replace(st, _mask(st[dp.HAND + 8 * s:dp.HAND + 8 * s + 5], r["discard"][s]))
+                dp.apply_replace(st, _mask(st[dp.HAND + 8 * s : dp.HAND + 8 * s + 5], r["discard"][s]))
             if int(st[dp.TO_MOVE]) != seat:
                 raise ValueError(f"App. J script out of turn at {act!r}")
             kind, *amt = act.split()
             k = {"drop": dp.DROP, "call": dp.CALL, "bet": dp.BET}[kind]
             if seat == 0 and st[dp.PHASE] == dp.BET2:
                 dp.subvector(st, 0, book, dp.K_VALUES, 1, vals, aux, fv)
-                last = pk.Context(vals.copy(), aux.copy(), 0, False, True, int(st[dp.RCOUNT + 1]),
-                                  int(st[dp.RMAX + 1]), int(st[dp.RMAX]))
+                last = pk.Context(
+                    vals.copy(),
+                    aux.copy(),
+                    0,
+                    False,
+                    True,
+                    int(st[dp.RCOUNT + 1]),
+                    int(st[dp.RMAX + 1]),
+                    int(st[dp.RMAX]),
+                )
                 ctxs.append(last)
             elif seat == 1:
                 if last is not None and k == dp.BET:
@@ -504,13 +753,26 @@ def appendix_j(corr_mode: int = 0, notprev: str = "opp") -> list[dict[str, Any]]
             raise ValueError("App. J script does not finish the r-o-p")
         dp.update_books(st, book, corr_mode, dp.K_VALUES)
         score += int(st[dp.NET])
-        own, opp = st[dp.HAND:dp.HAND + 5], st[dp.HAND + 8:dp.HAND + 13]
-        ded = [sorted(pk.CLASS_NAMES[c] for c in pk.deduced_classes(c, int(dp.hand_rank(own)), int(dp.hand_rank(opp)),
-                                                                    int(dp.vdhand(opp)), notprev))
-               for c in ctxs]
-        out.append({"vectors": [tuple(int(x) for x in c.vals) for c in ctxs], "deduced": ded, "score": score,
-                    "paper_vectors": r["vectors"], "paper_deduced": [sorted(d) for d in r["deduced"]],
-                    "paper_score": r["score"]})
+        own, opp = st[dp.HAND : dp.HAND + 5], st[dp.HAND + 8 : dp.HAND + 13]
+        ded = [
+            sorted(
+                pk.CLASS_NAMES[c]
+                for c in pk.deduced_classes(
+                    c, int(dp.hand_rank(own)), int(dp.hand_rank(opp)), int(dp.vdhand(opp)), notprev
+                )
+            )
+            for c in ctxs
+        ]
+        out.append(
+            {
+                "vectors": [tuple(int(x) for x in c.vals) for c in ctxs],
+                "deduced": ded,
+                "score": score,
+                "paper_vectors": r["vectors"],
+                "paper_deduced": [sorted(d) for d in r["deduced"]],
+                "paper_score": r["score"],
+            }
+        )
     return out
 
 
@@ -554,8 +816,9 @@ def _seed(seed: int, r: int) -> int:
     return seed * 1000 + r
 
 
-def random_rule_agreement(cfg: profiles.Config, seed: int, runs: int, random_mode: str = "bcd",
-                          progress: bool = True) -> np.ndarray:
+def random_rule_agreement(
+    cfg: profiles.Config, seed: int, runs: int, random_mode: str = "bcd", progress: bool = True
+) -> np.ndarray:
     """Table 5-1's 'before' agreement of the random rule alone under ``random_mode`` (e.g. "bcd":
     drop/call/bet 1–20 uniformly), one ``AGREE_N``-situation test per run ``r`` (seed ``SEED·1000 + r``)."""
     if not isinstance(runs, int) or isinstance(runs, bool) or runs < 1:
@@ -564,46 +827,109 @@ def random_rule_agreement(cfg: profiles.Config, seed: int, runs: int, random_mod
         raise ValueError(f"random_mode must be one of {list(pk.RANDOM_MODES)}, got {random_mode!r}")
     opp, trainer = pk.experienced(cfg.BLUFF), pk.built_in(cfg.BUILTIN)
     prog, corr = pk.random_program(), CORR_MODES[cfg.CORR_MODE]
-    return np.array([pk.agreement_explicit(prog, _seed(seed, r), cfg.AGREE_N, opp, trainer, random_mode, corr)
-                     for r in tqdm(range(runs), desc=f"random rule ({random_mode})", disable=not progress,
-                                   leave=False)])
+    return np.array(
+        [
+            pk.agreement_explicit(prog, _seed(seed, r), cfg.AGREE_N, opp, trainer, random_mode, corr)
+            for r in tqdm(range(runs), desc=f"random rule ({random_mode})", disable=not progress, leave=False)
+        ]
+    )
 
 
-def _study(name: str, runs: int, seed: int, train: Any, agree: Any, before_program: RuleSet,
-           cfg: profiles.Config, progress: bool) -> Study:
+def _study(
+    name: str,
+    runs: int,
+    seed: int,
+    train: Any,
+    agree: Any,
+    before_program: RuleSet,
+    cfg: profiles.Config,
+    progress: bool,
+) -> Study:
     rows, progs = [], []
     for r in tqdm(range(runs), desc=f"{name} training", disable=not progress, leave=False):
         s = _seed(seed, r)
         run = train(s)
-        rows.append((run.trials, run.created, run.redundant, run.rules, run.rops, run.converged,
-                     agree(before_program, s, cfg.AGREE_N), agree(run.program, s, cfg.AGREE_N),
-                     agree(run.program, s + 500, cfg.AGREE_LONG)))
+        rows.append(
+            (
+                run.trials,
+                run.created,
+                run.redundant,
+                run.rules,
+                run.rops,
+                run.converged,
+                agree(before_program, s, cfg.AGREE_N),
+                agree(run.program, s, cfg.AGREE_N),
+                agree(run.program, s + 500, cfg.AGREE_LONG),
+            )
+        )
         progs.append(run.program)
     a = np.array(rows, dtype=float)
     return Study(name, *(a[:, i] for i in range(9)), programs=progs)
 
 
-def explicit_study(cfg: profiles.Config, seed: int, runs: int, noise: float = 0.0, name: str = "automatic",
-                   opponent: pk.Player | None = None, progress: bool = True, **over: Any) -> Study:
+def explicit_study(
+    cfg: profiles.Config,
+    seed: int,
+    runs: int,
+    noise: float = 0.0,
+    name: str = "automatic",
+    opponent: pk.Player | None = None,
+    progress: bool = True,
+    **over: Any,
+) -> Study:
     """``runs`` automatic-training runs (§5.3; ``noise`` > 0: the manual-training proxy)."""
     opponent = opponent or pk.experienced(cfg.BLUFF)
     trainer = pk.built_in(cfg.BUILTIN)
     corr = CORR_MODES[cfg.CORR_MODE]
-    train = lambda s: pk.train_explicit(s, opponent, params(cfg, **over), noise=noise, corr_mode=corr,  # noqa: E731
-                                        trainer=trainer, clean_games=cfg.CLEAN_GAMES, memory=cfg.MEMORY)
-    agree = lambda prog, s, n: pk.agreement_explicit(prog, s, n, opponent, trainer, cfg.RANDOM_MODE, corr)  # noqa: E731
+
+    def train(s):
+        return pk.train_explicit(
+            s,
+            opponent,
+            params(cfg, **over),
+            noise=noise,
+            corr_mode=corr,
+            trainer=trainer,
+            clean_games=cfg.CLEAN_GAMES,
+            memory=cfg.MEMORY,
+        )
+
+    def agree(prog, s, n):
+        return pk.agreement_explicit(prog, s, n, opponent, trainer, cfg.RANDOM_MODE, corr)
+
     return _study(name, runs, seed, train, agree, pk.random_program(), cfg, progress)
 
 
-def implicit_study(cfg: profiles.Config, seed: int, runs: int, opponent: pk.Player | None = None,
-                   progress: bool = True, **over: Any) -> Study:
+def implicit_study(
+    cfg: profiles.Config, seed: int, runs: int, opponent: pk.Player | None = None, progress: bool = True, **over: Any
+) -> Study:
     """``runs`` implicit-training runs (§5.4)."""
     opponent = opponent or pk.experienced(cfg.BLUFF)
     corr = CORR_MODES[cfg.CORR_MODE]
-    train = lambda s: pk.train_implicit(s, opponent, params(cfg, **over), coverage=cfg.COVERAGE,  # noqa: E731
-                                        window=cfg.WINDOW, notprev=cfg.NOTPREV, corr_mode=corr, memory=cfg.MEMORY)
-    agree = lambda prog, s, n: pk.agreement_implicit(prog, s, n, opponent, cfg.RANDOM_MODE, cfg.NOTPREV,  # noqa: E731
-                                                     corr)
+
+    def train(s):
+        return pk.train_implicit(
+            s,
+            opponent,
+            params(cfg, **over),
+            coverage=cfg.COVERAGE,
+            window=cfg.WINDOW,
+            notprev=cfg.NOTPREV,
+            corr_mode=corr,
+            memory=cfg.MEMORY,
+        )
+
+    def agree(prog, s, n):
+        return pk.agreement_implicit(
+            prog,
+            s,
+            n,
+            opponent,
+            cfg.RANDOM_MODE,
+            cfg.NOTPREV,  # noqa: E731
+            corr,
+        )
+
     return _study("implicit", runs, seed, train, agree, pk.random_program("implicit"), cfg, progress)
 
 
@@ -614,10 +940,24 @@ PAPER_TABLE_53 = {
     "built-in": {"rules": 28, "pct": 5.0},
     "before-training": {"rules": 1, "pct": -71.0},
     "manual-training": {"trials": 38, "redundant": 5, "rules": 26, "pct": -6.8, "created": 31},
-    "automatic-training": {"trials": 29, "redundant": 1, "rules": 19, "pct": -1.9, "before": 20.0, "after": 96.0,
-                           "created": 20},
-    "implicit-training": {"trials": 57, "redundant": 1, "rules": 14, "pct": -13.0, "before": 24.0, "after": 82.0,
-                          "created": 15},
+    "automatic-training": {
+        "trials": 29,
+        "redundant": 1,
+        "rules": 19,
+        "pct": -1.9,
+        "before": 20.0,
+        "after": 96.0,
+        "created": 20,
+    },
+    "implicit-training": {
+        "trials": 57,
+        "redundant": 1,
+        "rules": 14,
+        "pct": -13.0,
+        "before": 24.0,
+        "after": 82.0,
+        "created": 15,
+    },
 }
 
 
@@ -637,8 +977,15 @@ class Winnings:
         return float(x.mean()), 1.96 * sd / math.sqrt(len(x)), sd
 
 
-def winnings(programs: Sequence[pk.Player], opponent: pk.Player, cfg: profiles.Config, seed: int, name: str,
-             stream0: int = 0, progress: bool = True) -> Winnings:
+def winnings(
+    programs: Sequence[pk.Player],
+    opponent: pk.Player,
+    cfg: profiles.Config,
+    seed: int,
+    name: str,
+    stream0: int = 0,
+    progress: bool = True,
+) -> Winnings:
     """``cfg.TESTS`` duplicate proficiency tests spread over ``programs`` (same deals for every kind).
     Each test is the seed's protocol (Fig. 5-4): 5 games × 5 r-o-ps in series I, the same 25 deals
     with the hands swapped in series II."""
@@ -646,15 +993,30 @@ def winnings(programs: Sequence[pk.Player], opponent: pk.Player, cfg: profiles.C
         raise ValueError("winnings needs at least one program")
     per = max(1, cfg.TESTS // len(programs))
     tests = []
-    for i, p in enumerate(tqdm(programs, desc=f"{name} tests", disable=not progress or len(programs) < 2,
-                               leave=False)):
-        tests.append(pk.proficiency(p, opponent, per, seed=seed, stream0=stream0 + i * per, swap_seats=cfg.SWAP_SEATS,
-                                    corr_mode=CORR_MODES[cfg.CORR_MODE]))
+    for i, p in enumerate(tqdm(programs, desc=f"{name} tests", disable=not progress or len(programs) < 2, leave=False)):
+        tests.append(
+            pk.proficiency(
+                p,
+                opponent,
+                per,
+                seed=seed,
+                stream0=stream0 + i * per,
+                swap_seats=cfg.SWAP_SEATS,
+                corr_mode=CORR_MODES[cfg.CORR_MODE],
+            )
+        )
     return Winnings(name, tests)
 
 
-def table_53(cfg: profiles.Config, seed: int, auto: Study, manual: Study, implicit: Study,
-             opponent: pk.Player | None = None, progress: bool = True) -> dict[str, Winnings]:
+def table_53(
+    cfg: profiles.Config,
+    seed: int,
+    auto: Study,
+    manual: Study,
+    implicit: Study,
+    opponent: pk.Player | None = None,
+    progress: bool = True,
+) -> dict[str, Winnings]:
     """Table 5-3's winnings column rebuilt: built-in, before-training, and the first
     ``TEST_PROGRAMS`` trained programs of each study, against the stand-in opponent."""
     opponent = opponent or pk.experienced(cfg.BLUFF)
@@ -665,18 +1027,22 @@ def table_53(cfg: profiles.Config, seed: int, auto: Study, manual: Study, implic
         "before-training": [pk.program_player(pk.random_program(), "before-training", random_mode=rm)],
         "manual-training": [pk.program_player(p, "manual", random_mode=rm) for p in manual.programs[:n]],
         "automatic-training": [pk.program_player(p, "automatic", random_mode=rm) for p in auto.programs[:n]],
-        "implicit-training": [pk.program_player(p, "implicit", classes="implicit", random_mode=rm)
-                              for p in implicit.programs[:n]],
+        "implicit-training": [
+            pk.program_player(p, "implicit", classes="implicit", random_mode=rm) for p in implicit.programs[:n]
+        ],
     }
-    return {k: winnings(v, opponent, cfg, seed, k, progress=False)
-            for k, v in tqdm(progs.items(), desc="Table 5-3 tests", disable=not progress, leave=False)}
+    return {
+        k: winnings(v, opponent, cfg, seed, k, progress=False)
+        for k, v in tqdm(progs.items(), desc="Table 5-3 tests", disable=not progress, leave=False)
+    }
 
 
 # ============================================================================= sensitivity and beyond
 
 
-def sweep(cfg: profiles.Config, seed: int, procedure: str, knob: str, values: Sequence[Any],
-          progress: bool = True) -> dict[Any, Study]:
+def sweep(
+    cfg: profiles.Config, seed: int, procedure: str, knob: str, values: Sequence[Any], progress: bool = True
+) -> dict[Any, Study]:
     """The unstated constants: one training study (``SWEEP_RUNS`` runs, agreement on ``SWEEP_AGREE``
     situations) per value of ``knob`` — a learning constant (K, KK, N, keep_exclusive, search) or
     a knob of the notebook (NOTPREV, CLEAN_GAMES, WINDOW, MEMORY, …)."""
@@ -695,18 +1061,24 @@ def sweep(cfg: profiles.Config, seed: int, procedure: str, knob: str, values: Se
 def noise_sweep(cfg: profiles.Config, seed: int, values: Sequence[float], progress: bool = True) -> dict[float, Study]:
     """The manual-training proxy at several rates of inconsistent advice."""
     c = with_knobs(cfg, AGREE_LONG=cfg.SWEEP_AGREE)
-    return {v: explicit_study(c, seed + 11, cfg.SWEEP_RUNS, noise=v, name=f"noise {v:g}", progress=False)
-            for v in tqdm(values, desc="noise", disable=not progress, leave=False)}
+    return {
+        v: explicit_study(c, seed + 11, cfg.SWEEP_RUNS, noise=v, name=f"noise {v:g}", progress=False)
+        for v in tqdm(values, desc="noise", disable=not progress, leave=False)
+    }
 
 
 def opponents(cfg: profiles.Config) -> dict[str, pk.Player]:
-    return {"experienced (scripted)": pk.experienced(cfg.BLUFF), "built-in copy": pk.program_player(
-        pk.built_in(cfg.BUILTIN), "built-in copy"), "equity threshold": pk.equity_player(),
-        "uniform random": pk.random_player()}
+    return {
+        "experienced (scripted)": pk.experienced(cfg.BLUFF),
+        "built-in copy": pk.program_player(pk.built_in(cfg.BUILTIN), "built-in copy"),
+        "equity threshold": pk.equity_player(),
+        "uniform random": pk.random_player(),
+    }
 
 
-def head_to_head(players: dict[str, pk.Player], cfg: profiles.Config, seed: int, reps: int,
-                 progress: bool = True) -> dict:
+def head_to_head(
+    players: dict[str, pk.Player], cfg: profiles.Config, seed: int, reps: int, progress: bool = True
+) -> dict:
     """Mean duplicate difference (chips per r-o-p) of every row player against every column player.
 
     Every ordered pair plays ``reps`` duplicate tests on the *same* deals as its mirror pair, each deal
@@ -723,8 +1095,15 @@ def head_to_head(players: dict[str, pk.Player], cfg: profiles.Config, seed: int,
     pairs = [(i, j) for i in range(len(names)) for j in range(len(names)) if i != j]
     for i, j in tqdm(pairs, desc="head to head", disable=not progress, leave=False):
         pair = min(i, j) * len(names) + max(i, j)  # the mirror pair plays the same deals
-        pr = pk.proficiency(players[names[i]], players[names[j]], reps, seed=seed, stream0=reps * pair,
-                            swap_seats=True, corr_mode=CORR_MODES[cfg.CORR_MODE])
+        pr = pk.proficiency(
+            players[names[i]],
+            players[names[j]],
+            reps,
+            seed=seed,
+            stream0=reps * pair,
+            swap_seats=True,
+            corr_mode=CORR_MODES[cfg.CORR_MODE],
+        )
         m[i, j], h[i, j], _ = pr.summary("chips_per_rop")
     return {"names": names, "mean": m, "half": h, "reps": reps, "antisymmetry": float(np.abs(m + m.T).max())}
 
@@ -732,13 +1111,32 @@ def head_to_head(players: dict[str, pk.Player], cfg: profiles.Config, seed: int,
 # ============================================================================= widget
 
 
-def explore(procedure: str = "automatic", K: int = 4, KK: int = 0, N: int = 2, noise: float = 0.15,
-            opponent: str = "experienced (scripted)", runs: int = 10, seed: int = 1968) -> dict[str, Any]:
+def explore(
+    procedure: str = "automatic",
+    K: int = 4,
+    KK: int = 0,
+    N: int = 2,
+    noise: float = 0.15,
+    opponent: str = "experienced (scripted)",
+    runs: int = 10,
+    seed: int = 1968,
+) -> dict[str, Any]:
     """Rerun a training study with new constants (the notebook's panel)."""
     if not isinstance(runs, int) or runs < 1:
         raise ValueError(f"runs must be a positive int, got {runs!r}")
-    cfg = config("quick", K=K, KK=KK, N=N, NOISE=noise, AUTO_RUNS=runs, IMPLICIT_RUNS=runs, MANUAL_RUNS=runs,
-                 TESTS=40 * runs, TEST_PROGRAMS=runs, AGREE_LONG=200)
+    cfg = config(
+        "quick",
+        K=K,
+        KK=KK,
+        N=N,
+        NOISE=noise,
+        AUTO_RUNS=runs,
+        IMPLICIT_RUNS=runs,
+        MANUAL_RUNS=runs,
+        TESTS=40 * runs,
+        TEST_PROGRAMS=runs,
+        AGREE_LONG=200,
+    )
     opp = opponents(cfg)
     if opponent not in opp:
         raise ValueError(f"opponent must be one of {list(opp)}, got {opponent!r}")
@@ -747,11 +1145,15 @@ def explore(procedure: str = "automatic", K: int = 4, KK: int = 0, N: int = 2, n
         st = implicit_study(cfg, seed, runs, opponent=o, progress=True)
         players = [pk.program_player(p, classes="implicit") for p in st.programs]
     elif procedure in ("automatic", "manual"):
-        st = explicit_study(cfg, seed, runs, noise=noise if procedure == "manual" else 0.0, name=procedure,
-                            opponent=o)
+        st = explicit_study(cfg, seed, runs, noise=noise if procedure == "manual" else 0.0, name=procedure, opponent=o)
         players = [pk.program_player(p) for p in st.programs]
     else:
         raise ValueError(f"procedure must be 'automatic', 'manual' or 'implicit', got {procedure!r}")
     w = winnings(players, o, cfg, seed, procedure)
-    return {"study": st, "winnings": w, "procedure": procedure, "opponent": opponent,
-            "example": pk.lisp(st.programs[0])}
+    return {
+        "study": st,
+        "winnings": w,
+        "procedure": procedure,
+        "opponent": opponent,
+        "example": pk.lisp(st.programs[0]),
+    }

@@ -29,28 +29,28 @@ dice it used, as in gnubg).  When no checker can move the only afterstate is the
 itself (an empty move).
 
 Every kernel is ``@njit(cache=True)`` on plain arrays; dice come from the seeded
-:mod:`tdbook.rng` streams.
+:mod:`tdbook.core.rng` streams.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 from numba import njit
 
-from ..rng import make_state, randint
+from ..core.rng import make_state, randint
 from .base import IllegalMove
 
 NSLOT = 28
-BAR = 25          # the mover's bar slot (hops start here)
-OPP_BAR = 0       # the opponent's bar slot (negative count)
-OFF = 26          # the mover's borne-off slot
-OPP_OFF = 27      # the opponent's borne-off slot (negative count)
+BAR = 25  # the mover's bar slot (hops start here)
+OPP_BAR = 0  # the opponent's bar slot (negative count)
+OFF = 26  # the mover's borne-off slot
+OPP_OFF = 27  # the opponent's borne-off slot (negative count)
 MAX_AFTER = 4096  # capacity for distinct afterstates of one roll (the known maximum is far below)
-_TAB = 16384      # open-addressing table for de-duplication (power of two, > 2 * MAX_AFTER)
+_TAB = 16384  # open-addressing table for de-duplication (power of two, > 2 * MAX_AFTER)
 
 # Zobrist keys: one 64-bit word per (slot, count + 16); a fixed seed keeps them identical
 # across runs (they only speed up de-duplication: equal keys are confirmed slot by slot).
@@ -213,7 +213,7 @@ def gen_afterstates(pos, d1, d2, out_pos, out_mv, ws):
                 top = ws[_W_HI + level]
                 s = ws[_W_CUR + level]
                 bar = ws[_W_POS + BAR] > 0
-                mirror = order == 1 and level == 1     # second hop of the second die order
+                mirror = order == 1 and level == 1  # second hop of the second die order
                 while s >= 1:
                     if ws[_W_POS + s] > 0:
                         if bar and s != BAR:
@@ -231,8 +231,12 @@ def gen_afterstates(pos, d1, d2, out_pos, out_mv, ws):
                             # already walked.  A hop continuing the first checker (s == its target),
                             # a first hop that entered the last checker from the bar, or a bear-off
                             # the original position did not allow are not mirrored and are walked.
-                            if mirror and s != ws[_W_DST] and not (bar0 == 1 and s != BAR) and (
-                                    t >= 1 or (hi0 <= 6 and (t == 0 or s == hi0))):
+                            if (
+                                mirror
+                                and s != ws[_W_DST]
+                                and not (bar0 == 1 and s != BAR)
+                                and (t >= 1 or (hi0 <= 6 and (t == 0 or s == hi0)))
+                            ):
                                 ws[_W_MOVED + level] = 1
                             else:
                                 found = True
@@ -245,7 +249,7 @@ def gen_afterstates(pos, d1, d2, out_pos, out_mv, ws):
                 score = level * 64 + ws[_W_PIPS + level]
                 keep = True
                 if score > ws[_W_BEST]:
-                    for j in range(ws[_W_N]):       # a better class of move: forget what was kept
+                    for j in range(ws[_W_N]):  # a better class of move: forget what was kept
                         ws[_W_TAB + ws[_W_SLOT + j]] = 0
                     ws[_W_N] = 0
                     ws[_W_BEST] = score
@@ -415,11 +419,11 @@ def move_string(pos: np.ndarray, hops: Sequence[tuple[int, int]]) -> str:
     """Standard notation for a hop sequence from ``pos``: ``13/10*/8 6/5(2)``; ``bar``/``off``;
     ``*`` marks a hit; a checker's consecutive hops are chained.  The empty move is ``""``."""
     p = np.array(pos, dtype=np.int8, copy=True)
-    chains: list[list[tuple[int, bool]]] = []   # each: [(point, hit_here), ...]
+    chains: list[list[tuple[int, bool]]] = []  # each: [(point, hit_here), ...]
     for s, t in hops:
         hit = t >= 1 and p[t] == -1
         p[:] = apply_hops(p, [(s, t)])
-        for c in chains:   # continue a chain that ended on s (a checker moving on)
+        for c in chains:  # continue a chain that ended on s (a checker moving on)
             if c[-1][0] == s:
                 c.append((t, hit))
                 break
@@ -521,10 +525,12 @@ class Backgammon:
 
     name = "backgammon"
     n_players = 2
+    result_range = (-3.0, 3.0)
+    encoding_shape = (198,)
 
     def __init__(self, seed: int = 0, stream: int = 0) -> None:
         self.seed, self.stream = seed, stream
-        make_state(seed, stream)   # validates
+        make_state(seed, stream)  # validates
         self._bufs = make_buffers()
 
     # -- state
@@ -533,8 +539,9 @@ class Backgammon:
         first, a, b = opening_roll(rng)
         return BGState(initial_position().tobytes(), int(first), (int(a), int(b)), int(rng[0]))
 
-    def state_from(self, position: np.ndarray, player: int = 0, dice: tuple[int, int] = (3, 1),
-                   rng: int = 0) -> BGState:
+    def state_from(
+        self, position: np.ndarray, player: int = 0, dice: tuple[int, int] = (3, 1), rng: int = 0
+    ) -> BGState:
         """A state from a position (side on roll's view), checked for 15 checkers per side."""
         p = np.asarray(position)
         if not np.issubdtype(p.dtype, np.integer):
@@ -549,7 +556,7 @@ class Backgammon:
             raise ValueError(f"dice must be a pair of integers in 1..6, got {dice!r}") from None
         if not all(isinstance(d, (int, np.integer)) and not isinstance(d, bool) and 1 <= d <= 6 for d in (d1, d2)):
             raise ValueError(f"dice must be a pair of integers in 1..6, got {dice!r}")
-        if not isinstance(rng, (int, np.integer)) or not 0 <= rng < 2 ** 64:
+        if not isinstance(rng, (int, np.integer)) or not 0 <= rng < 2**64:
             raise ValueError(f"rng must be an integer state in [0, 2**64), got {rng!r}")
         return BGState(p.astype(np.int8).tobytes(), int(player), (int(d1), int(d2)), int(rng))
 
@@ -575,9 +582,14 @@ class Backgammon:
     def apply(self, state: BGState, move) -> BGState:
         """Play ``move`` (notation string, or a list of ``(from, to)`` hops); the dice for the next
         side come from the state's stream.  Raises :class:`IllegalMove` with the reason."""
+        from .base import naming
+
         if self.is_terminal(state):
-            raise IllegalMove("the game is over")
-        after = self.resolve(state, move)
+            raise IllegalMove(f"the game is over: no move {move!r}", move)
+        try:
+            after = self.resolve(state, move)
+        except IllegalMove as e:
+            raise naming(move, e) from None
         return self.next_state(state, after)
 
     def next_state(self, state: BGState, after: np.ndarray) -> BGState:
@@ -598,8 +610,9 @@ class Backgammon:
             try:
                 chains = [([int(s), int(t)], [False, False]) for s, t in move]
             except (TypeError, ValueError):
-                raise IllegalMove(f"a move is a string like '8/5 6/5' or a list of (from, to) pairs, "
-                                  f"got {move!r}") from None
+                raise IllegalMove(
+                    f"a move is a string like '8/5 6/5' or a list of (from, to) pairs, got {move!r}"
+                ) from None
             for s, t in (c[0] for c in chains):
                 if not (1 <= s <= 25 and 0 <= t < s):
                     raise IllegalMove(f"hop {s}/{t} is not a move from a point to a lower one")
@@ -641,8 +654,10 @@ class Backgammon:
             exact = [c for c in cands if c[1] == must_hit]
             if len(exact) == 1:
                 return after[exact[0][0]].copy()
-            raise IllegalMove(f"{move!r} is ambiguous with {roll_s}: mark the hits with '*' "
-                              f"(e.g. {move_string(pos, hops[cands[0][0]])!r})")
+            raise IllegalMove(
+                f"{move!r} is ambiguous with {roll_s}: mark the hits with '*' "
+                f"(e.g. {move_string(pos, hops[cands[0][0]])!r})"
+            )
         # not legal: say why
         if reasons:
             raise IllegalMove(reasons[0])
@@ -651,8 +666,9 @@ class Backgammon:
         if any(p[-1] == 0 for p, _ in chains):
             outside = [s for s in range(7, 26) if mine[s] > 0]
             if outside:
-                raise IllegalMove(f"cannot bear off while checkers are outside the home board "
-                                  f"(e.g. on {_pt(outside[0])})")
+                raise IllegalMove(
+                    f"cannot bear off while checkers are outside the home board (e.g. on {_pt(outside[0])})"
+                )
         cap = 4 * d1 if d1 == d2 else d1 + d2
         if sum(pips_used) > cap:
             raise IllegalMove(f"{move!r} moves {sum(pips_used)} pips but the roll {roll_s} gives at most {cap}")
@@ -661,14 +677,18 @@ class Backgammon:
             raise IllegalMove(f"no checker can move with {roll_s}: the only legal move is the empty move ''")
         if d1 != d2 and most == 1 and len(pips_used) == 1 and pips_used[0] < max(d1, d2):
             if any(h[0][0] - h[0][1] == max(d1, d2) or h[0][1] == 0 for h in hops):
-                raise IllegalMove(f"only one die can be played with {roll_s}: it must be the larger "
-                                  f"({max(d1, d2)}) when possible")
+                raise IllegalMove(
+                    f"only one die can be played with {roll_s}: it must be the larger ({max(d1, d2)}) when possible"
+                )
         if len(pips_used) < most and sum(pips_used) < cap:
-            raise IllegalMove(f"{move!r} does not use all the dice: with {roll_s} you must play "
-                              f"{'both dice' if most == 2 else f'{most} moves'} when possible "
-                              f"(e.g. {move_string(pos, hops[0])!r})")
-        raise IllegalMove(f"{move!r} is not a legal move with {roll_s} "
-                          f"(legal moves include {move_string(pos, hops[0])!r})")
+            raise IllegalMove(
+                f"{move!r} does not use all the dice: with {roll_s} you must play "
+                f"{'both dice' if most == 2 else f'{most} moves'} when possible "
+                f"(e.g. {move_string(pos, hops[0])!r})"
+            )
+        raise IllegalMove(
+            f"{move!r} is not a legal move with {roll_s} (legal moves include {move_string(pos, hops[0])!r})"
+        )
 
     # -- end of game
     def is_terminal(self, state: BGState) -> bool:
@@ -676,20 +696,28 @@ class Backgammon:
         return bool(b[OPP_OFF] == -15 or b[OFF] == 15)
 
     def result(self, state: BGState) -> float:
-        """Points won by player 0 (±1 single, ±2 gammon, ±3 backgammon); 0 while the game runs."""
+        """Points won by player 0 (±1 single, ±2 gammon, ±3 backgammon); ValueError while the game runs."""
         b = state.position
-        if b[OPP_OFF] == -15:      # the side that just moved (not on roll) has won
+        if b[OPP_OFF] == -15:  # the side that just moved (not on roll) has won
             m = win_multiplier(flipped(b))
             winner = 1 - state.player
         elif b[OFF] == 15:
             m = win_multiplier(b)
             winner = state.player
         else:
-            return 0.0
+            from .base import not_terminal
+
+            raise not_terminal(self, state)
         return float(m if winner == 0 else -m)
 
+    def key(self, state: BGState) -> tuple[bytes, int, tuple[int, int]]:
+        """(board, side on roll, dice): the decision; the stream for later dice is left out."""
+        return (state.board, state.player, state.dice)
+
     def encode(self, state: BGState) -> np.ndarray:
+        """Tesauro's 198 inputs (dense), with the side on roll's colour units."""
         from .backgammon_encoding import encode_dense
+
         return encode_dense(state.position, state.player, True)
 
 

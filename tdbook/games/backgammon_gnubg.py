@@ -81,6 +81,7 @@ def move_score(after: np.ndarray, ctx=None) -> float:
     a = np.asarray(after)
     if a[OFF] == 15:
         from .backgammon import win_multiplier
+
         return float(win_multiplier(a))
     return -equity(flipped(np.asarray(a, np.int8)), ctx)
 
@@ -166,7 +167,7 @@ def crosscheck(pos: np.ndarray, d1: int, d2: int, bufs=None) -> dict:
     matched = set()
     for m in gm:
         mv = tuple(m["move"])
-        if len(mv) % 2 == 1:           # cut at a bear-off: (from, 0, ...) loses the 0 and the rest
+        if len(mv) % 2 == 1:  # cut at a bear-off: (from, 0, ...) loses the 0 and the rest
             truncated.append(m)
             continue
         hops = _hops_from_tuple(mv)
@@ -202,20 +203,31 @@ def crosscheck(pos: np.ndarray, d1: int, d2: int, bufs=None) -> dict:
                 options.append([])
                 continue
             ok = [j for j in rest if _reachable(q, ours[j]) and abs(scores[j] - m["score"]) < SCORE_TOL]
-            options.append(sorted(ok, key=lambda j: abs(scores[j] - m["score"])))   # nearest first
+            options.append(sorted(ok, key=lambda j: abs(scores[j] - m["score"])))  # nearest first
         owner = _match(options)
         taken = {i: j for j, i in owner.items()}
         for i, m in enumerate(truncated):
             if i in taken:
                 devs.append(abs(scores[taken[i]] - m["score"]))
             else:
-                problems.append(f"gnubg bear-off move {tuple(m['move'])} (score {m['score']:.6f}) matches no "
-                                f"afterstate of ours that continues it and scores within {SCORE_TOL}")
+                problems.append(
+                    f"gnubg bear-off move {tuple(m['move'])} (score {m['score']:.6f}) matches no "
+                    f"afterstate of ours that continues it and scores within {SCORE_TOL}"
+                )
         bearoff_ok = len(devs) == len(truncated)
     if n != n_g:
         problems.append(f"move count: ours {n}, gnubg {n_g}")
-    return {"ours": n, "gnubg": n_g, "count_ok": n == n_g, "complete": complete, "complete_ok": complete_ok,
-            "truncated": len(truncated), "bearoff_ok": bearoff_ok, "score_devs": devs, "problems": problems}
+    return {
+        "ours": n,
+        "gnubg": n_g,
+        "count_ok": n == n_g,
+        "complete": complete,
+        "complete_ok": complete_ok,
+        "truncated": len(truncated),
+        "bearoff_ok": bearoff_ok,
+        "score_devs": devs,
+        "problems": problems,
+    }
 
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
@@ -225,9 +237,21 @@ def crosscheck_all(positions, progress: bool = True) -> dict:
     """:func:`crosscheck` for every position with all 21 rolls; totals, the cut-move score
     deviations and the failing checks (``problems``: (position, roll, reasons))."""
     from tqdm.auto import tqdm
+
     bufs = make_buffers()
-    st = {"positions": len(positions), "checks": 0, "moves": 0, "count_ok": 0, "complete": 0, "complete_ok": 0,
-          "cut_checks": 0, "cut_ok": 0, "cut_moves": 0, "score_devs": [], "problems": []}
+    st = {
+        "positions": len(positions),
+        "checks": 0,
+        "moves": 0,
+        "count_ok": 0,
+        "complete": 0,
+        "complete_ok": 0,
+        "cut_checks": 0,
+        "cut_ok": 0,
+        "cut_moves": 0,
+        "score_devs": [],
+        "problems": [],
+    }
     for p in tqdm(positions, desc="gnubg cross-check", disable=not progress, unit="position", mininterval=2):
         for d1, d2 in ROLLS:
             r = crosscheck(p, d1, d2, bufs)

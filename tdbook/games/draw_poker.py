@@ -44,13 +44,14 @@ mutates the state it was given.
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Hashable, Sequence
+from typing import Any
 
 import numpy as np
 from numba import njit
 
-from ..rng import make_state, randint
+from ..core.rng import make_state, randint
 from .base import IllegalMove
 
 # ----------------------------------------------------------------------------- layout
@@ -60,22 +61,22 @@ MIN_BET, MAX_BET = 1, 20
 MAX_REPLACE = 3
 DEFAULT_CAP = 50
 
-DROP, CALL, BET = 0, 1, 2          # action kinds
+DROP, CALL, BET = 0, 1, 2  # action kinds
 BET1, REPLACE, BET2, DONE = 0, 1, 2, 3  # phases
 
 # round-state slots (int64 array of length NST)
 POT, LASTBET, TO_MOVE, OPENER, PHASE, NRAISES = 0, 1, 2, 3, 4, 5
-REPL = 6            # 6, 7: cards replaced by seat 0 / 1 (-1 until replaced)
-NET = 8             # 8, 9: net result of seat 0 / 1 when the r-o-p is over
-END = 10            # 0 showdown, 1 seat 0 dropped, 2 seat 1 dropped, -1 not over
+REPL = 6  # 6, 7: cards replaced by seat 0 / 1 (-1 until replaced)
+NET = 8  # 8, 9: net result of seat 0 / 1 when the r-o-p is over
+END = 10  # 0 showdown, 1 seat 0 dropped, 2 seat 1 dropped, -1 not over
 CAP = 11
-HAND = 12           # seat s: cards HAND+8s .. HAND+8s+4, reserve HAND+8s+5 .. +7
-RCOUNT = 28         # 28, 29: raises made this r-o-p by seat 0 / 1
-RSUM = 30           # 30, 31: sum of those raises
-RMAX = 32           # 32, 33: largest raise this r-o-p
-RMAXPRE = 34        # 34, 35: largest raise before the draw (0 if none)
-NRES = 36           # 36, 37: reserve cards used by seat 0 / 1
-IRAISE = 38         # 38, 39: raises by seat 0 / 1 in the current betting interval
+HAND = 12  # seat s: cards HAND+8s .. HAND+8s+4, reserve HAND+8s+5 .. +7
+RCOUNT = 28  # 28, 29: raises made this r-o-p by seat 0 / 1
+RSUM = 30  # 30, 31: sum of those raises
+RMAX = 32  # 32, 33: largest raise this r-o-p
+RMAXPRE = 34  # 34, 35: largest raise before the draw (0 if none)
+NRES = 36  # 36, 37: reserve cards used by seat 0 / 1
+IRAISE = 38  # 38, 39: raises by seat 0 / 1 in the current betting interval
 NST = 40
 
 # bookkeeping about the opponent, one row per observer (long-term memory, App. B II 11–15)
@@ -83,13 +84,24 @@ OBLUFFS, OCORREL, OD = 0, 1, 2
 NBOOK = 4
 
 #: K1..K32 of App. B Part V (index k holds Kk; index 0 unused).
-K_VALUES = np.array([0.0, 40, 22, 1, 9, 5, 30, 1, 6, 23, 7, 10, 1, 1, 21, 4, 20, 4, 27, 376, 10, 0,
-                     6, 0.05, 1, 2, 1, 2, 8, 1, 5, 1, 8], dtype=np.float64)
+K_VALUES = np.array(
+    [0.0, 40, 22, 1, 9, 5, 30, 1, 6, 23, 7, 10, 1, 1, 21, 4, 20, 4, 27, 376, 10, 0, 6, 0.05, 1, 2, 1, 2, 8, 1, 5, 1, 8],
+    dtype=np.float64,
+)
 
 SUITS = "CDHS"
 _STD_RANKS = "23456789TJQKA"
-CATEGORY_NAMES = ("high card", "pair", "two pair", "three of a kind", "straight", "flush",
-                  "full house", "four of a kind", "straight flush")
+CATEGORY_NAMES = (
+    "high card",
+    "pair",
+    "two pair",
+    "three of a kind",
+    "straight",
+    "flush",
+    "full house",
+    "four of a kind",
+    "straight flush",
+)
 
 
 # ----------------------------------------------------------------------------- cards
@@ -369,8 +381,8 @@ def _finish_drop(st: np.ndarray, seat: int) -> None:
 
 @njit(cache=True)
 def showdown(st: np.ndarray) -> None:
-    r0 = hand_rank(st[HAND:HAND + 5])
-    r1 = hand_rank(st[HAND + 8:HAND + 13])
+    r0 = hand_rank(st[HAND : HAND + 5])
+    r1 = hand_rank(st[HAND + 8 : HAND + 13])
     half = st[POT] // 2
     if r0 > r1:
         st[NET], st[NET + 1] = half, -half
@@ -470,7 +482,7 @@ def update_books(st: np.ndarray, book: np.ndarray, corr_mode: int, kc: np.ndarra
         if end == 1 + o:
             book[s, OD] += 1
         elif end == 0:
-            v = vdhand(st[HAND + 8 * o:HAND + 8 * o + 5])
+            v = vdhand(st[HAND + 8 * o : HAND + 8 * o + 5])
             if st[RMAX + o] >= 10 and v < 10:
                 book[s, OBLUFFS] += 1
             raise_ = st[RMAXPRE + o] if corr_mode == 0 else st[RMAX + o]
@@ -509,14 +521,22 @@ def function_variables(st: np.ndarray, seat: int, book: np.ndarray, kc: np.ndarr
 
 
 @njit(cache=True)
-def subvector(st: np.ndarray, seat: int, book: np.ndarray, kc: np.ndarray, hbasis: int,
-              vals: np.ndarray, aux: np.ndarray, fv: np.ndarray) -> None:
+def subvector(
+    st: np.ndarray,
+    seat: int,
+    book: np.ndarray,
+    kc: np.ndarray,
+    hbasis: int,
+    vals: np.ndarray,
+    aux: np.ndarray,
+    fv: np.ndarray,
+) -> None:
     """β = (H, P, B, BFO, PB, R, OCS) of ``seat`` (§5.2).  ``vals[0]`` is VDHAND − OH (rounded) when
     ``hbasis`` = 0 (the built-in and explicit trainees define their hand categories on H − OH) or
     raw VDHAND when 1 (implicit training, Fig. 5-13); ``aux[0]`` is always raw VDHAND (the
     built-in's SW needs H ≥ K19).  POTBET = POT // LASTBET, or POT when no bet is pending (App. J)."""
     function_variables(st, seat, book, kc, fv)
-    h = vdhand(st[HAND + 8 * seat:HAND + 8 * seat + 5])
+    h = vdhand(st[HAND + 8 * seat : HAND + 8 * seat + 5])
     p = st[POT]
     b = st[LASTBET]
     vals[0] = h - round_half_away(fv[0]) if hbasis == 0 else h
@@ -560,17 +580,27 @@ class PokerState:
     rng: np.ndarray
     history: list = field(default_factory=list)
 
-    def copy(self) -> "PokerState":
-        return PokerState(self.st.copy(), self.deck.copy(), self.book.copy(), self.scores.copy(), self.rop,
-                          self.rounds, self.rng.copy(), list(self.history))
+    def copy(self) -> PokerState:
+        return PokerState(
+            self.st.copy(),
+            self.deck.copy(),
+            self.book.copy(),
+            self.scores.copy(),
+            self.rop,
+            self.rounds,
+            self.rng.copy(),
+            list(self.history),
+        )
 
     def hand(self, seat: int) -> np.ndarray:
-        return self.st[HAND + 8 * seat:HAND + 8 * seat + 5].copy()
+        return self.st[HAND + 8 * seat : HAND + 8 * seat + 5].copy()
 
     def __repr__(self) -> str:
         ph = ("bet 1", "replace", "bet 2", "done")[int(self.st[PHASE])]
-        return (f"PokerState(r-o-p {self.rop + 1}/{self.rounds}, {ph}, pot {int(self.st[POT])}, "
-                f"lastbet {int(self.st[LASTBET])}, to move {int(self.st[TO_MOVE])}, scores {self.scores.tolist()})")
+        return (
+            f"PokerState(r-o-p {self.rop + 1}/{self.rounds}, {ph}, pot {int(self.st[POT])}, "
+            f"lastbet {int(self.st[LASTBET])}, to move {int(self.st[TO_MOVE])}, scores {self.scores.tolist()})"
+        )
 
 
 Move = tuple  # ("drop",), ("call",), ("bet", n), ("replace", mask)
@@ -578,7 +608,11 @@ Move = tuple  # ("drop",), ("call",), ("bet", n), ("replace", mask)
 
 def check_corr_mode(corr_mode: Any) -> int:
     """``corr_mode`` as an int; ValueError unless it is 0 (App. J reading) or 1 (notes' reading)."""
-    if isinstance(corr_mode, (bool, np.bool_)) or not isinstance(corr_mode, (int, np.integer)) or corr_mode not in (0, 1):
+    if (
+        isinstance(corr_mode, (bool, np.bool_))
+        or not isinstance(corr_mode, (int, np.integer))
+        or corr_mode not in (0, 1)
+    ):
         raise ValueError(f"corr_mode must be 0 (App. J reading) or 1 (notes' reading), got {corr_mode!r}")
     return int(corr_mode)
 
@@ -620,9 +654,11 @@ class DrawPoker:
 
     name = "draw_poker"
     n_players = 2
+    encoding_shape = (7,)
 
-    def __init__(self, rounds: int = 5, seed: int = 0, stream: int = 0, cap: int = DEFAULT_CAP,
-                 corr_mode: int = 0) -> None:
+    def __init__(
+        self, rounds: int = 5, seed: int = 0, stream: int = 0, cap: int = DEFAULT_CAP, corr_mode: int = 0
+    ) -> None:
         if not isinstance(rounds, int) or rounds < 1:
             raise ValueError(f"rounds must be a positive int, got {rounds!r}")
         if not isinstance(cap, int) or cap < 1:
@@ -630,6 +666,8 @@ class DrawPoker:
         corr_mode = check_corr_mode(corr_mode)
         seed, stream = check_seed(seed), check_seed(stream, "stream")
         self.rounds, self.seed, self.stream, self.cap, self.corr_mode = rounds, seed, stream, cap, corr_mode
+        most = rounds * (ANTE + 2 * cap * MAX_BET)  # the most one seat can put in over the game
+        self.result_range = (-float(most), float(most))
 
     def initial_state(self, deals: np.ndarray | None = None) -> PokerState:
         """A fresh game.  ``deals`` (rounds × 16 card ints) fixes the cards, else the seeded deck deals."""
@@ -637,8 +675,15 @@ class DrawPoker:
         deck = np.zeros(53, dtype=np.int64)
         new_deck(deck)
         rng = make_state(self.seed, self.stream)
-        s = PokerState(np.zeros(NST, dtype=np.int64), deck, np.zeros((2, NBOOK), dtype=np.int64),
-                       np.zeros(2, dtype=np.int64), 0, self.rounds, rng)
+        s = PokerState(
+            np.zeros(NST, dtype=np.int64),
+            deck,
+            np.zeros((2, NBOOK), dtype=np.int64),
+            np.zeros(2, dtype=np.int64),
+            0,
+            self.rounds,
+            rng,
+        )
         s.history = [] if fixed is None else [fixed]
         self._deal(s)
         return s
@@ -675,8 +720,9 @@ class DrawPoker:
             try:
                 move = tuple([parts[0]] + [int(p) for p in parts[1:]]) if parts else ()
             except ValueError:
-                raise IllegalMove(f"malformed move {text!r}: the amount must be a whole number "
-                                  "(e.g. 'bet 5', 'replace 3')") from None
+                raise IllegalMove(
+                    f"malformed move {text!r}: the amount must be a whole number (e.g. 'bet 5', 'replace 3')"
+                ) from None
         if not isinstance(move, tuple) or not move or move[0] not in ("drop", "call", "bet", "replace"):
             raise IllegalMove(f"a move is ('drop',), ('call',), ('bet', n) or ('replace', mask); got {move!r}")
         if move[0] in ("drop", "call"):
@@ -688,19 +734,24 @@ class DrawPoker:
         return move[0], int(move[1])
 
     def apply(self, state: PokerState, move: Hashable) -> PokerState:
+        from .base import naming
+
         if self.is_terminal(state):
-            raise IllegalMove("the game is over")
-        kind, n = self._parse(move)
+            raise IllegalMove(f"the game is over: no move {move!r}", move)
+        try:
+            kind, n = self._parse(move)
+        except IllegalMove as e:
+            raise naming(move, e) from None
         s = state.copy()
         if kind == "replace":
             err = apply_replace(s.st, n)
         else:
             err = apply_action(s.st, {"drop": DROP, "call": CALL, "bet": BET}[kind], n)
         if err:
-            raise IllegalMove(f"illegal move {move!r}: {ERRORS[err]}")
+            raise IllegalMove(f"illegal move {move!r}: {ERRORS[err]}", move)
         if s.st[PHASE] == DONE:
             update_books(s.st, s.book, self.corr_mode, K_VALUES)
-            s.scores += s.st[NET:NET + 2]
+            s.scores += s.st[NET : NET + 2]
             s.rop += 1
             if s.rop < self.rounds:
                 self._deal(s)
@@ -710,10 +761,19 @@ class DrawPoker:
         return state.rop >= state.rounds
 
     def result(self, state: PokerState) -> float:
+        """Seat 0's total winnings (chips) over the game's r-o-ps; ValueError before the last ends."""
+        if not self.is_terminal(state):
+            from .base import not_terminal
+
+            raise not_terminal(self, state)
         return float(state.scores[0])
 
+    def key(self, state: PokerState) -> bytes:
+        """The round array, both books, the scores and the r-o-p count (the undealt deck is left out)."""
+        return state.st.tobytes() + state.book.tobytes() + state.scores.tobytes() + np.int64(state.rop).tobytes()
+
     def encode(self, state: PokerState, hbasis: int = 0) -> np.ndarray:
-        """β = (H, P, B, BFO, PB, R, OCS) of the player to move (H − OH when ``hbasis`` = 0)."""
+        """β = (H, P, B, BFO, PB, R, OCS) of the player to move (H − OH when ``hbasis`` = 0), as floats."""
         vals, aux, fv = np.zeros(7, dtype=np.int64), np.zeros(7, dtype=np.int64), np.zeros(5)
         subvector(state.st, int(state.st[TO_MOVE]), state.book, K_VALUES, hbasis, vals, aux, fv)
-        return vals
+        return vals.astype(np.float64)

@@ -7,19 +7,19 @@ Room 1, 1..n are A.., n+1 is Room 2.  The text (§4.3, Codes 4.1–4.3) starts e
 episode at C; the C++ code (``current = (num_states+1)/2``) starts at D — both are
 available through ``start``.
 
-Coin flips: each run owns a SplitMix64 stream (:mod:`tdbook.rng`); one 64-bit draw
+Coin flips: each run owns a SplitMix64 stream (:mod:`tdbook.core.rng`); one 64-bit draw
 gives 64 coin flips, consumed least-significant bit first (1 = move right).  The walk
 therefore never depends on the learner: every learner consumes exactly one bit per step.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 from numba import njit
 
-from .. import rng
+from ..core import rng
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 ROOM1, ROOM2 = "Room1", "Room2"
@@ -175,12 +175,14 @@ class RandomWalk:
     the MDP; the façade lets a widget or test script a walk).
     """
 
-    name = "random-walk"
+    name = "random_walk"
     n_players = 1
+    result_range = (0.0, 1.0)
 
     def __init__(self, n_states: int = 5, start: str | int = "D") -> None:
         self.n = check_n_states(n_states)
         self.start = parse_start(start, self.n)
+        self.encoding_shape = (self.n + 2,)
 
     def initial_state(self) -> int:
         return self.start
@@ -197,18 +199,28 @@ class RandomWalk:
         if isinstance(state, bool) or not isinstance(state, (int, np.integer)) or not 0 <= state <= self.n + 1:
             raise ValueError(f"a state is an integer 0..{self.n + 1} (Room 1, the corridor, Room 2), got {state!r}")
         if self.is_terminal(state):
-            raise IllegalMove(f"the walk is over (in {position_name(state, self.n)})")
+            raise IllegalMove(f"the walk is over (in {position_name(state, self.n)}): no move {move!r}", move)
         if isinstance(move, bool) or not isinstance(move, (int, np.integer)) or move not in (-1, 1):
-            raise IllegalMove(f"a move is -1 (left) or +1 (right), got {move!r}")
+            raise IllegalMove(f"a move is -1 (left) or +1 (right), got {move!r}", move)
         return int(state) + int(move)
 
     def is_terminal(self, state: int) -> bool:
         return state == 0 or state == self.n + 1
 
     def result(self, state: int) -> float:
-        """The reward on entering ``state``: 1 in Room 2, else 0."""
+        """The reward on entering the terminal ``state``: 1 in Room 2, 0 in Room 1."""
+        if not self.is_terminal(state):
+            from .base import not_terminal
+
+            raise not_terminal(self, state)
         return 1.0 if state == self.n + 1 else 0.0
 
+    def key(self, state: int) -> int:
+        """The position 0..n+1 (Room 1, the corridor, Room 2): the table index."""
+        return int(state)
+
     def encode(self, state: int) -> np.ndarray:
-        """Table index of the state (the position)."""
-        return np.array([state], dtype=np.int64)
+        """One-hot position over the ``n + 2`` places (a table as linear features)."""
+        x = np.zeros(self.n + 2)
+        x[int(state)] = 1.0
+        return x

@@ -35,7 +35,7 @@ Everything with ``@njit`` takes and returns plain ints / ``int8[9]`` arrays, so 
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 from numba import njit
@@ -49,8 +49,9 @@ N_CODES = 3**9
 #: ``POW3[s] = 3**s``: the weight of square ``s`` in a code
 POW3 = np.array([3**s for s in range(N_SQUARES)], dtype=np.int64)
 #: the eight winning lines (rows, columns, diagonals)
-LINES = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]],
-                 dtype=np.int64)
+LINES = np.array(
+    [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]], dtype=np.int64
+)
 #: App. B.7's scan order over the board (``for i in cols: for j in rows``), i.e. column-major squares
 SCAN_COLUMN_MAJOR = np.array([0, 3, 6, 1, 4, 7, 2, 5, 8], dtype=np.int64)
 PIECE_CHARS = "BXO"  # App. B/D strings: 'B' blank, 'X', 'O'
@@ -61,8 +62,16 @@ def _symmetries() -> np.ndarray:
     def perm(f):
         return [3 * f(r, c)[0] + f(r, c)[1] for r in range(3) for c in range(3)]
 
-    maps = [lambda r, c: (r, c), lambda r, c: (c, 2 - r), lambda r, c: (2 - r, 2 - c), lambda r, c: (2 - c, r),
-            lambda r, c: (r, 2 - c), lambda r, c: (2 - r, c), lambda r, c: (c, r), lambda r, c: (2 - c, 2 - r)]
+    maps = [
+        lambda r, c: (r, c),
+        lambda r, c: (c, 2 - r),
+        lambda r, c: (2 - r, 2 - c),
+        lambda r, c: (2 - c, r),
+        lambda r, c: (r, 2 - c),
+        lambda r, c: (2 - r, c),
+        lambda r, c: (c, r),
+        lambda r, c: (2 - c, 2 - r),
+    ]
     return np.array([perm(f) for f in maps], dtype=np.int64)
 
 
@@ -304,8 +313,10 @@ def parse_board(text: str) -> int:
         elif ch not in "B.-_E":
             raise ValueError(f"square {s} of {text!r} is {ch!r}; use X, O or B (blank)")
     if not REACHABLE[code]:
-        raise ValueError(f"board {board_string(code)} cannot arise in a legal game "
-                         f"(X {N_X[code]}, O {N_O[code]}, status {STATUS_NAMES[STATUS[code]]})")
+        raise ValueError(
+            f"board {board_string(code)} cannot arise in a legal game "
+            f"(X {N_X[code]}, O {N_O[code]}, status {STATUS_NAMES[STATUS[code]]})"
+        )
     return code
 
 
@@ -342,8 +353,10 @@ class TicTacToe:
     A state is a position code (an ``int``); a move is a square 0..8.  Player 0 is X, player 1 is O.
     """
 
-    name = "tic-tac-toe"
+    name = "tictactoe"
     n_players = 2
+    result_range = (-1.0, 1.0)
+    encoding_shape = (18,)
 
     def initial_state(self) -> int:
         return 0
@@ -359,12 +372,15 @@ class TicTacToe:
 
     def apply(self, state: int, move: object) -> int:
         c = _check_code(state)
-        s = check_square(move)
+        try:
+            s = check_square(move)
+        except IllegalMove as e:
+            raise IllegalMove(str(e), move) from None
         if STATUS[c] != ONGOING:
-            raise IllegalMove(f"the game is over ({STATUS_NAMES[STATUS[c]]}); no move on square {s}")
+            raise IllegalMove(f"the game is over ({STATUS_NAMES[STATUS[c]]}); no move on square {s}", move)
         if (c // 3**s) % 3 != EMPTY:
             who = "X" if (c // 3**s) % 3 == X else "O"
-            raise IllegalMove(f"square {s} (row {s // 3}, column {s % 3}) is already taken by {who}")
+            raise IllegalMove(f"square {s} (row {s // 3}, column {s % 3}) is already taken by {who}", move)
         return int(place(c, s, to_move(c)))
 
     def is_terminal(self, state: int) -> bool:
@@ -378,12 +394,20 @@ class TicTacToe:
         """+1 X won, −1 O won, 0 draw (from player 0 = X's point of view); ValueError if not over."""
         st = STATUS[_check_code(state)]
         if st == ONGOING:
-            raise ValueError(f"position {board_string(state)} is not terminal")
+            raise ValueError(
+                f"tictactoe: result() is defined on terminal states only; position "
+                f"{board_string(state)} is not terminal"
+            )
         return 1.0 if st == X_WINS else -1.0 if st == O_WINS else 0.0
 
+    def key(self, state: int) -> int:
+        """The position code itself (tables are arrays of length ``N_CODES``)."""
+        return _check_code(state)
+
     def encode(self, state: int) -> np.ndarray:
-        """Table index for learners: ``[code]`` (tables are arrays of length ``N_CODES``)."""
-        return np.array([_check_code(state)], dtype=np.int64)
+        """18 inputs: 1.0 where X stands on square i (0..8), then 1.0 where O stands."""
+        b = decode(_check_code(state))
+        return np.concatenate([(b == X), (b == O)]).astype(np.float64)
 
     def board(self, state: int) -> np.ndarray:
         """The ``int8[9]`` board (EMPTY 0, X 1, O 2)."""

@@ -46,9 +46,10 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Hashable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -101,8 +102,9 @@ def drop_through(rules: np.ndarray, nrules: int, mask: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def decide_rule(syms: np.ndarray, nsym: int, rules: np.ndarray, nrules: int, vals: np.ndarray,
-                aux: np.ndarray, mask: np.ndarray) -> int:
+def decide_rule(
+    syms: np.ndarray, nsym: int, rules: np.ndarray, nrules: int, vals: np.ndarray, aux: np.ndarray, mask: np.ndarray
+) -> int:
     """Steps A and B: the index of the rule that fires for the subvector ``vals``."""
     parse_mask(syms, nsym, vals, aux, mask)
     return drop_through(rules, nrules, mask)
@@ -239,8 +241,9 @@ class RuleSet:
     """An ordered list of ac rules over ``variables`` with its bf rules (symbols), and the learning
     procedures of §3.2–3.3.  See the module docstring."""
 
-    def __init__(self, variables: Sequence[Variable], params: LearnParams | None = None,
-                 decision_names: dict | None = None) -> None:
+    def __init__(
+        self, variables: Sequence[Variable], params: LearnParams | None = None, decision_names: dict | None = None
+    ) -> None:
         if not variables:
             raise ValueError("a rule set needs at least one variable")
         self.variables = list(variables)
@@ -278,8 +281,18 @@ class RuleSet:
             if name not in used:
                 return name
 
-    def add_symbol(self, var: str | int, kind: int, lo: int, hi: int, name: str | None = None, op: str = "",
-                   label: str = "", lo2: int = -INF, hi2: int = INF) -> int:
+    def add_symbol(
+        self,
+        var: str | int,
+        kind: int,
+        lo: int,
+        hi: int,
+        name: str | None = None,
+        op: str = "",
+        label: str = "",
+        lo2: int = -INF,
+        hi2: int = INF,
+    ) -> int:
         """Add a bf rule; returns its id.  A given ``name`` also advances the naming counter past it."""
         v = self.var_index(var)
         if name is None:
@@ -287,7 +300,7 @@ class RuleSet:
         else:
             if any(s is not None and s.name == name for s in self.symbols):
                 raise ValueError(f"symbol {name!r} already exists")
-            tail = name[len(self.variables[v].prefix):]
+            tail = name[len(self.variables[v].prefix) :]
             if name.startswith(self.variables[v].prefix) and tail.isdigit():
                 self.counters[v] = max(self.counters[v], int(tail))
         if not op:
@@ -314,8 +327,13 @@ class RuleSet:
             return self.add_symbol(v, SET, t, t, name, op="=")
         raise ValueError(f"cannot read predicate {text!r}")
 
-    def add_partition(self, var: str | int, names_low_to_high: Sequence[str], cuts: Sequence[int],
-                      listing: Sequence[str] | None = None) -> list[int]:
+    def add_partition(
+        self,
+        var: str | int,
+        names_low_to_high: Sequence[str],
+        cuts: Sequence[int],
+        listing: Sequence[str] | None = None,
+    ) -> list[int]:
         """An exclusive variable's categories: category k covers ``[cuts[k-1], cuts[k] - 1]``.
         ``listing`` gives the order the bf rules are created (and printed) in."""
         v = self.var_index(var)
@@ -340,8 +358,9 @@ class RuleSet:
             s.hi = V.hi if k == len(cats) - 1 else cuts[k] - 1
         self._arrays = None
 
-    def add_rule(self, left: Sequence[str | int | None], decision: Hashable, hyp: bool = False,
-                 at: int | None = None) -> int:
+    def add_rule(
+        self, left: Sequence[str | int | None], decision: Hashable, hyp: bool = False, at: int | None = None
+    ) -> int:
         """Append (or insert at ``at``) an ac rule; ``left`` names symbols or uses ``"*"``/None."""
         if len(left) != self.nv:
             raise ValueError(f"a left part needs {self.nv} entries, got {len(left)}")
@@ -372,7 +391,7 @@ class RuleSet:
                 return i
         raise ValueError(f"unknown symbol {name!r}")
 
-    def copy(self) -> "RuleSet":
+    def copy(self) -> RuleSet:
         c = copy.copy(self)
         c.variables = list(self.variables)
         c.symbols = [copy.copy(s) for s in self.symbols]
@@ -485,10 +504,13 @@ class RuleSet:
             lo_t = cuts[k - 1] if k > 0 else None
             hi_t = cuts[k] if k < len(cuts) else None
             if V.style == "lt":
-                parts = ([f"{x} ≥ {lo_t}"] if lo_t is not None else []) + ([f"{x} < {hi_t}"] if hi_t is not None else [])
+                parts = ([f"{x} ≥ {lo_t}"] if lo_t is not None else []) + (
+                    [f"{x} < {hi_t}"] if hi_t is not None else []
+                )
             else:
                 parts = ([f"{x} > {lo_t - 1}"] if lo_t is not None else []) + (
-                    [f"{x} ≤ {hi_t - 1}"] if hi_t is not None else [])
+                    [f"{x} ≤ {hi_t - 1}"] if hi_t is not None else []
+                )
             return " ∧ ".join(parts)
         if s.kind == GT:
             return f"{x} ≥ {s.lo}" if s.op == "≥" else f"{x} > {s.lo - 1}"
@@ -527,7 +549,9 @@ class RuleSet:
         kind = _reason_kind(reason)
         if V.exclusive:
             if kind != "category" or len(reason) != 2:
-                raise ValueError(f"{V.name} is an exclusive variable: the reason must name its category, got {reason!r}")
+                raise ValueError(
+                    f"{V.name} is an exclusive variable: the reason must name its category, got {reason!r}"
+                )
             names = [self.symbols[i].name for i in self.categories[v]]
             if reason[1] not in names:
                 raise ValueError(f"{reason[1]!r} is not a category of {V.name}; categories are {names}")
@@ -575,12 +599,18 @@ class RuleSet:
         for i, s in same:
             if self._thr(s) == thr:
                 return i
-        containing = [(abs(self._thr(s) - thr), i) for i, s in same
-                      if s.lo <= value <= s.hi and abs(self._thr(s) - thr) <= self.params.reuse_within]
+        containing = [
+            (abs(self._thr(s) - thr), i)
+            for i, s in same
+            if s.lo <= value <= s.hi and abs(self._thr(s) - thr) <= self.params.reuse_within
+        ]
         if containing:
             return min(containing)[1]
-        enlarge = [(abs(self._thr(s) - thr), i) for i, s in same
-                   if not (s.lo <= value <= s.hi) and abs(self._thr(s) - thr) <= self.params.KK]
+        enlarge = [
+            (abs(self._thr(s) - thr), i)
+            for i, s in same
+            if not (s.lo <= value <= s.hi) and abs(self._thr(s) - thr) <= self.params.KK
+        ]
         if enlarge:
             i = min(enlarge)[1]
             old = self.format_symbol(i)
@@ -740,8 +770,14 @@ class RuleSet:
     def _order_above(self, err: int) -> Iterable[int]:
         return range(err) if self.params.search == "top" else range(err - 1, -1, -1)
 
-    def train(self, values: Sequence[int], decision: Hashable, reasons: dict, aux: Sequence[int] | None = None,
-              hypothesized: bool = False) -> TrialReport:
+    def train(
+        self,
+        values: Sequence[int],
+        decision: Hashable,
+        reasons: dict,
+        aux: Sequence[int] | None = None,
+        hypothesized: bool = False,
+    ) -> TrialReport:
         """One training trial (§3.2 outline; revised procedure of §3.3 when ``hypothesized``).
 
         ``reasons`` maps relevant variables (names or indices) to their reason: "large"/"small" for
@@ -774,13 +810,23 @@ class RuleSet:
                 rep.log(f"rule {err + 1} now gives the advocated decision")
                 return rep
             # step 5: a target above the error-causing rule
-            if self._modify_above(err, lambda R: not (hypothesized and R.hyp) and self.same_form(R, training),
-                                  lambda R: self._catch_plan(R, training, ids), self._apply_catch, "modify to catch",
-                                  rep):
+            if self._modify_above(
+                err,
+                lambda R: not (hypothesized and R.hyp) and self.same_form(R, training),
+                lambda R: self._catch_plan(R, training, ids),  # noqa: B023 - called in this iteration
+                self._apply_catch,
+                "modify to catch",
+                rep,
+            ):
                 continue
-            if hypothesized and self._modify_above(err, lambda R: R.hyp and R.decision == decision,
-                                                   lambda R: self._relax_plan(R, training, ids), self._apply_relax,
-                                                   "relax hypothesized", rep):
+            if hypothesized and self._modify_above(
+                err,
+                lambda R: R.hyp and R.decision == decision,
+                lambda R: self._relax_plan(R, training, ids),  # noqa: B023 - called in this iteration
+                self._apply_relax,
+                "relax hypothesized",
+                rep,
+            ):
                 continue
             # step 6: a target below, the error-causing and in-between rules modified to pass
             if self._try_below(err, training, vals, a, ids, forbidden_base, hypothesized, rep):
@@ -810,8 +856,17 @@ class RuleSet:
                 return True
         return False
 
-    def _try_below(self, err: int, training: Rule, vals: np.ndarray, a: np.ndarray, ids: set[int],
-                   forbidden_base: set[int], hypothesized: bool, rep: TrialReport) -> bool:
+    def _try_below(
+        self,
+        err: int,
+        training: Rule,
+        vals: np.ndarray,
+        a: np.ndarray,
+        ids: set[int],
+        forbidden_base: set[int],
+        hypothesized: bool,
+        rep: TrialReport,
+    ) -> bool:
         for j in range(err + 1, len(self.rules)):
             R = self.rules[j]
             if (hypothesized and R.hyp) or not self.same_form(R, training):
@@ -875,8 +930,11 @@ class RuleSet:
                         del self.rules[j]
                         changed = True
                         break
-                    if (ri.decision is not RANDOM and all(self.rules[k].decision == ri.decision for k in range(i, j + 1))
-                            and self.covers(rj, ri)):
+                    if (
+                        ri.decision is not RANDOM
+                        and all(self.rules[k].decision == ri.decision for k in range(i, j + 1))
+                        and self.covers(rj, ri)
+                    ):
                         removed.append(f"superordinate: {self.format_rule(ri)} (over {self.format_rule(rj)})")
                         del self.rules[i]
                         changed = True
@@ -924,7 +982,7 @@ class HornTheory:
         known: set[str] = set()
         missing = [len(set(b)) for _, b in self.clauses]
         todo = list(set(facts))
-        for k, (h, b) in enumerate(self.clauses):
+        for h, b in self.clauses:
             if not b:
                 todo.append(h)
         while todo:
@@ -948,9 +1006,12 @@ def _poker_clauses() -> list[tuple[str, list[str]]]:
     bets = ("bet low", "bet high")
     cl: list[tuple[str, list[str]]] = [
         # poker rules 1-10 (rule 4 reads sub: Part II "the pot is subtracted from your score")
-        (add, ["action(call)", you_win]), (add, ["oppaction(call)", you_win]),
-        (sub, ["action(call)", opp_wins]), (sub, ["oppaction(call)", opp_wins]),
-        (sub, ["action(drop)"]), (add, ["oppaction(drop)"]),
+        (add, ["action(call)", you_win]),
+        (add, ["oppaction(call)", you_win]),
+        (sub, ["action(call)", opp_wins]),
+        (sub, ["oppaction(call)", opp_wins]),
+        (sub, ["action(drop)"]),
+        (add, ["oppaction(drop)"]),
     ]
     cl += [("add(lastbet,pot)", [f"action({b})"]) for b in bets]
     cl += [("add(lastbet,pot)", [f"oppaction({b})"]) for b in bets]
@@ -959,30 +1020,39 @@ def _poker_clauses() -> list[tuple[str, list[str]]]:
         ("keepsmall(pot)", ["action(drop)", "not-pot(large)"]),  # 1 (only while the pot is not large)
         ("unsureofhand(you)", ["action(call)"]),  # 2
         ("unsureofhand(opp)", ["onlycalled(opp)"]),  # 3
-        ("keepsbetting(you)", ["action(bet low)"]), ("keepsbetting(you)", ["action(bet high)"]),  # 4
-        ("keepsbetting(opp)", ["oppaction(bet low)"]), ("keepsbetting(opp)", ["oppaction(bet high)"]),  # 5
+        ("keepsbetting(you)", ["action(bet low)"]),
+        ("keepsbetting(you)", ["action(bet high)"]),  # 4
+        ("keepsbetting(opp)", ["oppaction(bet low)"]),
+        ("keepsbetting(opp)", ["oppaction(bet high)"]),  # 5
         ("buildup(pot)", ["keepsbetting(opp)", "keepsbetting(you)"]),  # 6
         ("bluffed(opp)", ["action(bet high)", opp_wins]),  # 7
         ("surehandwillwin(you)", ["goodhand(you)", "didbet(you)"]),  # 8
         ("surehandwillwin(opp)", ["goodhand(opp)", "didbet(opp)"]),
         ("makelargeenough(pot)", ["unsureofhand(you)", "seemsureofhand(opp)"]),  # 9
-        ("seemsureofhand(opp)", ["pot(large)"]), ("seemsureofhand(opp)", ["lastbetopp(bet high)"]),  # 10
+        ("seemsureofhand(opp)", ["pot(large)"]),
+        ("seemsureofhand(opp)", ["lastbetopp(bet high)"]),  # 10
     ]
     cl += [("eventually(add(pot,yourscore))", [f"action({a})", you_win]) for a in ("call",) + bets]  # 11
     cl += [("oppaction(drop)", ["bad(opphand)", "bluffed(opp)", "notprevoppaction(bet high)"])]  # 12
     for b in bets:  # 13
-        cl += [("oppaction(bet low)", [f"action({b})", "surehandwillwin(opp)"]),
-               ("oppaction(bet high)", [f"action({b})", "surehandwillwin(opp)"])]
-    cl += [("oppaction(bet low)", ["action(bet low)", "good(opphand)", "unsureofhand(opp)"]),  # 14
-           ("oppaction(call)", ["action(bet low)", "good(opphand)", "unsureofhand(opp)"]),
-           ("oppaction(bet low)", ["action(bet low)", "bad(opphand)"]),  # 15
-           ("oppaction(call)", ["action(bet low)", "bad(opphand)"])]
+        cl += [
+            ("oppaction(bet low)", [f"action({b})", "surehandwillwin(opp)"]),
+            ("oppaction(bet high)", [f"action({b})", "surehandwillwin(opp)"]),
+        ]
+    cl += [
+        ("oppaction(bet low)", ["action(bet low)", "good(opphand)", "unsureofhand(opp)"]),  # 14
+        ("oppaction(call)", ["action(bet low)", "good(opphand)", "unsureofhand(opp)"]),
+        ("oppaction(bet low)", ["action(bet low)", "bad(opphand)"]),  # 15
+        ("oppaction(call)", ["action(bet low)", "bad(opphand)"]),
+    ]
     cl += [("eventually(add(pot,yourscore))", [add])]  # general axiom 1 for the atom we need
     # general axiom 2 with x = pot, z = yourscore, split in its three disjuncts a, b, c
-    cl += [("disjunct-a", ["buildup(pot)", "eventually(add(pot,yourscore))"]),
-           ("disjunct-a", ["makelargeenough(pot)", "eventually(add(pot,yourscore))"]),
-           ("disjunct-b", [add]),
-           ("disjunct-c", ["keepsmall(pot)", sub])]
+    cl += [
+        ("disjunct-a", ["buildup(pot)", "eventually(add(pot,yourscore))"]),
+        ("disjunct-a", ["makelargeenough(pot)", "eventually(add(pot,yourscore))"]),
+        ("disjunct-b", [add]),
+        ("disjunct-c", ["keepsmall(pot)", sub]),
+    ]
     return cl
 
 
@@ -991,8 +1061,12 @@ POKER_THEORY = HornTheory(_poker_clauses())
 POKER_ACTIONS = ("drop", "call", "bet low", "bet high")
 
 
-def deduce(facts: Iterable[str], actions: Sequence[str] = POKER_ACTIONS,
-           theory: HornTheory = POKER_THEORY, default: Sequence[str] = ("call",)) -> tuple[list[str], str]:
+def deduce(
+    facts: Iterable[str],
+    actions: Sequence[str] = POKER_ACTIONS,
+    theory: HornTheory = POKER_THEORY,
+    default: Sequence[str] = ("call",),
+) -> tuple[list[str], str]:
     """The actions that make ``maximize(yourscore)`` true (App. I, §5.4): general axiom 2's disjuncts
     a, b, c are tried in order and the answer is every action satisfying the first satisfiable one.
     Returns ``(actions, disjunct)``; ``(default, "none")`` if no disjunct can be made true."""
@@ -1038,9 +1112,12 @@ class SimpleModel:
         self.connections.append((tuple(x if r else None for x, r in zip(s, relevant)), action))
 
     def listing(self) -> list[str]:
-        f = lambda c: ",".join("*" if x is None else str(x) for x in c)
-        return [f"{f(c)} → {a}" for c, a in self.connections] + \
-            ["*,*,* → {" + ", ".join(map(str, _known([a for _, a in self.connections]))) + "}"]
+        def f(c):
+            return ",".join("*" if x is None else str(x) for x in c)
+
+        return [f"{f(c)} → {a}" for c, a in self.connections] + [
+            "*,*,* → {" + ", ".join(map(str, _known([a for _, a in self.connections]))) + "}"
+        ]
 
 
 class StimulusGeneralization(SimpleModel):
@@ -1064,8 +1141,8 @@ class StimulusGeneralization(SimpleModel):
 @dataclass
 class TreeNode:
     test: tuple | None = None  # (attribute index, value)
-    pos: "TreeNode | None" = None
-    neg: "TreeNode | None" = None
+    pos: TreeNode | None = None
+    neg: TreeNode | None = None
     action: Hashable = None
     ae: Fraction | None = None
 
@@ -1084,8 +1161,7 @@ class TreeNode:
         return f"{self.test[1]}?(+{self.pos.text(names)} −{self.neg.text(names)})"
 
 
-def grow_tree(connections: Sequence[tuple[Sequence, Hashable]], attr_order: Sequence[str],
-              depth: int = 0) -> TreeNode:
+def grow_tree(connections: Sequence[tuple[Sequence, Hashable]], attr_order: Sequence[str], depth: int = 0) -> TreeNode:
     """App. A Part I: Hunt-style concept tree over abstract values; test = the value maximizing
     ``ae = bc − av − sv`` (ties: attribute order, then low digit first); values present in every S
     are excluded; an S with ``*`` goes down both branches."""
@@ -1097,8 +1173,9 @@ def grow_tree(connections: Sequence[tuple[Sequence, Hashable]], attr_order: Sequ
     n = len(connections)
     sets = {a: [c for c, b in connections if b == a] for a in acts}
     best = None
-    values = sorted({(i, x) for c, _ in connections for i, x in enumerate(c) if x is not None},
-                    key=lambda t: (t[0], str(t[1])))
+    values = sorted(
+        {(i, x) for c, _ in connections for i, x in enumerate(c) if x is not None}, key=lambda t: (t[0], str(t[1]))
+    )
     for i, x in values:
         if all(c[i] == x for c, _ in connections):
             continue
@@ -1106,8 +1183,11 @@ def grow_tree(connections: Sequence[tuple[Sequence, Hashable]], attr_order: Sequ
         bc, bset = max(bcs, key=lambda t: t[0])
         # the set giving the maximum bc: first in action order among ties
         bset = next(a for b, a in bcs if b == bc)
-        av = Fraction(sum(any(c[i] is None for c in S) for S in sets.values())
-                      + sum(c[i] is None for S in sets.values() for c in S), n)
+        av = Fraction(
+            sum(any(c[i] is None for c in S) for S in sets.values())
+            + sum(c[i] is None for S in sets.values() for c in S),
+            n,
+        )
         sv = Fraction(sum(c[i] == x for a, S in sets.items() if a != bset for c in S), n)
         ae = bc - av - sv
         key = (ae, -i, [-ord(ch) for ch in str(x)])
@@ -1118,8 +1198,9 @@ def grow_tree(connections: Sequence[tuple[Sequence, Hashable]], attr_order: Sequ
     (i, x), ae = best[1], best[2]
     pos = [(c, a) for c, a in connections if c[i] is None or c[i] == x]
     neg = [(c, a) for c, a in connections if c[i] is None or c[i] != x]
-    return TreeNode(test=(i, x), ae=ae, pos=grow_tree(pos, attr_order, depth + 1),
-                    neg=grow_tree(neg, attr_order, depth + 1))
+    return TreeNode(
+        test=(i, x), ae=ae, pos=grow_tree(pos, attr_order, depth + 1), neg=grow_tree(neg, attr_order, depth + 1)
+    )
 
 
 class InductionModel:
@@ -1141,7 +1222,29 @@ class InductionModel:
 
 
 __all__ = [
-    "INF", "GT", "LT", "CAT", "SET", "RANDOM", "RANDOM_CODE", "parse_mask", "drop_through", "decide_rule",
-    "Variable", "Symbol", "Rule", "LearnParams", "TrialReport", "RuleSet", "HornTheory", "POKER_THEORY",
-    "POKER_ACTIONS", "deduce", "SimpleModel", "StimulusGeneralization", "TreeNode", "grow_tree", "InductionModel",
+    "INF",
+    "GT",
+    "LT",
+    "CAT",
+    "SET",
+    "RANDOM",
+    "RANDOM_CODE",
+    "parse_mask",
+    "drop_through",
+    "decide_rule",
+    "Variable",
+    "Symbol",
+    "Rule",
+    "LearnParams",
+    "TrialReport",
+    "RuleSet",
+    "HornTheory",
+    "POKER_THEORY",
+    "POKER_ACTIONS",
+    "deduce",
+    "SimpleModel",
+    "StimulusGeneralization",
+    "TreeNode",
+    "grow_tree",
+    "InductionModel",
 ]

@@ -26,7 +26,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .. import rng
+from ..core import rng
 from ..games.random_walk import check_n_states, parse_start, true_values
 
 METHODS: tuple[str, ...] = ("td0", "mc", "tdlambda")
@@ -41,9 +41,17 @@ def _check_int(name: str, value: object, lo: int) -> int:
     return int(value)
 
 
-def check_args(method: str = "td0", alpha: float = 0.1, lam: float = 0.0, trace: str = "standard",
-               start: str | int = "D", n_states: int = 5, runs: int = 1, episodes: int = 100,
-               seed: int = 0) -> tuple[int, int, int, int]:
+def check_args(
+    method: str = "td0",
+    alpha: float = 0.1,
+    lam: float = 0.0,
+    trace: str = "standard",
+    start: str | int = "D",
+    n_states: int = 5,
+    runs: int = 1,
+    episodes: int = 100,
+    seed: int = 0,
+) -> tuple[int, int, int, int]:
     """Validate a learner's arguments; returns ``(method_code, trace_code, n, start_pos)``.
 
     Each bad value raises ValueError naming the argument.
@@ -52,11 +60,14 @@ def check_args(method: str = "td0", alpha: float = 0.1, lam: float = 0.0, trace:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     if trace not in TRACES:
         raise ValueError(f"trace must be one of {', '.join(TRACES)}, got {trace!r}")
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.integer, np.floating)) \
-            or not np.isfinite(alpha) or alpha <= 0:
+    if (
+        isinstance(alpha, bool)
+        or not isinstance(alpha, (int, float, np.integer, np.floating))
+        or not np.isfinite(alpha)
+        or alpha <= 0
+    ):
         raise ValueError(f"alpha must be a finite number > 0, got {alpha!r}")
-    if isinstance(lam, bool) or not isinstance(lam, (int, float, np.integer, np.floating)) \
-            or not (0.0 <= lam <= 1.0):
+    if isinstance(lam, bool) or not isinstance(lam, (int, float, np.integer, np.floating)) or not (0.0 <= lam <= 1.0):
         raise ValueError(f"lam (λ) must be a number in [0, 1], got {lam!r}")
     n = check_n_states(n_states)
     pos = parse_start(start, n)
@@ -70,8 +81,9 @@ def check_args(method: str = "td0", alpha: float = 0.1, lam: float = 0.0, trace:
 
 
 @njit(cache=True)
-def td_lambda_step(V: np.ndarray, e: np.ndarray, c: np.ndarray, cur: int, nxt: int, n: int,
-                   alpha: float, lam: float, trace: int) -> None:
+def td_lambda_step(
+    V: np.ndarray, e: np.ndarray, c: np.ndarray, cur: int, nxt: int, n: int, alpha: float, lam: float, trace: int
+) -> None:
     """One step of Code 4.3 / App. A ``gTD_1`` from ``cur`` to ``nxt`` (in place; §4.4).
 
     ``c`` counts how often each state is on App. A's ``moves`` list (thesis semantics).  Updating a
@@ -97,8 +109,7 @@ def td_lambda_step(V: np.ndarray, e: np.ndarray, c: np.ndarray, cur: int, nxt: i
 
 
 @njit(cache=True)
-def play_episode(V: np.ndarray, positions: np.ndarray, method: int, trace: int, alpha: float,
-                 lam: float) -> None:
+def play_episode(V: np.ndarray, positions: np.ndarray, method: int, trace: int, alpha: float, lam: float) -> None:
     """Apply one scripted episode (positions start … room) to ``V`` (length n+2) in place; §4.3–4.4."""
     n = V.shape[0] - 2
     V[0] = 0.0
@@ -123,9 +134,21 @@ def play_episode(V: np.ndarray, positions: np.ndarray, method: int, trace: int, 
 
 
 @njit(cache=True)
-def _one_run(method: int, trace: int, n: int, start: int, alpha: float, lam: float, init: float,
-             episodes: int, seed: int, stream: int, vals: np.ndarray, rms: np.ndarray,
-             truth: np.ndarray) -> None:
+def _one_run(
+    method: int,
+    trace: int,
+    n: int,
+    start: int,
+    alpha: float,
+    lam: float,
+    init: float,
+    episodes: int,
+    seed: int,
+    stream: int,
+    vals: np.ndarray,
+    rms: np.ndarray,
+    truth: np.ndarray,
+) -> None:
     """One run of ``episodes`` random episodes; writes estimates/RMS before each episode and at the end."""
     st = rng.coin_state(seed, stream)
     V = np.full(n + 2, init)
@@ -177,9 +200,21 @@ def _one_run(method: int, trace: int, n: int, start: int, alpha: float, lam: flo
 
 
 @njit(cache=True, parallel=True)
-def _many_runs(method: int, trace: int, n: int, start: int, alpha: float, lam: float, init: float,
-               runs: int, episodes: int, seed: int, vals: np.ndarray, rms: np.ndarray,
-               truth: np.ndarray) -> None:
+def _many_runs(
+    method: int,
+    trace: int,
+    n: int,
+    start: int,
+    alpha: float,
+    lam: float,
+    init: float,
+    runs: int,
+    episodes: int,
+    seed: int,
+    vals: np.ndarray,
+    rms: np.ndarray,
+    truth: np.ndarray,
+) -> None:
     for r in prange(runs):
         # an unwanted output is passed with shape (1, 0, ...): every run gets its empty row
         iv = np.int64(r) if vals.shape[0] > 1 else np.int64(0)
@@ -194,9 +229,19 @@ def _check_init(init: float) -> None:
         raise ValueError(f"init (the initial estimate) must be a finite number, got {init!r}")
 
 
-def run_many(method: str = "td0", alpha: float = 0.1, lam: float = 0.0, trace: str = "standard",
-             start: str | int = "D", n_states: int = 5, runs: int = 100, episodes: int = 100, seed: int = 0,
-             init: float = 0.5, record: str = "values") -> np.ndarray:
+def run_many(
+    method: str = "td0",
+    alpha: float = 0.1,
+    lam: float = 0.0,
+    trace: str = "standard",
+    start: str | int = "D",
+    n_states: int = 5,
+    runs: int = 100,
+    episodes: int = 100,
+    seed: int = 0,
+    init: float = 0.5,
+    record: str = "values",
+) -> np.ndarray:
     """Many independent seeded runs in one jitted call (§4.3 Codes 4.1–4.3, App. A).
 
     ``record="values"`` returns estimates of shape ``(runs, episodes+1, n_states)`` — row 0 the initial
@@ -214,8 +259,9 @@ def run_many(method: str = "td0", alpha: float = 0.1, lam: float = 0.0, trace: s
     else:
         vals = np.empty((1, 0, n))
         rms = np.empty((runs, episodes + 1))
-    _many_runs(m, t, n, pos, float(alpha), float(lam), float(init), int(runs), int(episodes), int(seed),
-               vals, rms, truth)
+    _many_runs(
+        m, t, n, pos, float(alpha), float(lam), float(init), int(runs), int(episodes), int(seed), vals, rms, truth
+    )
     return vals if record == "values" else rms
 
 
@@ -223,8 +269,19 @@ def run_many(method: str = "td0", alpha: float = 0.1, lam: float = 0.0, trace: s
 
 
 @njit(cache=True)
-def _batch_one(method: int, n: int, start: int, init: float, episodes: int, seed: int, stream: int,
-               tol: float, max_sweeps: int, vals: np.ndarray, sweeps: np.ndarray) -> None:
+def _batch_one(
+    method: int,
+    n: int,
+    start: int,
+    init: float,
+    episodes: int,
+    seed: int,
+    stream: int,
+    tol: float,
+    max_sweeps: int,
+    vals: np.ndarray,
+    sweeps: np.ndarray,
+) -> None:
     st = rng.coin_state(seed, stream)
     V = np.full(n + 2, init)
     V[0] = 0.0
@@ -286,15 +343,34 @@ def _batch_one(method: int, n: int, start: int, init: float, episodes: int, seed
 
 
 @njit(cache=True, parallel=True)
-def _batch_many(method: int, n: int, start: int, init: float, runs: int, episodes: int, seed: int,
-                tol: float, max_sweeps: int, vals: np.ndarray, sweeps: np.ndarray) -> None:
+def _batch_many(
+    method: int,
+    n: int,
+    start: int,
+    init: float,
+    runs: int,
+    episodes: int,
+    seed: int,
+    tol: float,
+    max_sweeps: int,
+    vals: np.ndarray,
+    sweeps: np.ndarray,
+) -> None:
     for r in prange(runs):
         _batch_one(method, n, start, init, episodes, seed, r, tol, max_sweeps, vals[r], sweeps[r])
 
 
-def run_batch(method: str = "td0", start: str | int = "C", n_states: int = 5, runs: int = 100,
-              episodes: int = 100, seed: int = 0, init: float = 0.5, tol: float = 1e-12,
-              max_sweeps: int = 1_000_000) -> tuple[np.ndarray, np.ndarray]:
+def run_batch(
+    method: str = "td0",
+    start: str | int = "C",
+    n_states: int = 5,
+    runs: int = 100,
+    episodes: int = 100,
+    seed: int = 0,
+    init: float = 0.5,
+    tol: float = 1e-12,
+    max_sweeps: int = 1_000_000,
+) -> tuple[np.ndarray, np.ndarray]:
     """Batch TD(0) or batch constant-α MC (Sutton & Barto Example 6.3 / Fig. 6.2 style; beyond seed 004).
 
     After each new episode, all episodes seen so far are presented again and again — the increments of
@@ -312,13 +388,13 @@ def run_batch(method: str = "td0", start: str | int = "C", n_states: int = 5, ru
     _check_int("max_sweeps", max_sweeps, 1)
     vals = np.empty((runs, episodes + 1, n))
     sweeps = np.zeros((runs, episodes), dtype=np.int64)
-    _batch_many(m, n, pos, float(init), int(runs), int(episodes), int(seed), float(tol), int(max_sweeps),
-                vals, sweeps)
+    _batch_many(m, n, pos, float(init), int(runs), int(episodes), int(seed), float(tol), int(max_sweeps), vals, sweeps)
     return vals, sweeps
 
 
-def batch_fixed_points(positions: np.ndarray, offsets: np.ndarray, n_states: int,
-                       init: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
+def batch_fixed_points(
+    positions: np.ndarray, offsets: np.ndarray, n_states: int, init: float = 0.5
+) -> tuple[np.ndarray, np.ndarray]:
     """Closed-form limits of batch updating for a set of episodes (plain numpy, an independent check).
 
     MC → the sample average of the returns that followed each visit; TD(0) → the certainty-equivalence
@@ -330,7 +406,7 @@ def batch_fixed_points(positions: np.ndarray, offsets: np.ndarray, n_states: int
     ret = np.zeros(n + 2)
     T = np.zeros((n + 2, n + 2))
     for i in range(len(offsets) - 1):
-        w = positions[offsets[i]:offsets[i + 1]]
+        w = positions[offsets[i] : offsets[i + 1]]
         g = 1.0 if w[-1] == n + 1 else 0.0
         for a, b in zip(w[:-1], w[1:]):
             visits[a] += 1
@@ -338,7 +414,7 @@ def batch_fixed_points(positions: np.ndarray, offsets: np.ndarray, n_states: int
             T[a, b] += 1
     mc = np.full(n, float(init))
     td = np.full(n, float(init))
-    seen = np.nonzero(visits[1:n + 1])[0] + 1
+    seen = np.nonzero(visits[1 : n + 1])[0] + 1
     mc[seen - 1] = ret[seen] / visits[seen]
     if len(seen):
         P = T[np.ix_(seen, seen)] / visits[seen][:, None]

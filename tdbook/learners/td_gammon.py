@@ -36,10 +36,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ..games.backgammon import (MAX_AFTER, NSLOT, OFF, WS_SIZE, flip, gen_afterstates, opening_roll, roll,
-                                win_multiplier)
+from ..core.rng import seed_state
+from ..games.backgammon import MAX_AFTER, NSLOT, OFF, WS_SIZE, flip, gen_afterstates, opening_roll, roll, win_multiplier
 from ..games.backgammon_encoding import MAX_NNZ, N_INPUTS, N_INPUTS_RELATIVE, encode_tesauro
-from ..rng import seed_state
 from .td_net import TDNet, add_gradient, fold_output_gradient, forward, mark_rows, update_remap_rows
 
 ENCODINGS: dict[str, int] = {"tesauro": 0, "relative": 1}
@@ -111,13 +110,14 @@ def choose_1ply(W1, W2, bias, hact, oact, mode, colour, out_pos, n, scores, tmp,
 
 
 @njit(cache=True)
-def value_2ply(W1, W2, bias, hact, oact, mode, colour, after, tmp, tmp2, idx, val, h, o,
-               out2, mv2, ws2, scores2) -> float:
+def value_2ply(
+    W1, W2, bias, hact, oact, mode, colour, after, tmp, tmp2, idx, val, h, o, out2, mv2, ws2, scores2
+) -> float:
     """Expected 1-ply-backed-up value of afterstate ``after`` for its mover (colour ``colour``):
     over the opponent's 21 rolls, the opponent plays its best 1-ply reply."""
     if after[OFF] == 15:
         return float(win_multiplier(after))
-    flip(after, tmp)                       # the opponent on roll
+    flip(after, tmp)  # the opponent on roll
     total = 0.0
     for r in range(21):
         d1 = ROLLS[r, 0]
@@ -129,7 +129,7 @@ def value_2ply(W1, W2, bias, hact, oact, mode, colour, after, tmp, tmp2, idx, va
             if b[OFF] == 15:
                 v = float(win_multiplier(b))
             else:
-                flip(b, tmp2)              # us on roll again
+                flip(b, tmp2)  # us on roll again
                 v = -on_roll_equity(W1, W2, bias, hact, oact, mode, tmp2, colour, idx, val, h, o)
             if v > best:
                 best = v
@@ -138,8 +138,30 @@ def value_2ply(W1, W2, bias, hact, oact, mode, colour, after, tmp, tmp2, idx, va
 
 
 @njit(cache=True)
-def choose_2ply(W1, W2, bias, hact, oact, mode, colour, out_pos, n, keep, scores, order, tmp, tmp2, idx, val,
-                h, o, out2, mv2, ws2, scores2) -> int:
+def choose_2ply(
+    W1,
+    W2,
+    bias,
+    hact,
+    oact,
+    mode,
+    colour,
+    out_pos,
+    n,
+    keep,
+    scores,
+    order,
+    tmp,
+    tmp2,
+    idx,
+    val,
+    h,
+    o,
+    out2,
+    mv2,
+    ws2,
+    scores2,
+) -> int:
     """2-ply choice: the ``keep`` best afterstates by 1-ply score, re-valued by :func:`value_2ply`."""
     if n <= 1:
         return 0
@@ -147,7 +169,7 @@ def choose_2ply(W1, W2, bias, hact, oact, mode, colour, out_pos, n, keep, scores
     for j in range(n):
         order[j] = j
     m = min(keep, n)
-    for a in range(m):                     # partial selection sort: the m best first, stable
+    for a in range(m):  # partial selection sort: the m best first, stable
         b = a
         for c in range(a + 1, n):
             if scores[order[c]] > scores[order[b]]:
@@ -160,8 +182,9 @@ def choose_2ply(W1, W2, bias, hact, oact, mode, colour, out_pos, n, keep, scores
     bv = -1e300
     for a in range(m):
         j = order[a]
-        v = value_2ply(W1, W2, bias, hact, oact, mode, colour, out_pos[j], tmp, tmp2, idx, val, h, o,
-                       out2, mv2, ws2, scores2)
+        v = value_2ply(
+            W1, W2, bias, hact, oact, mode, colour, out_pos[j], tmp, tmp2, idx, val, h, o, out2, mv2, ws2, scores2
+        )
         if v > bv:
             bv = v
             best = j
@@ -201,7 +224,7 @@ def _frame_map(mode, n_out, lam):
             perm[2] = 0
             perm[3] = 1
         else:
-            decay = -lam                   # P(win) → 1 − P(win): the gradient changes sign
+            decay = -lam  # P(win) → 1 − P(win): the gradient changes sign
     return perm, decay
 
 
@@ -220,8 +243,9 @@ def _outcome(mode, n_out, colour, m, out):
 
 
 @njit(cache=True)
-def train_games(W1, W2, eW1, eW2, bias, hact, oact, dmode, mode, alpha, beta, lam, seed, first_game, n_games,
-                stats) -> None:
+def train_games(
+    W1, W2, eW1, eW2, bias, hact, oact, dmode, mode, alpha, beta, lam, seed, first_game, n_games, stats
+) -> None:
     """Self-play TD(λ) games ``first_game .. first_game + n_games − 1`` (dice stream ``(seed, g)``).
 
     Updates ``W1``/``W2`` in place (``eW1`` holds the input→hidden traces, ``eW2`` is scratch for
@@ -271,14 +295,13 @@ def train_games(W1, W2, eW1, eW2, bias, hact, oact, dmode, mode, alpha, beta, la
                     _outcome(mode, n_out, colour, m, target)
                     for k in range(n_out):
                         delta[k] = target[k] - o_cur[k]
-                    n_rows = update_remap_rows(W1, W2, eW1, tW2, delta, alpha, beta, decay, perm, rows, n_rows,
-                                               mark)
+                    n_rows = update_remap_rows(W1, W2, eW1, tW2, delta, alpha, beta, decay, perm, rows, n_rows, mark)
                 stats[g, 0] = m if colour == 0 else -m
                 stats[g, 1] = plies
                 break
-            flip(a, tmp)                   # the next position, from the next mover's view
+            flip(a, tmp)  # the next position, from the next mover's view
             nnz = encode(tmp, 1 - colour, mode, idx, val)
-            forward(W1, W2, idx, val, nnz, bias, hact, oact, h, o_best)     # its value before the update
+            forward(W1, W2, idx, val, nnz, bias, hact, oact, h, o_best)  # its value before the update
             if not started:
                 for r in range(n_rows):
                     eW1[rows[r]] = 0.0
@@ -335,14 +358,34 @@ class TDGammon:
         self.info: dict[str, Any] = dict(info or {})
 
     @classmethod
-    def new(cls, hidden: int = 40, outputs: int = 1, encoding: str = "relative", *, alpha: float = 0.1,
-            beta: float | None = None, lam: float = 0.7, init: float = 0.1, seed: int = 0) -> "TDGammon":
+    def new(
+        cls,
+        hidden: int = 40,
+        outputs: int = 1,
+        encoding: str = "relative",
+        *,
+        alpha: float = 0.1,
+        beta: float | None = None,
+        lam: float = 0.7,
+        init: float = 0.1,
+        seed: int = 0,
+    ) -> TDGammon:
         if encoding not in ENCODINGS:
             raise ValueError(f"unknown encoding {encoding!r}; choose from: {', '.join(ENCODINGS)}")
         if outputs not in OUTPUTS:
             raise ValueError(f"outputs must be 1 (P(win)) or 4 (win, gammon win, loss, gammon loss), got {outputs!r}")
-        net = TDNet(N_IN[encoding], hidden, outputs, hidden="logistic", output="logistic", alpha=alpha, beta=beta,
-                    lam=lam, init=init, seed=seed)
+        net = TDNet(
+            N_IN[encoding],
+            hidden,
+            outputs,
+            hidden="logistic",
+            output="logistic",
+            alpha=alpha,
+            beta=beta,
+            lam=lam,
+            init=init,
+            seed=seed,
+        )
         return cls(net, encoding)
 
     # -- shape
@@ -383,8 +426,9 @@ class TDGammon:
         """Cubeless equity of the side on roll for ``pos`` (its view)."""
         s = Scratch(self.hidden, self.outputs)
         W1, W2, b, ha, oa, mode = self.arrays
-        return float(on_roll_equity(W1, W2, b, ha, oa, mode, np.asarray(pos, np.int8), int(colour), s.idx, s.val,
-                                    s.h, s.o))
+        return float(
+            on_roll_equity(W1, W2, b, ha, oa, mode, np.asarray(pos, np.int8), int(colour), s.idx, s.val, s.h, s.o)
+        )
 
     # -- persistence
     def save(self, path: str | Path, aux: dict[str, np.ndarray] | None = None, **info: Any) -> Path:
@@ -399,7 +443,7 @@ class TDGammon:
         return self.net.aux
 
     @classmethod
-    def load(cls, path: str | Path, *, hidden: int | None = None, outputs: int | None = None) -> "TDGammon":
+    def load(cls, path: str | Path, *, hidden: int | None = None, outputs: int | None = None) -> TDGammon:
         """Read a net written by :meth:`save`; ValueError naming the problem if the file is corrupt,
         not a TD-Gammon net, or of a shape other than asked (``hidden``, ``outputs``)."""
         expect = {}

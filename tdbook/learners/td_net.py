@@ -21,7 +21,8 @@ the gradient; a dense 20-input tic-tac-toe board just lists its non-zero units.
 
 Activations (``ACTIVATIONS``): ``logistic``; ``thesis`` = (1−e^−x)/(1+e^−x) = tanh(x/2)
 (App. B.9 ``output_function``, computed overflow-free); ``tanh``; ``linear``; ``thesis-listing`` = the
-same function computed as listed, ``e = exp(−x)``, which gives NaN once an input falls below −709.78.  Derivatives: ``"true"``, or
+same function computed as listed, ``e = exp(−x)``, which gives NaN once an input falls below −709.78.
+Derivatives: ``"true"``, or
 ``"thesis"`` = the listing's ``output_function_prime(y) = 2y(1−y)`` applied to every
 non-linear unit (which is wrong for the thesis activation and flips sign for y < 0 —
 kept to reproduce v3.0).
@@ -37,8 +38,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ..paths import atomic_write_bytes
-from ..rng import make_state, uniform
+from ..core.rng import make_state, uniform
+from ..core.storage import atomic_write_bytes
 
 ACTIVATIONS: dict[str, int] = {"logistic": 0, "thesis": 1, "tanh": 2, "linear": 3, "thesis-listing": 4}
 DERIVATIVES: dict[str, int] = {"true": 0, "thesis": 1}
@@ -282,10 +283,23 @@ class TDNet:
     ``eW1`` (n_in+1, n_hidden, n_out), ``eW2`` (n_hidden+1, n_out).
     """
 
-    def __init__(self, n_in: int, n_hidden: int, n_out: int = 1, *, hidden: str = "logistic",
-                 output: str = "logistic", derivative: str = "true", alpha: float = 0.1,
-                 beta: float | None = None, gamma: float = 1.0, lam: float = 0.0, init: float = 0.1,
-                 bias: float = 1.0, seed: int = 0) -> None:
+    def __init__(
+        self,
+        n_in: int,
+        n_hidden: int,
+        n_out: int = 1,
+        *,
+        hidden: str = "logistic",
+        output: str = "logistic",
+        derivative: str = "true",
+        alpha: float = 0.1,
+        beta: float | None = None,
+        gamma: float = 1.0,
+        lam: float = 0.0,
+        init: float = 0.1,
+        bias: float = 1.0,
+        seed: int = 0,
+    ) -> None:
         for name, v in (("n_in", n_in), ("n_hidden", n_hidden), ("n_out", n_out)):
             if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 1:
                 raise ValueError(f"{name} must be an int >= 1, got {v!r}")
@@ -314,7 +328,7 @@ class TDNet:
         self.eW2 = np.zeros((n_hidden + 1, n_out))
         self.h = np.zeros(n_hidden)
         self.o = np.zeros(n_out)
-        self.aux: dict[str, np.ndarray] = {}     # named arrays read from / written with the weights file
+        self.aux: dict[str, np.ndarray] = {}  # named arrays read from / written with the weights file
 
     # -- shape
     @property
@@ -350,8 +364,21 @@ class TDNet:
     def start(self, x: np.ndarray) -> np.ndarray:
         """Begin an episode at state ``x``: zero traces, load ∇V(x). Returns V(x)."""
         idx, val, nnz = self._input(x)
-        start_episode(self.W1, self.W2, self.eW1, self.eW2, idx, val, nnz, self.bias, self.hact,
-                      self.oact, self.dmode, self.h, self.o)
+        start_episode(
+            self.W1,
+            self.W2,
+            self.eW1,
+            self.eW2,
+            idx,
+            val,
+            nnz,
+            self.bias,
+            self.hact,
+            self.oact,
+            self.dmode,
+            self.h,
+            self.o,
+        )
         return self.o.copy()
 
     def step(self, delta: np.ndarray | float, x_next: np.ndarray) -> np.ndarray:
@@ -364,8 +391,25 @@ class TDNet:
             raise ValueError(f"TD error is not finite: {d}")
         idx, val, nnz = self._input(x_next)
         saved = [a.copy() for a in (self.W1, self.W2, self.eW1, self.eW2, self.h, self.o)]
-        td_step(self.W1, self.W2, self.eW1, self.eW2, d, idx, val, nnz, self.alpha, self.beta,
-                self.decay, self.bias, self.hact, self.oact, self.dmode, self.h, self.o)
+        td_step(
+            self.W1,
+            self.W2,
+            self.eW1,
+            self.eW2,
+            d,
+            idx,
+            val,
+            nnz,
+            self.alpha,
+            self.beta,
+            self.decay,
+            self.bias,
+            self.hact,
+            self.oact,
+            self.dmode,
+            self.h,
+            self.o,
+        )
         try:
             self.check_finite()
         except ValueError:  # a diverging step is refused whole: weights and traces as before it
@@ -385,10 +429,20 @@ class TDNet:
     # -- persistence
     def meta(self) -> dict[str, Any]:
         return {
-            "format": "tdbook.TDNet/1", "n_in": self.n_in, "n_hidden": self.n_hidden, "n_out": self.n_out,
-            "hidden": self.hidden, "output": self.output, "derivative": self.derivative,
-            "alpha": self.alpha, "beta": self.beta, "gamma": self.gamma, "lam": self.lam,
-            "init": self.init, "bias": self.bias, "seed": self.seed,
+            "format": "tdbook.TDNet/1",
+            "n_in": self.n_in,
+            "n_hidden": self.n_hidden,
+            "n_out": self.n_out,
+            "hidden": self.hidden,
+            "output": self.output,
+            "derivative": self.derivative,
+            "alpha": self.alpha,
+            "beta": self.beta,
+            "gamma": self.gamma,
+            "lam": self.lam,
+            "init": self.init,
+            "bias": self.bias,
+            "seed": self.seed,
         }
 
     def save(self, path: str | Path, aux: dict[str, np.ndarray] | None = None, **extra: Any) -> Path:
@@ -406,7 +460,7 @@ class TDNet:
         return path
 
     @classmethod
-    def load(cls, path: str | Path, *, expect: dict[str, Any] | None = None) -> "TDNet":
+    def load(cls, path: str | Path, *, expect: dict[str, Any] | None = None) -> TDNet:
         """Read a net written by :meth:`save`; ValueError naming the problem if the file is
         corrupt, of the wrong shape (``expect`` may pin n_in/n_hidden/n_out) or holds NaNs."""
         path = Path(path)
@@ -422,8 +476,25 @@ class TDNet:
             raise ValueError(f"{path}: metadata is a {type(meta).__name__}, not a JSON object")
         if meta.get("format") != "tdbook.TDNet/1":
             raise ValueError(f"{path}: unknown weights format {meta.get('format')!r}")
-        missing = [k for k in ("n_in", "n_hidden", "n_out", "hidden", "output", "derivative", "alpha",
-                               "beta", "gamma", "lam", "init", "bias", "seed") if k not in meta]
+        missing = [
+            k
+            for k in (
+                "n_in",
+                "n_hidden",
+                "n_out",
+                "hidden",
+                "output",
+                "derivative",
+                "alpha",
+                "beta",
+                "gamma",
+                "lam",
+                "init",
+                "bias",
+                "seed",
+            )
+            if k not in meta
+        ]
         if missing:
             raise ValueError(f"{path}: metadata lacks {', '.join(missing)}")
         for k in ("n_in", "n_hidden", "n_out"):
@@ -434,16 +505,28 @@ class TDNet:
                 raise ValueError(f"{path}: {name} is a {w.ndim}-d {w.dtype} array, expected 2-d floats")
         n_in, n_hid, n_out = meta["n_in"], meta["n_hidden"], meta["n_out"]
         if W1.shape != (n_in + 1, n_hid) or W2.shape != (n_hid + 1, n_out):
-            raise ValueError(f"{path}: weight shapes {W1.shape}/{W2.shape} do not match "
-                             f"{n_in}-{n_hid}-{n_out} recorded in the file")
+            raise ValueError(
+                f"{path}: weight shapes {W1.shape}/{W2.shape} do not match {n_in}-{n_hid}-{n_out} recorded in the file"
+            )
         for key, want in (expect or {}).items():
             if meta.get(key) != want:
                 raise ValueError(f"{path}: {key} is {meta.get(key)!r}, expected {want!r}")
         try:
-            net = cls(n_in, n_hid, n_out, hidden=meta["hidden"], output=meta["output"],
-                      derivative=meta["derivative"], alpha=meta["alpha"], beta=meta["beta"],
-                      gamma=meta["gamma"], lam=meta["lam"], init=meta["init"], bias=meta["bias"],
-                      seed=meta["seed"])
+            net = cls(
+                n_in,
+                n_hid,
+                n_out,
+                hidden=meta["hidden"],
+                output=meta["output"],
+                derivative=meta["derivative"],
+                alpha=meta["alpha"],
+                beta=meta["beta"],
+                gamma=meta["gamma"],
+                lam=meta["lam"],
+                init=meta["init"],
+                bias=meta["bias"],
+                seed=meta["seed"],
+            )
         except (TypeError, ValueError) as e:
             raise ValueError(f"{path}: bad hyper-parameters in the metadata ({e})") from None
         net.W1[:] = W1

@@ -27,21 +27,31 @@ printed win/draw/loss counters restart per chunk.  :func:`train` does the same (
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 from numba import njit
 from tqdm.auto import tqdm
 
-from ..games.tictactoe import DRAW, O, ONGOING, POW3, STATUS, X, X_WINS
+from ..core.rng import make_state
+from ..games.tictactoe import DRAW, ONGOING, POW3, STATUS, X_WINS, O, X
 from ..players.tictactoe import KIND_TABLE, Player, check_table, choose
-from ..rng import make_state
 
 
 @njit(cache=True)
-def learn(V: np.ndarray, moves: np.ndarray, E: np.ndarray, n: int, current: int, nxt: int, reward: float,
-          alpha: float, lam: float, gamma: float) -> None:
+def learn(
+    V: np.ndarray,
+    moves: np.ndarray,
+    E: np.ndarray,
+    n: int,
+    current: int,
+    nxt: int,
+    reward: float,
+    alpha: float,
+    lam: float,
+    gamma: float,
+) -> None:
     """App. B.7 ``learn`` for one side: ``moves[:n]`` are its after-states this game, ``E[:n]`` their traces."""
     if current < 0 or nxt < 0:
         return
@@ -56,9 +66,23 @@ def learn(V: np.ndarray, moves: np.ndarray, E: np.ndarray, n: int, current: int,
 
 
 @njit(cache=True)
-def play_and_learn(n_games: int, kinds: np.ndarray, rules: np.ndarray, eps: np.ndarray, draws: np.ndarray,
-                   tables: np.ndarray, learning: np.ndarray, alpha: float, lam: float, gamma: float,
-                   st: np.ndarray, counts: np.ndarray, log: np.ndarray, log_every: int, log_pos: int) -> int:
+def play_and_learn(
+    n_games: int,
+    kinds: np.ndarray,
+    rules: np.ndarray,
+    eps: np.ndarray,
+    draws: np.ndarray,
+    tables: np.ndarray,
+    learning: np.ndarray,
+    alpha: float,
+    lam: float,
+    gamma: float,
+    st: np.ndarray,
+    counts: np.ndarray,
+    log: np.ndarray,
+    log_every: int,
+    log_pos: int,
+) -> int:
     """Play ``n_games`` App. B.1 games (side 0 = X, side 1 = O); sides with ``learning[i]`` update
     ``tables[i]`` by :func:`learn`.  ``counts`` (X wins, O wins, draws) accumulates; every ``log_every``
     games (counted by ``counts``' total) a copy goes to ``log[log_pos]``.  Returns the new ``log_pos``."""
@@ -183,16 +207,34 @@ def _check_positive_int(name: str, v: object) -> int:
 def check_params(alpha: float, lam: float, gamma: float) -> tuple[float, float, float]:
     """α in (0, 1], λ in [0, 1], γ in (0, 1] as floats, else ValueError naming the parameter."""
     for name, v, lo, lo_open in (("alpha", alpha, 0.0, True), ("lam", lam, 0.0, False), ("gamma", gamma, 0.0, True)):
-        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or not np.isfinite(v) \
-                or v > 1.0 or v < lo or (lo_open and v == lo):
+        if (
+            isinstance(v, bool)
+            or not isinstance(v, (int, float, np.integer, np.floating))
+            or not np.isfinite(v)
+            or v > 1.0
+            or v < lo
+            or (lo_open and v == lo)
+        ):
             rng_txt = "(0, 1]" if lo_open else "[0, 1]"
             raise ValueError(f"{name} must be a number in {rng_txt}, got {v!r}")
     return float(alpha), float(lam), float(gamma)
 
 
-def train(x: Player, o: Player, learning: Sequence[bool], games: int, chunk: int = 500_000, alpha: float = 0.05,
-          lam: float = 0.5, gamma: float = 1.0, seed: int = 0, log_every: int = 1000, save_digits: int | None = 6,
-          progress: bool = True, desc: str = "") -> TrainResult:
+def train(
+    x: Player,
+    o: Player,
+    learning: Sequence[bool],
+    games: int,
+    chunk: int = 500_000,
+    alpha: float = 0.05,
+    lam: float = 0.5,
+    gamma: float = 1.0,
+    seed: int = 0,
+    log_every: int = 1000,
+    save_digits: int | None = 6,
+    progress: bool = True,
+    desc: str = "",
+) -> TrainResult:
     """App. B.1 training: ``games`` games of ``x`` against ``o`` in chunks of ``chunk`` (counters reset,
     fresh random stream ``seed``/chunk-index, tables rounded to ``save_digits`` significant digits between
     chunks as the thesis's save/reload did).  Sides with ``learning[i]`` learn with (α, λ, γ); their tables
@@ -229,8 +271,9 @@ def train(x: Player, o: Player, learning: Sequence[bool], games: int, chunk: int
             done = 0
             while done < chunk:
                 n = min(block, chunk - done)
-                pos = play_and_learn(n, kinds, rules, eps, draws, tables, learn_, alpha, lam, gamma, st, counts,
-                                     logs[c], log_every, pos)
+                pos = play_and_learn(
+                    n, kinds, rules, eps, draws, tables, learn_, alpha, lam, gamma, st, counts, logs[c], log_every, pos
+                )
                 done += n
                 bar.update(n)
             if save_digits is not None:
@@ -238,6 +281,12 @@ def train(x: Player, o: Player, learning: Sequence[bool], games: int, chunk: int
                     if learn_[i]:
                         tables[i] = round_significant(tables[i], save_digits)
             states.append((states_stored(tables[0]), states_stored(tables[1])))
-    return TrainResult(tables, logs, log_every, chunk, (bool(learn_[0]), bool(learn_[1])), states,
-                       dict(alpha=alpha, lam=lam, gamma=gamma, seed=seed, games=games, save_digits=save_digits,
-                            x=x.name, o=o.name))
+    return TrainResult(
+        tables,
+        logs,
+        log_every,
+        chunk,
+        (bool(learn_[0]), bool(learn_[1])),
+        states,
+        dict(alpha=alpha, lam=lam, gamma=gamma, seed=seed, games=games, save_digits=save_digits, x=x.name, o=o.name),
+    )

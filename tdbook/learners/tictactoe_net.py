@@ -37,29 +37,50 @@ side and an App. B.6/B.7 player the other; a TD(λ) table opponent keeps learnin
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import numpy as np
 from numba import njit
 from tqdm.auto import tqdm
 
-from ..games.tictactoe import DRAW, O, ONGOING, POW3, STATUS, X, X_WINS
-from ..games.tictactoe import positions_to_move, to_move
+from ..core.rng import make_state, randint, uniform
+from ..games.tictactoe import DRAW, ONGOING, POW3, STATUS, X_WINS, O, X, positions_to_move, to_move
 from ..players.tictactoe import KIND_RANDOM, KIND_TABLE, Player, choose, empty_table
-from ..rng import make_state, randint, uniform
-from ..players.tictactoe_net import (DRAW_ROW, LOSS, N_INPUTS, SCORES, WIN, NetPlayer, check_encoding,
-                                     best_after, check_version, encode_after, net_move,
-                                     random_square)
+from ..players.tictactoe_net import (
+    DRAW_ROW,
+    LOSS,
+    N_INPUTS,
+    SCORES,
+    WIN,
+    NetPlayer,
+    best_after,
+    check_encoding,
+    check_version,
+    encode_after,
+    net_move,
+    random_square,
+)
 from .td_net import ACTIVATIONS, TDNet, forward, start_episode, td_step, update_and_decay
 from .td_table import learn as table_learn
 
 SEPARATE_TRACES, TERMINAL_REWARD, IMMEDIATE_WIN, FIRST_MOVE_START = 1, 2, 4, 8
 #: every thesis defect that can be fixed; two of them are not kernel flags but a derivative and an encoding
-FIXES: tuple[str, ...] = ("separate_traces", "terminal_reward", "true_derivative", "mover_encoding",
-                          "immediate_win", "first_move_start")
-_FLAG = {"separate_traces": SEPARATE_TRACES, "terminal_reward": TERMINAL_REWARD, "immediate_win": IMMEDIATE_WIN,
-         "first_move_start": FIRST_MOVE_START}
+FIXES: tuple[str, ...] = (
+    "separate_traces",
+    "terminal_reward",
+    "true_derivative",
+    "mover_encoding",
+    "immediate_win",
+    "first_move_start",
+)
+_FLAG = {
+    "separate_traces": SEPARATE_TRACES,
+    "terminal_reward": TERMINAL_REWARD,
+    "immediate_win": IMMEDIATE_WIN,
+    "first_move_start": FIRST_MOVE_START,
+}
 #: the columns of :attr:`NetRun.flog`
 FLOG_COLUMNS = ("mean output", "negative TD errors", "max |w|")
 
@@ -88,8 +109,36 @@ def mode_name(fixes: tuple[str, ...]) -> str:
 
 
 @njit(cache=True)
-def _net_learn(p, code, piece, row, has, cur, W1, W2, eW1, eW2, alpha, beta, gamma, lam, bias, hact, oact, dmode,
-               enc, rewards, flags, idx, val, h, o, vn, delta, acc) -> None:
+def _net_learn(
+    p,
+    code,
+    piece,
+    row,
+    has,
+    cur,
+    W1,
+    W2,
+    eW1,
+    eW2,
+    alpha,
+    beta,
+    gamma,
+    lam,
+    bias,
+    hact,
+    oact,
+    dmode,
+    enc,
+    rewards,
+    flags,
+    idx,
+    val,
+    h,
+    o,
+    vn,
+    delta,
+    acc,
+) -> None:
     """App. B.8 ``learn`` for side ``p`` that reached ``code`` (``row`` = WIN/DRAW_ROW/LOSS when the game
     is over, −1 otherwise).  ``acc`` accumulates (steps, Σ new output, negative δ) for the log."""
     t = 0 if (flags & SEPARATE_TRACES) == 0 else p
@@ -154,9 +203,41 @@ def _game_over(r, W1, W2, counts, log, flog, log_every, log_pos, acc, nonfinite)
 
 
 @njit(cache=True)
-def play_and_learn(n_games, W1, W2, eW1, eW2, alpha, beta, gamma, lam, bias, hact, oact, dmode, enc, score, rewards,
-                   epsilon, flags, net_side, okind, otable, orule, oeps, odraw, olearn, st, counts, log, flog,
-                   log_every, log_pos, acc, nonfinite) -> int:
+def play_and_learn(
+    n_games,
+    W1,
+    W2,
+    eW1,
+    eW2,
+    alpha,
+    beta,
+    gamma,
+    lam,
+    bias,
+    hact,
+    oact,
+    dmode,
+    enc,
+    score,
+    rewards,
+    epsilon,
+    flags,
+    net_side,
+    okind,
+    otable,
+    orule,
+    oeps,
+    odraw,
+    olearn,
+    st,
+    counts,
+    log,
+    flog,
+    log_every,
+    log_pos,
+    acc,
+    nonfinite,
+) -> int:
     """Play ``n_games`` App. B.1 games, side 0 = X, side 1 = O; the net plays the sides with
     ``net_side[i]`` and learns; the other side is an App. B.6/B.7 policy (``okind`` …) that learns by
     App. B.7 when ``olearn``.  ``counts`` (X wins, O wins, draws) accumulates; every ``log_every`` games
@@ -192,16 +273,60 @@ def play_and_learn(n_games, W1, W2, eW1, eW2, alpha, beta, gamma, lam, bias, hac
         while True:
             piece = X if side == 0 else O
             if net_side[side]:
-                s = net_move(W1, W2, bias, hact, oact, enc, score, (flags & IMMEDIATE_WIN) != 0, rewards, epsilon,
-                             code, st, idx, val, h, o)
+                s = net_move(
+                    W1,
+                    W2,
+                    bias,
+                    hact,
+                    oact,
+                    enc,
+                    score,
+                    (flags & IMMEDIATE_WIN) != 0,
+                    rewards,
+                    epsilon,
+                    code,
+                    st,
+                    idx,
+                    val,
+                    h,
+                    o,
+                )
             else:
                 s = choose(okind, otable, orule, oeps, odraw, code, st)
             code = code + piece * POW3[s]
             r = STATUS[code]
             if net_side[side]:
                 row = -1 if r == ONGOING else (DRAW_ROW if r == DRAW else WIN)
-                _net_learn(side, code, piece, row, has, cur, W1, W2, eW1, eW2, alpha, beta, gamma, lam, bias, hact,
-                           oact, dmode, enc, rewards, flags, idx, val, h, o, vn, delta, acc)
+                _net_learn(
+                    side,
+                    code,
+                    piece,
+                    row,
+                    has,
+                    cur,
+                    W1,
+                    W2,
+                    eW1,
+                    eW2,
+                    alpha,
+                    beta,
+                    gamma,
+                    lam,
+                    bias,
+                    hact,
+                    oact,
+                    dmode,
+                    enc,
+                    rewards,
+                    flags,
+                    idx,
+                    val,
+                    h,
+                    o,
+                    vn,
+                    delta,
+                    acc,
+                )
             elif okind == KIND_TABLE:
                 moves[nm] = code
                 E[nm] = 0.0
@@ -219,9 +344,36 @@ def play_and_learn(n_games, W1, W2, eW1, eW2, alpha, beta, gamma, lam, bias, hac
             side = 1 - side
         other = 1 - side  # main.cc: the side that did not move last learns the outcome too
         if net_side[other]:
-            _net_learn(other, code, X if other == 0 else O, DRAW_ROW if r == DRAW else LOSS, has, cur, W1, W2, eW1,
-                       eW2, alpha, beta, gamma, lam, bias, hact, oact, dmode, enc, rewards, flags, idx, val, h, o, vn,
-                       delta, acc)
+            _net_learn(
+                other,
+                code,
+                X if other == 0 else O,
+                DRAW_ROW if r == DRAW else LOSS,
+                has,
+                cur,
+                W1,
+                W2,
+                eW1,
+                eW2,
+                alpha,
+                beta,
+                gamma,
+                lam,
+                bias,
+                hact,
+                oact,
+                dmode,
+                enc,
+                rewards,
+                flags,
+                idx,
+                val,
+                h,
+                o,
+                vn,
+                delta,
+                acc,
+            )
         elif okind == KIND_TABLE and olearn:
             table_learn(otable, moves, E, nm, tcur, code, odraw if r == DRAW else -1.0, alpha, lam, gamma)
         log_pos = _game_over(r, W1, W2, counts, log, flog, log_every, log_pos, acc, nonfinite)
@@ -229,8 +381,34 @@ def play_and_learn(n_games, W1, W2, eW1, eW2, alpha, beta, gamma, lam, bias, hac
 
 
 @njit(cache=True)
-def play_and_learn_negamax(n_games, W1, W2, eW1, eW2, alpha, beta, gamma, lam, bias, hact, oact, dmode, enc, rewards,
-                           epsilon, starts, p_start, st, counts, log, flog, log_every, log_pos, acc, nonfinite) -> int:
+def play_and_learn_negamax(
+    n_games,
+    W1,
+    W2,
+    eW1,
+    eW2,
+    alpha,
+    beta,
+    gamma,
+    lam,
+    bias,
+    hact,
+    oact,
+    dmode,
+    enc,
+    rewards,
+    epsilon,
+    starts,
+    p_start,
+    st,
+    counts,
+    log,
+    flog,
+    log_every,
+    log_pos,
+    acc,
+    nonfinite,
+) -> int:
     """Self-play TD(λ) with a one-ply *negamax* target (beyond the thesis; Watkins-style traces).
 
     One chain of plies, one net valuing each after-state for the side that just moved (an
@@ -273,8 +451,25 @@ def play_and_learn_negamax(n_games, W1, W2, eW1, eW2, alpha, beta, gamma, lam, b
                 first = False
             else:
                 delta[0] = -m - cur
-                td_step(W1, W2, eW1[0], eW2[0], delta, idx, val, nnz, alpha, beta,
-                        0.0 if explore else -gamma * lam, bias, hact, oact, dmode, h, o)
+                td_step(
+                    W1,
+                    W2,
+                    eW1[0],
+                    eW2[0],
+                    delta,
+                    idx,
+                    val,
+                    nnz,
+                    alpha,
+                    beta,
+                    0.0 if explore else -gamma * lam,
+                    bias,
+                    hact,
+                    oact,
+                    dmode,
+                    h,
+                    o,
+                )
                 acc[0] += 1.0
                 acc[1] += o[0]
                 if delta[0] < 0.0:
@@ -339,15 +534,33 @@ def _pos_int(name: str, v: Any) -> int:
 
 
 def _unit(name: str, v: Any, lo_open: bool = False, hi: float = 1.0) -> float:
-    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or not math.isfinite(v) \
-            or v < 0 or v > hi or (lo_open and v == 0):
+    if (
+        isinstance(v, bool)
+        or not isinstance(v, (int, float, np.integer, np.floating))
+        or not math.isfinite(v)
+        or v < 0
+        or v > hi
+        or (lo_open and v == 0)
+    ):
         raise ValueError(f"{name} must be a number in {'(' if lo_open else '['}0, {hi:g}], got {v!r}")
     return float(v)
 
 
-def new_net(version: str = "v1.0", fixes: str | Iterable[str] = "thesis", *, hidden: int = 8, alpha: float = 0.05,
-            beta: float = 0.1, gamma: float = 1.0, lam: float = 0.5, init: float = 0.1, activation: str | None = None,
-            output: str | None = None, encoding: str | None = None, seed: int = 0) -> TDNet:
+def new_net(
+    version: str = "v1.0",
+    fixes: str | Iterable[str] = "thesis",
+    *,
+    hidden: int = 8,
+    alpha: float = 0.05,
+    beta: float = 0.1,
+    gamma: float = 1.0,
+    lam: float = 0.5,
+    init: float = 0.1,
+    activation: str | None = None,
+    output: str | None = None,
+    encoding: str | None = None,
+    seed: int = 0,
+) -> TDNet:
     """A fresh net for ``version`` under ``fixes`` (shape from the encoding; thesis init U[−0.1, 0.1]).
     ``activation`` overrides the version's unit activation, ``output`` that of the output units only."""
     v = check_version(version)
@@ -360,27 +573,61 @@ def new_net(version: str = "v1.0", fixes: str | Iterable[str] = "thesis", *, hid
         if a not in ACTIVATIONS:
             raise ValueError(f"unknown activation {a!r}; choose from: {', '.join(ACTIVATIONS)}")
     deriv = "true" if "true_derivative" in fx else v.derivative
-    return TDNet(N_INPUTS[enc], _pos_int("hidden", hidden), v.n_out, hidden=act, output=out, derivative=deriv,
-                 alpha=_unit("alpha", alpha, True, 10.0), beta=_unit("beta", beta, True, 10.0),
-                 gamma=_unit("gamma", gamma), lam=_unit("lam", lam), init=_unit("init", init, hi=10.0), seed=seed)
+    return TDNet(
+        N_INPUTS[enc],
+        _pos_int("hidden", hidden),
+        v.n_out,
+        hidden=act,
+        output=out,
+        derivative=deriv,
+        alpha=_unit("alpha", alpha, True, 10.0),
+        beta=_unit("beta", beta, True, 10.0),
+        gamma=_unit("gamma", gamma),
+        lam=_unit("lam", lam),
+        init=_unit("init", init, hi=10.0),
+        seed=seed,
+    )
 
 
-def train(version: str = "v1.0", fixes: str | Iterable[str] = "thesis", *, games: int = 500_000,
-          opponent: Player | None = None, net_side: str = "X", opponent_learns: bool = True,
-          hidden: int | None = None, alpha: float | None = None, beta: float | None = None,
-          gamma: float | None = None, lam: float | None = None, epsilon: float = 0.05, init: float | None = None,
-          activation: str | None = None, output: str | None = None, encoding: str | None = None,
-          rewards: np.ndarray | None = None, net: TDNet | None = None, seed: int = 0, log_every: int = 1000,
-          target: str = "own", exploring_starts: float = 0.0, alpha_final: float | None = None,
-          allow_nonfinite: bool = False, callback: Callable[[int, NetPlayer], Any] | None = None,
-          callback_every: int = 0, progress: bool = True, desc: str = "") -> NetRun:
+def train(
+    version: str = "v1.0",
+    fixes: str | Iterable[str] = "thesis",
+    *,
+    games: int = 500_000,
+    opponent: Player | None = None,
+    net_side: str = "X",
+    opponent_learns: bool = True,
+    hidden: int | None = None,
+    alpha: float | None = None,
+    beta: float | None = None,
+    gamma: float | None = None,
+    lam: float | None = None,
+    epsilon: float = 0.05,
+    init: float | None = None,
+    activation: str | None = None,
+    output: str | None = None,
+    encoding: str | None = None,
+    rewards: np.ndarray | None = None,
+    net: TDNet | None = None,
+    seed: int = 0,
+    log_every: int = 1000,
+    target: str = "own",
+    exploring_starts: float = 0.0,
+    alpha_final: float | None = None,
+    allow_nonfinite: bool = False,
+    callback: Callable[[int, NetPlayer], Any] | None = None,
+    callback_every: int = 0,
+    progress: bool = True,
+    desc: str = "",
+) -> NetRun:
     """Train a TDNN ``version`` for ``games`` games: self-play when ``opponent`` is None, else the net plays
     ``net_side`` ("X" or "O") against ``opponent`` (a :class:`~tdbook.players.tictactoe.Player`; a table
     player learns on with α, λ when ``opponent_learns``; its table is copied).  ``net`` continues
     training an existing net (its shape must fit); the net's own settings are used, and ``hidden``,
     ``alpha``, ``beta``, ``gamma``, ``lam``, ``init``, ``activation`` or ``output`` passed with it must
     agree with them (ValueError otherwise).  Without ``net`` a fresh one is made with these settings
-    (None: 8 hidden units, α 0.05, β 0.1, γ 1, λ 0.5, init 0.1, the version's activation).  ``target``: ``"own"`` — App. B.8's, each player's
+    (None: 8 hidden units, α 0.05, β 0.1, γ 1, λ 0.5, init 0.1, the version's activation).
+    ``target``: ``"own"`` — App. B.8's, each player's
     after-state learns from its own next one; ``"negamax"`` — beyond the thesis, self-play with a one-ply
     greedy target (:func:`play_and_learn_negamax`; needs one output, rewards win = −loss, draw 0, and
     ``fixes="fixed"``); ``exploring_starts`` (negamax only): the share of games that start from a
@@ -398,23 +645,48 @@ def train(version: str = "v1.0", fixes: str | Iterable[str] = "thesis", *, games
     log_every = _pos_int("log_every", log_every)
     epsilon = _unit("epsilon", epsilon)
     if net is None:
-        net = new_net(version, fx, hidden=_default(hidden, 8), alpha=_default(alpha, 0.05),
-                      beta=_default(beta, 0.1), gamma=_default(gamma, 1.0), lam=_default(lam, 0.5),
-                      init=_default(init, 0.1), activation=activation, output=output, encoding=encoding, seed=seed)
+        net = new_net(
+            version,
+            fx,
+            hidden=_default(hidden, 8),
+            alpha=_default(alpha, 0.05),
+            beta=_default(beta, 0.1),
+            gamma=_default(gamma, 1.0),
+            lam=_default(lam, 0.5),
+            init=_default(init, 0.1),
+            activation=activation,
+            output=output,
+            encoding=encoding,
+            seed=seed,
+        )
     elif isinstance(net, TDNet):
-        given = dict(hidden=hidden, alpha=alpha, beta=beta, gamma=gamma, lam=lam, init=init, activation=activation,
-                     output=output)
-        own = dict(hidden=net.n_hidden, alpha=net.alpha, beta=net.beta, gamma=net.gamma, lam=net.lam, init=net.init,
-                   activation=net.hidden, output=net.output)
-        clash = [f"{k}={given[k]!r} (the net has {own[k]!r})" for k in given
-                 if given[k] is not None and given[k] != own[k]]
+        given = dict(
+            hidden=hidden, alpha=alpha, beta=beta, gamma=gamma, lam=lam, init=init, activation=activation, output=output
+        )
+        own = dict(
+            hidden=net.n_hidden,
+            alpha=net.alpha,
+            beta=net.beta,
+            gamma=net.gamma,
+            lam=net.lam,
+            init=net.init,
+            activation=net.hidden,
+            output=net.output,
+        )
+        clash = [
+            f"{k}={given[k]!r} (the net has {own[k]!r})" for k in given if given[k] is not None and given[k] != own[k]
+        ]
         if clash:
-            raise ValueError("train(net=...) continues the given net with its own settings; these arguments "
-                             "conflict with it: " + ", ".join(clash))
+            raise ValueError(
+                "train(net=...) continues the given net with its own settings; these arguments "
+                "conflict with it: " + ", ".join(clash)
+            )
     enc_name = encoding or ("mover" if "mover_encoding" in fx else "thesis")
     if not isinstance(net, TDNet) or net.n_in != N_INPUTS[enc_name] or net.n_out != v.n_out:
-        raise ValueError(f"net must be a TDNet with {N_INPUTS[enc_name]} inputs and {v.n_out} outputs for "
-                         f"{version} on the {enc_name!r} encoding")
+        raise ValueError(
+            f"net must be a TDNet with {N_INPUTS[enc_name]} inputs and {v.n_out} outputs for "
+            f"{version} on the {enc_name!r} encoding"
+        )
     net.check_finite()
     saved = (net.W1.copy(), net.W2.copy())
     R = v.reward_array() if rewards is None else np.asarray(rewards, dtype=np.float64)
@@ -426,8 +698,9 @@ def train(version: str = "v1.0", fixes: str | Iterable[str] = "thesis", *, games
         if opponent is not None:
             raise ValueError("the negamax target is for self-play (opponent=None)")
         if v.n_out != 1 or R[WIN, 0] != -R[LOSS, 0] or R[DRAW_ROW, 0] != 0.0 or v.score != "first":
-            raise ValueError(f"the negamax target needs one output valued win = −loss, draw = 0; {version} has "
-                             f"rewards {R.tolist()}")
+            raise ValueError(
+                f"the negamax target needs one output valued win = −loss, draw = 0; {version} has rewards {R.tolist()}"
+            )
         if set(fx) != set(FIXES):
             raise ValueError("the negamax target is a variant of the fixed learner: use fixes='fixed'")
     p_start = _unit("exploring_starts", exploring_starts)
@@ -441,12 +714,19 @@ def train(version: str = "v1.0", fixes: str | Iterable[str] = "thesis", *, games
         okind, otable, orule, oeps, odraw, olearn = KIND_RANDOM, empty_table(), 0, 0.0, 0.0, False
     else:
         if not isinstance(opponent, Player):
-            raise ValueError(f"opponent must be a tictactoe Player (random/perfect/table), got {type(opponent).__name__}")
+            raise ValueError(
+                f"opponent must be a tictactoe Player (random/perfect/table), got {type(opponent).__name__}"
+            )
         if net_side not in ("X", "O"):
             raise ValueError(f"net_side must be 'X' or 'O', got {net_side!r}")
         sides = np.array([net_side == "X", net_side == "O"])
-        okind, otable, orule, oeps, odraw = opponent.kind, opponent.table.copy(), opponent.rule, opponent.epsilon, \
-            opponent.draw_value
+        okind, otable, orule, oeps, odraw = (
+            opponent.kind,
+            opponent.table.copy(),
+            opponent.rule,
+            opponent.epsilon,
+            opponent.draw_value,
+        )
         olearn = bool(opponent_learns) and okind == KIND_TABLE
     flags = sum(_FLAG[f] for f in fx if f in _FLAG)
     score = SCORES[v.score]
@@ -466,8 +746,9 @@ def train(version: str = "v1.0", fixes: str | Iterable[str] = "thesis", *, games
             raise ValueError(f"callback_every ({callback_every}) must be a multiple of log_every ({log_every})")
     immediate = "immediate_win" in fx
     pos = 0
-    with tqdm(total=games, desc=desc or f"TDNN {version} ({mode_name(fx)})", unit="game", disable=not progress,
-              leave=False) as bar:
+    with tqdm(
+        total=games, desc=desc or f"TDNN {version} ({mode_name(fx)})", unit="game", disable=not progress, leave=False
+    ) as bar:
         done = 0
         while done < games:
             n = min(block, games - done)
@@ -477,14 +758,70 @@ def train(version: str = "v1.0", fixes: str | Iterable[str] = "thesis", *, games
                 n = min(n, log_every)
                 net.alpha, net.beta = a0 * ratio ** (done / games), b0 * ratio ** (done / games)
             if target == "negamax":
-                pos = play_and_learn_negamax(n, net.W1, net.W2, eW1, eW2, net.alpha, net.beta, net.gamma, net.lam,
-                                             net.bias, net.hact, net.oact, net.dmode, check_encoding(enc_name), R,
-                                             epsilon, starts, p_start, st, counts, log, flog, log_every, pos, acc, nonfinite)
+                pos = play_and_learn_negamax(
+                    n,
+                    net.W1,
+                    net.W2,
+                    eW1,
+                    eW2,
+                    net.alpha,
+                    net.beta,
+                    net.gamma,
+                    net.lam,
+                    net.bias,
+                    net.hact,
+                    net.oact,
+                    net.dmode,
+                    check_encoding(enc_name),
+                    R,
+                    epsilon,
+                    starts,
+                    p_start,
+                    st,
+                    counts,
+                    log,
+                    flog,
+                    log_every,
+                    pos,
+                    acc,
+                    nonfinite,
+                )
             else:
-                pos = play_and_learn(n, net.W1, net.W2, eW1, eW2, net.alpha, net.beta, net.gamma, net.lam, net.bias,
-                                     net.hact, net.oact, net.dmode, check_encoding(enc_name), score, R, epsilon, flags,
-                                     sides, okind, otable, orule, oeps, odraw, olearn, st, counts, log, flog,
-                                     log_every, pos, acc, nonfinite)
+                pos = play_and_learn(
+                    n,
+                    net.W1,
+                    net.W2,
+                    eW1,
+                    eW2,
+                    net.alpha,
+                    net.beta,
+                    net.gamma,
+                    net.lam,
+                    net.bias,
+                    net.hact,
+                    net.oact,
+                    net.dmode,
+                    check_encoding(enc_name),
+                    score,
+                    R,
+                    epsilon,
+                    flags,
+                    sides,
+                    okind,
+                    otable,
+                    orule,
+                    oeps,
+                    odraw,
+                    olearn,
+                    st,
+                    counts,
+                    log,
+                    flog,
+                    log_every,
+                    pos,
+                    acc,
+                    nonfinite,
+                )
             done += n
             bar.update(n)
             if callback is not None and (done % callback_every == 0 or done == games):
@@ -497,17 +834,44 @@ def train(version: str = "v1.0", fixes: str | Iterable[str] = "thesis", *, games
     net.alpha, net.beta = a0, b0
     if nonfinite[0] >= 0 and not allow_nonfinite:
         net.W1[:], net.W2[:] = saved
-        raise ValueError(f"training diverged: the weights became non-finite at game {int(nonfinite[0]):,} "
-                         f"({version}, {mode_name(fx)}); pass allow_nonfinite=True to keep the diverged net")
+        raise ValueError(
+            f"training diverged: the weights became non-finite at game {int(nonfinite[0]):,} "
+            f"({version}, {mode_name(fx)}); pass allow_nonfinite=True to keep the diverged net"
+        )
     player = NetPlayer(net, version, enc_name, immediate_win=immediate, rewards=R, seed=seed)
-    params = dict(version=version, fixes=list(fx), mode=mode_name(fx), games=games, hidden=net.n_hidden,
-                  alpha=net.alpha, beta=net.beta, gamma=net.gamma, lam=net.lam, epsilon=epsilon, init=net.init,
-                  activation=net.hidden, output=net.output, derivative=net.derivative, encoding=enc_name, seed=seed,
-                  opponent="self" if opponent is None else opponent.name, net_side="both" if opponent is None else net_side,
-                  opponent_learns=bool(olearn), target=target, exploring_starts=p_start,
-                  alpha_final=None if alpha_final is None else float(alpha_final))
-    return NetRun(player, log[:pos], flog[:pos], log_every, None if nonfinite[0] < 0 else int(nonfinite[0]), params,
-                  None if opponent is None or okind != KIND_TABLE else otable)
+    params = dict(
+        version=version,
+        fixes=list(fx),
+        mode=mode_name(fx),
+        games=games,
+        hidden=net.n_hidden,
+        alpha=net.alpha,
+        beta=net.beta,
+        gamma=net.gamma,
+        lam=net.lam,
+        epsilon=epsilon,
+        init=net.init,
+        activation=net.hidden,
+        output=net.output,
+        derivative=net.derivative,
+        encoding=enc_name,
+        seed=seed,
+        opponent="self" if opponent is None else opponent.name,
+        net_side="both" if opponent is None else net_side,
+        opponent_learns=bool(olearn),
+        target=target,
+        exploring_starts=p_start,
+        alpha_final=None if alpha_final is None else float(alpha_final),
+    )
+    return NetRun(
+        player,
+        log[:pos],
+        flog[:pos],
+        log_every,
+        None if nonfinite[0] < 0 else int(nonfinite[0]),
+        params,
+        None if opponent is None or okind != KIND_TABLE else otable,
+    )
 
 
 def _default(value: Any, default: Any) -> Any:
@@ -517,5 +881,3 @@ def _default(value: Any, default: Any) -> Any:
 def net_state(seed: int) -> np.ndarray:
     """The random stream of a training run (stream 1 of ``seed``; stream 0 initialises the weights)."""
     return make_state(seed, 1)
-
-

@@ -19,14 +19,14 @@ from typing import Protocol
 import numpy as np
 from numba import njit
 
+from ..core.paths import repo_root
+from ..core.rng import make_state, randint
 from ..games.backgammon import OFF, gen_afterstates, is_race, make_buffers
-from ..paths import repo_root
-from ..rng import make_state, randint
 
 KIND_RANDOM = 0
 KIND_PUBEVAL = 1
-KIND_NET = 2      # a TD-Gammon net choosing 1-ply (tdbook.learners.td_gammon)
-KIND_NET2 = 3     # the same net choosing 2-ply
+KIND_NET = 2  # a TD-Gammon net choosing 1-ply (tdbook.learners.td_gammon)
+KIND_NET2 = 3  # the same net choosing 2-ply
 
 _WEIGHTS_FILE = "data/pubeval_weights.json"
 
@@ -149,9 +149,14 @@ class PubevalPlayer:
         return np.array([pubeval_score(a, race, self.w, self._x) for a in after])
 
 
-GNUBG_LEVELS: dict[str, float] = {"beginner": 0.06, "intermediate": 0.04, "advanced": 0.015, "expert": 0.0,
-                                  "worldclass": 0.0}
-GNUBG_PLIES: dict[str, int] = {"worldclass": 2}   # the other levels are 0-ply
+GNUBG_LEVELS: dict[str, float] = {
+    "beginner": 0.06,
+    "intermediate": 0.04,
+    "advanced": 0.015,
+    "expert": 0.0,
+    "worldclass": 0.0,
+}
+GNUBG_PLIES: dict[str, int] = {"worldclass": 2}  # the other levels are 0-ply
 
 
 class GnubgPlayer:
@@ -168,6 +173,7 @@ class GnubgPlayer:
         if level not in GNUBG_LEVELS:
             raise ValueError(f"unknown gnubg level {level!r}; choose from: {', '.join(GNUBG_LEVELS)}")
         from ..games.backgammon_gnubg import context
+
         self.level = level
         self.plies = GNUBG_PLIES.get(level, 0) if plies is None else int(plies)
         self.name = f"gnubg-{level}"
@@ -175,6 +181,7 @@ class GnubgPlayer:
 
     def choose(self, pos, d1, d2, after) -> int:
         from ..games.backgammon_gnubg import gnubg_choice, move_score
+
         if len(after) <= 1:
             return 0
         if self.plies > 0:
@@ -191,6 +198,7 @@ class NetPlayer:
 
     def __init__(self, model, plies: int = 1, keep: int = 8, name: str | None = None) -> None:
         from ..learners.td_gammon import Scratch
+
         if plies not in (1, 2):
             raise ValueError(f"plies must be 1 or 2, got {plies!r}")
         if not isinstance(keep, (int, np.integer)) or keep < 1:
@@ -211,21 +219,51 @@ class NetPlayer:
     def scores(self, pos: np.ndarray, after: np.ndarray) -> np.ndarray:
         """1-ply value (points, cubeless) of each afterstate for the mover."""
         from ..learners.td_gammon import score_afterstates
+
         s = self._s
         W1, W2, b, ha, oa, mode = self.net
-        score_afterstates(W1, W2, b, ha, oa, mode, self.colour, after, len(after), s.scores, s.tmp, s.idx, s.val,
-                          s.h, s.o)
-        return s.scores[:len(after)].copy()
+        score_afterstates(
+            W1, W2, b, ha, oa, mode, self.colour, after, len(after), s.scores, s.tmp, s.idx, s.val, s.h, s.o
+        )
+        return s.scores[: len(after)].copy()
 
     def choose(self, pos, d1, d2, after) -> int:
         from ..learners.td_gammon import choose_1ply, choose_2ply
+
         s = self._s
         W1, W2, b, ha, oa, mode = self.net
         if self.plies == 1:
-            return int(choose_1ply(W1, W2, b, ha, oa, mode, self.colour, after, len(after), s.scores, s.tmp, s.idx,
-                                   s.val, s.h, s.o))
-        return int(choose_2ply(W1, W2, b, ha, oa, mode, self.colour, after, len(after), self.keep, s.scores, s.order,
-                               s.tmp, s.tmp2, s.idx, s.val, s.h, s.o, s.out2, s.mv2, s.ws2, s.scores2))
+            return int(
+                choose_1ply(
+                    W1, W2, b, ha, oa, mode, self.colour, after, len(after), s.scores, s.tmp, s.idx, s.val, s.h, s.o
+                )
+            )
+        return int(
+            choose_2ply(
+                W1,
+                W2,
+                b,
+                ha,
+                oa,
+                mode,
+                self.colour,
+                after,
+                len(after),
+                self.keep,
+                s.scores,
+                s.order,
+                s.tmp,
+                s.tmp2,
+                s.idx,
+                s.val,
+                s.h,
+                s.o,
+                s.out2,
+                s.mv2,
+                s.ws2,
+                s.scores2,
+            )
+        )
 
 
 def scratch() -> tuple:

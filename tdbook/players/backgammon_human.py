@@ -78,7 +78,7 @@ class HumanVsNet:
         if self.state.player != 0:
             raise IllegalMove("it is not your turn")
         before = self.state
-        after = self.game.resolve(before, text)          # raises IllegalMove with the reason
+        after = self.game.resolve(before, text)  # raises IllegalMove with the reason
         after_list, hops = self.game.afterstates(before)
         j = next(i for i in range(len(after_list)) if np.array_equal(after_list[i], after))
         self.history.append(Turn("you", before.dice, move_string(before.position, hops[j]) or "(no move)"))
@@ -108,8 +108,9 @@ class HumanVsNet:
         if self.over:
             r = self.game.result(self.state)
             kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[int(abs(r))]
-            notes.append(f"{'You win' if r > 0 else 'TD-Gammon wins'} {kind} ({abs(int(r))} point"
-                         f"{'s' if abs(r) > 1 else ''}).")
+            notes.append(
+                f"{'You win' if r > 0 else 'TD-Gammon wins'} {kind} ({abs(int(r))} point{'s' if abs(r) > 1 else ''})."
+            )
         else:
             notes.append(f"Your roll: {self.state.dice[0]}-{self.state.dice[1]}.")
         self.message = " ".join(notes)
@@ -135,16 +136,21 @@ def play(model, plies: int = 1, seed: int = 0) -> Any:
     def redraw(error: str = "") -> None:
         last = g.history[-1] if g.history else None
         dice = None if g.over or g.state.player != 0 else g.state.dice
-        fig = board(g.human_view, dice=dice, names=("you", f"TD-Gammon {model.hidden}h"),
-                    last_move=f"{last.player}: {last.move}" if last else "")
+        fig = board(
+            g.human_view,
+            dice=dice,
+            names=("you", f"TD-Gammon {model.hidden}h"),
+            last_move=f"{last.player}: {last.move}" if last else "",
+        )
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=80)
         plt.close(fig)
         img.value = buf.getvalue()
         msg = f"<span style='color:#b00'>{error}</span><br>" if error else ""
         status.value = msg + g.message
-        log.value = "<small>" + " · ".join(f"{t.player} {t.dice[0]}-{t.dice[1]}: {t.move}"
-                                          for t in g.history[-8:]) + "</small>"
+        log.value = (
+            "<small>" + " · ".join(f"{t.player} {t.dice[0]}-{t.dice[1]}: {t.move}" for t in g.history[-8:]) + "</small>"
+        )
 
     def on_play(_: Any = None) -> None:
         text = box.value
@@ -156,7 +162,7 @@ def play(model, plies: int = 1, seed: int = 0) -> Any:
         box.value = ""
         redraw()
 
-    def on_enter(change: dict) -> None:        # Enter in the box (continuous_update=False)
+    def on_enter(change: dict) -> None:  # Enter in the box (continuous_update=False)
         if change["new"].strip():
             on_play()
 

@@ -15,12 +15,25 @@ button press calls.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import ipywidgets as W
 
-from ..games.tictactoe import (DRAW, O, ONGOING, STATUS, X, X_WINS, IllegalMove, TicTacToe, board_string,
-                               check_square, square, to_move)
+from ..games.tictactoe import (
+    DRAW,
+    ONGOING,
+    STATUS,
+    X_WINS,
+    IllegalMove,
+    O,
+    TicTacToe,
+    X,
+    board_string,
+    check_square,
+    square,
+    to_move,
+)
 
 
 class HumanBoard(W.VBox):
@@ -53,8 +66,9 @@ class HumanBoard(W.VBox):
         self.show.observe(lambda _c: self._draw(), names="value")
         self.score = {"you": 0, "opponent": 0, "draws": 0}
         grid = W.GridBox(self.cells, layout=W.Layout(grid_template_columns="repeat(3, 76px)"))
-        super().__init__([W.HBox([self.who, self.side]), W.HBox([self.new, self.show]), grid, self.message,
-                          self.scoreline])
+        super().__init__(
+            [W.HBox([self.who, self.side]), W.HBox([self.new, self.show]), grid, self.message, self.scoreline]
+        )
         self.new_game()
 
     # ------------------------------------------------------------------ state
@@ -96,8 +110,9 @@ class HumanBoard(W.VBox):
             return False
         if square(self.code, s) != 0:
             taken = "X" if square(self.code, s) == X else "O"
-            self._say(f"Square {s} (row {s // 3}, column {s % 3}) is taken by {taken} — choose an empty square.",
-                      error=True)
+            self._say(
+                f"Square {s} (row {s // 3}, column {s % 3}) is taken by {taken} — choose an empty square.", error=True
+            )
             return False
         before = (self.code, list(self.moves), dict(self.values), self.message.value)
         self.code = self.game.apply(self.code, s)
@@ -124,8 +139,9 @@ class HumanBoard(W.VBox):
         try:
             nxt = self.game.apply(self.code, s)
         except IllegalMove as e:
-            raise ValueError(f"opponent {self.who.value!r} answered board {board_string(self.code)} with an "
-                             f"illegal move: {e}") from None
+            raise ValueError(
+                f"opponent {self.who.value!r} answered board {board_string(self.code)} with an illegal move: {e}"
+            ) from None
         self.code = nxt
         self.moves.append(int(s))
         if not self.over:
@@ -162,5 +178,7 @@ class HumanBoard(W.VBox):
                 b.button_style = ""
                 b.style.font_weight = "normal"
             b.tooltip = f"square {s}"
-        self.scoreline.value = (f"you {self.score['you']} · {', '.join(self.opponents) if len(self.opponents) == 1 else 'opponent'} "
-                                f"{self.score['opponent']} · draws {self.score['draws']} — board {board_string(self.code)}")
+        self.scoreline.value = (
+            f"you {self.score['you']} · {', '.join(self.opponents) if len(self.opponents) == 1 else 'opponent'} "
+            f"{self.score['opponent']} · draws {self.score['draws']} — board {board_string(self.code)}"
+        )

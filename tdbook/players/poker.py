@@ -35,19 +35,55 @@ on top of :class:`RuleSet`; the play is the jitted engine, the learning plain Py
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 from numba import njit
 
+from ..core.rng import make_state, randint, seed_state, uniform
 from ..games import draw_poker as dp
-from ..games.draw_poker import (BET, BET1, CALL, DONE, DROP, HAND, IRAISE, LASTBET, NRAISES, PHASE, POT, RCOUNT,
-                                RMAX, REPLACE, TO_MOVE, K_VALUES, apply_action, apply_replace, deal16, draw_mask,
-                                hand_rank, new_deck, new_round, subvector, update_books, vdhand)
-from ..learners.production_rules import (CAT, GT, INF, LT, RANDOM, SET, LearnParams, RuleSet, Variable, decide_rule,
-                                         deduce)
-from ..rng import make_state, randint, seed_state, uniform
+from ..games.draw_poker import (
+    BET,
+    BET1,
+    CALL,
+    DONE,
+    DROP,
+    HAND,
+    IRAISE,
+    K_VALUES,
+    LASTBET,
+    NRAISES,
+    PHASE,
+    POT,
+    RCOUNT,
+    REPLACE,
+    RMAX,
+    TO_MOVE,
+    apply_action,
+    apply_replace,
+    deal16,
+    draw_mask,
+    hand_rank,
+    new_deck,
+    new_round,
+    subvector,
+    update_books,
+    vdhand,
+)
+from ..learners.production_rules import (
+    CAT,
+    GT,
+    INF,
+    LT,
+    RANDOM,
+    SET,
+    LearnParams,
+    RuleSet,
+    Variable,
+    decide_rule,
+    deduce,
+)
 
 # ----------------------------------------------------------------------------- decision classes
 
@@ -82,14 +118,22 @@ def poker_variables(hbasis: str = "D") -> list[Variable]:
     D = H − OH (``hbasis`` "D", explicit programs) or raw VDHAND ("raw", implicit training)."""
     if hbasis not in ("D", "raw"):
         raise ValueError(f"hbasis must be 'D' or 'raw', got {hbasis!r}")
-    return [Variable("H" if hbasis == "raw" else "D", exclusive=True, lo=-INF if hbasis == "D" else 0, hi=INF,
-                     prefix="H", word="HAND"),
-            Variable("P", lo=0, hi=INF, word="POT"),
-            Variable("B", lo=0, hi=20, word="LASTBET"),
-            Variable("BFO", lo=-INF, hi=INF, prefix="B0", word="BLUFFS"),
-            Variable("PB", lo=0, hi=INF, word="PBRATIO"),
-            Variable("R", lo=-1, hi=3, word="ORP"),
-            Variable("OCS", lo=-INF, hi=INF, prefix="CS", word="OSTYLE")]
+    return [
+        Variable(
+            "H" if hbasis == "raw" else "D",
+            exclusive=True,
+            lo=-INF if hbasis == "D" else 0,
+            hi=INF,
+            prefix="H",
+            word="HAND",
+        ),
+        Variable("P", lo=0, hi=INF, word="POT"),
+        Variable("B", lo=0, hi=20, word="LASTBET"),
+        Variable("BFO", lo=-INF, hi=INF, prefix="B0", word="BLUFFS"),
+        Variable("PB", lo=0, hi=INF, word="PBRATIO"),
+        Variable("R", lo=-1, hi=3, word="ORP"),
+        Variable("OCS", lo=-INF, hi=INF, prefix="CS", word="OSTYLE"),
+    ]
 
 
 # ----------------------------------------------------------------------------- the built-in program
@@ -103,14 +147,34 @@ BUILTIN_VARIANTS = {
 
 #: The 28 action rules of App. B IV in Fig. 5-3's order (rule 7 restored from App. B IV 3.g).
 BUILTIN_RULES: tuple[tuple[str, str], ...] = (
-    ("SW P8 B5", "CALL"), ("SW", "BET LAP"), ("EC P1 B5", "CALL"), ("EC", "BET LAP"),
-    ("GC P2 B5 * * OR1", "CALL"), ("GC P9 B6 * * OR1", "CALL"), ("GC * B5 * * OR2 CS1", "CALL"),
-    ("GC P3 B5 * * OR3", "CALL"), ("GC * * B01 * OR3", "BET SB"), ("GC P4 B5", "CALL"), ("GC P9 B7", "CALL"),
-    ("GC", "BET MB"), ("PC * B5 * PB2 OR4", "CALL"), ("PC * B5 * PB2 OR2 CS2", "CALL"),
-    ("PC P6 B9 B01 PB3 OR6", "BET BB"), ("PC P5 B2 B02", "BET BB"), ("PC * B8 * PB4 OR6", "DROP"),
-    ("PC * B5", "CALL"), ("PC", "BET SB"), ("NC * * * * OR4", "DROP"), ("NC * * * * OR2 CS3", "DROP"),
-    ("NC P10 B9 B01 * OR7", "BET BBS"), ("NC P6 B4 B03 * OR6", "BET BBL"), ("NC * B5 * PB1", "CALL"),
-    ("NC P7 B9", "CALL"), ("NC P7 B3", "BET SB"), ("NC P6 B3 * * OR6", "BET SB"), ("NC", "DROP"),
+    ("SW P8 B5", "CALL"),
+    ("SW", "BET LAP"),
+    ("EC P1 B5", "CALL"),
+    ("EC", "BET LAP"),
+    ("GC P2 B5 * * OR1", "CALL"),
+    ("GC P9 B6 * * OR1", "CALL"),
+    ("GC * B5 * * OR2 CS1", "CALL"),
+    ("GC P3 B5 * * OR3", "CALL"),
+    ("GC * * B01 * OR3", "BET SB"),
+    ("GC P4 B5", "CALL"),
+    ("GC P9 B7", "CALL"),
+    ("GC", "BET MB"),
+    ("PC * B5 * PB2 OR4", "CALL"),
+    ("PC * B5 * PB2 OR2 CS2", "CALL"),
+    ("PC P6 B9 B01 PB3 OR6", "BET BB"),
+    ("PC P5 B2 B02", "BET BB"),
+    ("PC * B8 * PB4 OR6", "DROP"),
+    ("PC * B5", "CALL"),
+    ("PC", "BET SB"),
+    ("NC * * * * OR4", "DROP"),
+    ("NC * * * * OR2 CS3", "DROP"),
+    ("NC P10 B9 B01 * OR7", "BET BBS"),
+    ("NC P6 B4 B03 * OR6", "BET BBL"),
+    ("NC * B5 * PB1", "CALL"),
+    ("NC P7 B9", "CALL"),
+    ("NC P7 B3", "BET SB"),
+    ("NC P6 B3 * * OR6", "BET SB"),
+    ("NC", "DROP"),
 )
 
 
@@ -132,21 +196,44 @@ def built_in(variant: str = "fig5-3", kc: np.ndarray = K_VALUES) -> RuleSet:
     rs.add_symbol(0, CAT, k20 + 1, k18, "GC", label=f"{k20} < D ≤ {k18}")
     rs.add_symbol(0, CAT, k21 + 1, k20, "PC", label=f"{k21} < D ≤ {k20}")
     rs.add_symbol(0, CAT, -INF, k21, "NC", label=f"D ≤ {k21}")
-    for name, text in [("P1", f"> {K(1)}"), ("P2", f"> {K(2)}"), ("P3", f"> {K(4)}"), ("P4", f"> {K(6)}"),
-                       ("P5", f"< {K(9)}"), ("P6", f"< {K(14)}"), ("P7", f"< {K(32)}"), ("P8", f"> {x['P8']}"),
-                       ("P9", f"> {x['P9']}"), ("P10", f"< {x['P10']}")]:
+    for name, text in [
+        ("P1", f"> {K(1)}"),
+        ("P2", f"> {K(2)}"),
+        ("P3", f"> {K(4)}"),
+        ("P4", f"> {K(6)}"),
+        ("P5", f"< {K(9)}"),
+        ("P6", f"< {K(14)}"),
+        ("P7", f"< {K(32)}"),
+        ("P8", f"> {x['P8']}"),
+        ("P9", f"> {x['P9']}"),
+        ("P10", f"< {x['P10']}"),
+    ]:
         rs.add_threshold("P", text, name)
-    for name, text in [("B1", f"< {K(8)}"), ("B2", f"< {K(10)}"), ("B3", f"< {K(13)}"), ("B4", f"< {K(15)}"),
-                       ("B5", "> 0"), ("B6", "> 7"), ("B7", f"> {x['B7']}"), ("B8", f"> {x['B8']}")]:
+    for name, text in [
+        ("B1", f"< {K(8)}"),
+        ("B2", f"< {K(10)}"),
+        ("B3", f"< {K(13)}"),
+        ("B4", f"< {K(15)}"),
+        ("B5", "> 0"),
+        ("B6", "> 7"),
+        ("B7", f"> {x['B7']}"),
+        ("B8", f"> {x['B8']}"),
+    ]:
         rs.add_threshold("B", text, name)
     rs.add_symbol("B", SET, 1, 4, "B9", label="0 < B < 5")
     for name, k in [("B01", 5), ("B02", 11), ("B03", 16)]:
         rs.add_threshold("BFO", f"> {K(k)}", name)
     for name, text in [("PB1", f"> {K(17)}"), ("PB2", "> 1"), ("PB3", "> 3"), ("PB4", "< 2")]:
         rs.add_threshold("PB", text, name)
-    for name, lo, hi, lab in [("OR1", 0, 1, "R = 0 ∨ R = 1"), ("OR2", 2, 2, "R = 2"), ("OR3", -1, -1, "R = -1"),
-                              ("OR4", 0, 0, "R = 0"), ("OR5", 1, 1, "R = 1"), ("OR6", 0, 3, "R ≠ -1"),
-                              ("OR7", 3, 3, "R = 3")]:
+    for name, lo, hi, lab in [
+        ("OR1", 0, 1, "R = 0 ∨ R = 1"),
+        ("OR2", 2, 2, "R = 2"),
+        ("OR3", -1, -1, "R = -1"),
+        ("OR4", 0, 0, "R = 0"),
+        ("OR5", 1, 1, "R = 1"),
+        ("OR6", 0, 3, "R ≠ -1"),
+        ("OR7", 3, 3, "R = 3"),
+    ]:
         rs.add_symbol("R", SET, lo, hi, name, label=lab)
     for name, k in [("CS1", 3), ("CS2", 7), ("CS3", 12)]:
         rs.add_threshold("OCS", f"> {K(k)}", name)
@@ -188,21 +275,29 @@ class Player:
     program: RuleSet | None = None
 
 
-def program_player(rs: RuleSet, name: str = "program", classes: str | None = None, random_mode: str = "classes") -> Player:
+def program_player(
+    rs: RuleSet, name: str = "program", classes: str | None = None, random_mode: str = "classes"
+) -> Player:
     """A rule program as a player (its arrays are a snapshot: rebuild after the rule set changes)."""
     classes = classes or getattr(rs, "classes", "explicit")
     if classes not in CLASS_SETS or random_mode not in RANDOM_MODES:
         raise ValueError(f"classes must be in {list(CLASS_SETS)} and random_mode in {list(RANDOM_MODES)}")
     syms, rules, _ = rs.arrays()
     hb = 0 if rs.variables[0].name == "D" else 1
-    ip = np.array([KIND_RULES, rs._arrays[3], len(rs.rules), hb, CLASS_SETS[classes], RANDOM_MODES[random_mode]],
-                  dtype=np.int64)
+    ip = np.array(
+        [KIND_RULES, rs._arrays[3], len(rs.rules), hb, CLASS_SETS[classes], RANDOM_MODES[random_mode]], dtype=np.int64
+    )
     return Player(name, ip, syms, rules, np.zeros(4), rs)
 
 
 def _scripted(kind: int, name: str, fp: Sequence[float]) -> Player:
-    return Player(name, np.array([kind, 0, 0, 0, 0, 0], dtype=np.int64), np.zeros((1, 5), dtype=np.int64),
-                  np.full((1, 8), -1, dtype=np.int64), np.asarray(fp, dtype=np.float64))
+    return Player(
+        name,
+        np.array([kind, 0, 0, 0, 0, 0], dtype=np.int64),
+        np.zeros((1, 5), dtype=np.int64),
+        np.full((1, 8), -1, dtype=np.int64),
+        np.asarray(fp, dtype=np.float64),
+    )
 
 
 def experienced(bluff: float = 0.10) -> Player:
@@ -212,8 +307,9 @@ def experienced(bluff: float = 0.10) -> Player:
     return _scripted(KIND_EXPERT, "experienced (scripted)", [bluff, 0, 0, 0])
 
 
-def equity_player(raise_pre: float = 0.62, raise_post: float = 0.70, open_at: float = 0.35,
-                  bluff: float = 0.05) -> Player:
+def equity_player(
+    raise_pre: float = 0.62, raise_post: float = 0.70, open_at: float = 0.35, bluff: float = 0.05
+) -> Player:
     """The equity-threshold baseline (see :func:`equity_action`)."""
     for n, v in (("raise_pre", raise_pre), ("raise_post", raise_post), ("open_at", open_at), ("bluff", bluff)):
         if not 0 <= v <= 1:
@@ -262,8 +358,9 @@ N_CLASSES = 47
 
 
 @njit(cache=True)
-def _equity_tables(n: int, seed: int, pre_num: np.ndarray, pre_den: np.ndarray, post: np.ndarray,
-                   post_n: np.ndarray) -> None:
+def _equity_tables(
+    n: int, seed: int, pre_num: np.ndarray, pre_den: np.ndarray, post: np.ndarray, post_n: np.ndarray
+) -> None:
     rng = seed_state(seed, 0)
     deck = np.zeros(53, dtype=np.int64)
     new_deck(deck)
@@ -272,13 +369,13 @@ def _equity_tables(n: int, seed: int, pre_num: np.ndarray, pre_den: np.ndarray, 
     for _ in range(n):
         deal16(deck, rng, d)
         new_round(st, d, 0, 50)
-        c0 = hand_class(st[HAND:HAND + 5])
+        c0 = hand_class(st[HAND : HAND + 5])
         st[PHASE] = REPLACE
         st[TO_MOVE] = 0
-        apply_replace(st, draw_mask(st[HAND:HAND + 5]))
-        apply_replace(st, draw_mask(st[HAND + 8:HAND + 13]))
-        r0 = hand_rank(st[HAND:HAND + 5])
-        r1 = hand_rank(st[HAND + 8:HAND + 13])
+        apply_replace(st, draw_mask(st[HAND : HAND + 5]))
+        apply_replace(st, draw_mask(st[HAND + 8 : HAND + 13]))
+        r0 = hand_rank(st[HAND : HAND + 5])
+        r1 = hand_rank(st[HAND + 8 : HAND + 13])
         pre_den[c0] += 1
         pre_num[c0] += 2 if r0 > r1 else (1 if r0 == r1 else 0)
         k = st[dp.REPL + 1]
@@ -301,7 +398,7 @@ def equity_tables(n: int = 400_000, seed: int = 1968) -> tuple[np.ndarray, np.nd
         _equity_tables(n, seed, pre_num, pre_den, post, post_n)
         pre = np.where(pre_den > 0, pre_num / np.maximum(2 * pre_den, 1), 0.5)
         for k in range(4):
-            post[k, :post_n[k]] = np.sort(post[k, :post_n[k]])
+            post[k, : post_n[k]] = np.sort(post[k, : post_n[k]])
         width = int(post_n.max())
         _EQ_CACHE[key] = (pre, np.ascontiguousarray(post[:, :width]), post_n)
     return _EQ_CACHE[key]
@@ -393,9 +490,20 @@ def random_action(cset: int, mode: int, st: np.ndarray, lap: int, rng: np.ndarra
 
 
 @njit(cache=True)
-def rule_action(ip: np.ndarray, syms: np.ndarray, rules: np.ndarray, st: np.ndarray, seat: int, book: np.ndarray,
-                kc: np.ndarray, rng: np.ndarray, vals: np.ndarray, aux: np.ndarray, fv: np.ndarray,
-                mask: np.ndarray) -> tuple:
+def rule_action(
+    ip: np.ndarray,
+    syms: np.ndarray,
+    rules: np.ndarray,
+    st: np.ndarray,
+    seat: int,
+    book: np.ndarray,
+    kc: np.ndarray,
+    rng: np.ndarray,
+    vals: np.ndarray,
+    aux: np.ndarray,
+    fv: np.ndarray,
+    mask: np.ndarray,
+) -> tuple:
     """A rule program's move: (kind, amount, class, fired rule, random?)."""
     subvector(st, seat, book, kc, ip[3], vals, aux, fv)
     r = decide_rule(syms, ip[1], rules, ip[2], vals, aux, mask)
@@ -432,7 +540,7 @@ def expert_action(st: np.ndarray, seat: int, fp: np.ndarray, rng: np.ndarray) ->
     once when r = 3, call B ≤ 8 or P ≥ 3B; pair of J+ open 1–3, call B ≤ 5 or P ≥ 4B; small pair
     open 1, call B ≤ 2 or P ≥ 6B; nothing: bluff 10–15 with probability 1.5·``bluff`` when r = 3,
     else drop.  Returns (kind, amount)."""
-    h = st[HAND + 8 * seat:HAND + 8 * seat + 5]
+    h = st[HAND + 8 * seat : HAND + 8 * seat + 5]
     v = vdhand(h)
     b = st[LASTBET]
     mine = st[IRAISE + seat]
@@ -480,14 +588,15 @@ def expert_action(st: np.ndarray, seat: int, fp: np.ndarray, rng: np.ndarray) ->
 
 
 @njit(cache=True)
-def equity_action(st: np.ndarray, seat: int, fp: np.ndarray, rng: np.ndarray, pre: np.ndarray, post: np.ndarray,
-                  post_n: np.ndarray) -> tuple:
+def equity_action(
+    st: np.ndarray, seat: int, fp: np.ndarray, rng: np.ndarray, pre: np.ndarray, post: np.ndarray, post_n: np.ndarray
+) -> tuple:
     """Equity-threshold play.  e = pre-draw P(win) of its hand class, or post-draw P(win) of its final
     hand against the opponent's final hands given his draw count.  Raise round(40·(e − ½)) (1–20)
     when e ≥ ``raise_pre``/``raise_post`` and it has raised < 2 times in the interval; facing a bet
     B call iff e ≥ B / (P + 2B) (the pot odds), else drop; first to act bet 1 iff e ≥ ``open_at``,
     after the draw bluff 10–15 with probability ``bluff`` when the opponent drew 3, else drop."""
-    h = st[HAND + 8 * seat:HAND + 8 * seat + 5]
+    h = st[HAND + 8 * seat : HAND + 8 * seat + 5]
     b = st[LASTBET]
     p = st[POT]
     mine = st[IRAISE + seat]
@@ -511,9 +620,24 @@ def equity_action(st: np.ndarray, seat: int, fp: np.ndarray, rng: np.ndarray, pr
 
 
 @njit(cache=True)
-def act(ip: np.ndarray, syms: np.ndarray, rules: np.ndarray, fp: np.ndarray, st: np.ndarray, seat: int,
-        book: np.ndarray, kc: np.ndarray, rng: np.ndarray, pre: np.ndarray, post: np.ndarray, post_n: np.ndarray,
-        vals: np.ndarray, aux: np.ndarray, fv: np.ndarray, mask: np.ndarray) -> tuple:
+def act(
+    ip: np.ndarray,
+    syms: np.ndarray,
+    rules: np.ndarray,
+    fp: np.ndarray,
+    st: np.ndarray,
+    seat: int,
+    book: np.ndarray,
+    kc: np.ndarray,
+    rng: np.ndarray,
+    pre: np.ndarray,
+    post: np.ndarray,
+    post_n: np.ndarray,
+    vals: np.ndarray,
+    aux: np.ndarray,
+    fv: np.ndarray,
+    mask: np.ndarray,
+) -> tuple:
     """Any player's move: (kind, amount, class or -1, fired rule or -1, from the random rule?)."""
     k = ip[0]
     if k == KIND_RULES:
@@ -531,8 +655,24 @@ def act(ip: np.ndarray, syms: np.ndarray, rules: np.ndarray, fp: np.ndarray, st:
 
 
 @njit(cache=True)
-def play_round(st: np.ndarray, book: np.ndarray, kc: np.ndarray, rng: np.ndarray, corr_mode: int,
-               ip0, syms0, rules0, fp0, ip1, syms1, rules1, fp1, pre, post, post_n) -> int:
+def play_round(
+    st: np.ndarray,
+    book: np.ndarray,
+    kc: np.ndarray,
+    rng: np.ndarray,
+    corr_mode: int,
+    ip0,
+    syms0,
+    rules0,
+    fp0,
+    ip1,
+    syms1,
+    rules1,
+    fp1,
+    pre,
+    post,
+    post_n,
+) -> int:
     """Play the dealt r-o-p in ``st`` to the end (draws by the fixed policy), update the books;
     returns the number of bet decisions made."""
     nmax = max(syms0.shape[0], syms1.shape[0])
@@ -542,14 +682,16 @@ def play_round(st: np.ndarray, book: np.ndarray, kc: np.ndarray, rng: np.ndarray
     while st[PHASE] != DONE:
         seat = st[TO_MOVE]
         if st[PHASE] == REPLACE:
-            apply_replace(st, draw_mask(st[HAND + 8 * seat:HAND + 8 * seat + 5]))
+            apply_replace(st, draw_mask(st[HAND + 8 * seat : HAND + 8 * seat + 5]))
             continue
         if seat == 0:
-            kind, amt, _, _, _ = act(ip0, syms0, rules0, fp0, st, 0, book, kc, rng, pre, post, post_n, vals, aux,
-                                     fv, mask)
+            kind, amt, _, _, _ = act(
+                ip0, syms0, rules0, fp0, st, 0, book, kc, rng, pre, post, post_n, vals, aux, fv, mask
+            )
         else:
-            kind, amt, _, _, _ = act(ip1, syms1, rules1, fp1, st, 1, book, kc, rng, pre, post, post_n, vals, aux,
-                                     fv, mask)
+            kind, amt, _, _, _ = act(
+                ip1, syms1, rules1, fp1, st, 1, book, kc, rng, pre, post, post_n, vals, aux, fv, mask
+            )
         err = apply_action(st, kind, amt)
         if err != 0:
             raise ValueError("a player produced an illegal action")
@@ -559,8 +701,26 @@ def play_round(st: np.ndarray, book: np.ndarray, kc: np.ndarray, rng: np.ndarray
 
 
 @njit(cache=True)
-def play_rounds(n: int, seed: int, stream: int, kc: np.ndarray, corr_mode: int, memory: int, ip0, syms0, rules0,
-                fp0, ip1, syms1, rules1, fp1, pre, post, post_n, nets: np.ndarray) -> int:
+def play_rounds(
+    n: int,
+    seed: int,
+    stream: int,
+    kc: np.ndarray,
+    corr_mode: int,
+    memory: int,
+    ip0,
+    syms0,
+    rules0,
+    fp0,
+    ip1,
+    syms1,
+    rules1,
+    fp1,
+    pre,
+    post,
+    post_n,
+    nets: np.ndarray,
+) -> int:
     """``n`` r-o-ps from one continuous deck (first player alternating; the books are reset every
     ``memory`` r-o-ps); ``nets[i, s]`` = seat s's net in r-o-p i.  Returns the number of bet decisions."""
     rng = seed_state(seed, stream)
@@ -575,17 +735,38 @@ def play_rounds(n: int, seed: int, stream: int, kc: np.ndarray, corr_mode: int, 
             book[:, :] = 0
         deal16(deck, rng, d)
         new_round(st, d, i % 2, dp.DEFAULT_CAP)
-        total += play_round(st, book, kc, rng, corr_mode, ip0, syms0, rules0, fp0, ip1, syms1, rules1, fp1, pre,
-                            post, post_n)
+        total += play_round(
+            st, book, kc, rng, corr_mode, ip0, syms0, rules0, fp0, ip1, syms1, rules1, fp1, pre, post, post_n
+        )
         nets[i, 0] = st[dp.NET]
         nets[i, 1] = st[dp.NET + 1]
     return total
 
 
 @njit(cache=True)
-def duplicate_tests(reps: int, seed: int, stream0: int, games: int, rounds: int, swap_seats: bool, kc: np.ndarray,
-                    corr_mode: int, ip0, syms0, rules0, fp0, ip1, syms1, rules1, fp1, pre, post, post_n,
-                    nets1: np.ndarray, nets2: np.ndarray) -> None:
+def duplicate_tests(
+    reps: int,
+    seed: int,
+    stream0: int,
+    games: int,
+    rounds: int,
+    swap_seats: bool,
+    kc: np.ndarray,
+    corr_mode: int,
+    ip0,
+    syms0,
+    rules0,
+    fp0,
+    ip1,
+    syms1,
+    rules1,
+    fp1,
+    pre,
+    post,
+    post_n,
+    nets1: np.ndarray,
+    nets2: np.ndarray,
+) -> None:
     """The proficiency test of §5.2 (Fig. 5-4), ``reps`` times.  Series I: the program (player 0) plays
     ``games`` × ``rounds`` r-o-ps against the opponent (player 1), the program opening the odd
     r-o-ps of each game; series II: the same deals with the hands swapped (the program holds what
@@ -613,8 +794,9 @@ def duplicate_tests(reps: int, seed: int, stream0: int, games: int, rounds: int,
         book[:, :] = 0
         for k in range(nd):
             new_round(st, deals[k], (k % rounds) % 2, dp.DEFAULT_CAP)
-            play_round(st, book, kc, rng, corr_mode, ip0, syms0, rules0, fp0, ip1, syms1, rules1, fp1, pre, post,
-                       post_n)
+            play_round(
+                st, book, kc, rng, corr_mode, ip0, syms0, rules0, fp0, ip1, syms1, rules1, fp1, pre, post, post_n
+            )
             nets1[t, k] = st[dp.NET]
         # series II: hands swapped, games permuted
         book[:, :] = 0
@@ -627,23 +809,32 @@ def duplicate_tests(reps: int, seed: int, stream0: int, games: int, rounds: int,
                 if swap_seats:
                     opener = 1 - opener
                 new_round(st, d, opener, dp.DEFAULT_CAP)
-                play_round(st, book, kc, rng, corr_mode, ip0, syms0, rules0, fp0, ip1, syms1, rules1, fp1, pre,
-                           post, post_n)
+                play_round(
+                    st, book, kc, rng, corr_mode, ip0, syms0, rules0, fp0, ip1, syms1, rules1, fp1, pre, post, post_n
+                )
                 nets2[t, k] = st[dp.NET + 1]
 
 
 _NO_EQ = (np.full(N_CLASSES, 0.5), np.zeros((4, 1), dtype=np.int64), np.zeros(4, dtype=np.int64))
 
 
-def _eq(*players: "Player") -> tuple:
+def _eq(*players: Player) -> tuple:
     """The equity tables if one of ``players`` needs them (computing them takes a second), else stubs."""
     if any(p.ip[0] == KIND_EQUITY for p in players):
         return equity_tables()
     return _NO_EQ
 
 
-def match(p0: Player, p1: Player, rounds: int, seed: int = 0, stream: int = 0, corr_mode: int = 0,
-          memory: int = 25, kc: np.ndarray = K_VALUES) -> tuple[np.ndarray, int]:
+def match(
+    p0: Player,
+    p1: Player,
+    rounds: int,
+    seed: int = 0,
+    stream: int = 0,
+    corr_mode: int = 0,
+    memory: int = 25,
+    kc: np.ndarray = K_VALUES,
+) -> tuple[np.ndarray, int]:
     """Both seats' nets in each of ``rounds`` r-o-ps (shape ``(rounds, 2)``: column 0 is ``p0`` in seat 0,
     column 1 is ``p1``), and the number of bet decisions."""
     if rounds < 1 or memory < 1:
@@ -651,8 +842,26 @@ def match(p0: Player, p1: Player, rounds: int, seed: int = 0, stream: int = 0, c
     seed, stream, corr_mode = dp.check_seed(seed), dp.check_seed(stream, "stream"), dp.check_corr_mode(corr_mode)
     nets = np.zeros((rounds, 2), dtype=np.int64)
     pre, post, post_n = _eq(p0, p1)
-    n = play_rounds(rounds, seed, stream, kc, corr_mode, memory, p0.ip, p0.syms, p0.rules, p0.fp, p1.ip, p1.syms, p1.rules,
-                    p1.fp, pre, post, post_n, nets)
+    n = play_rounds(
+        rounds,
+        seed,
+        stream,
+        kc,
+        corr_mode,
+        memory,
+        p0.ip,
+        p0.syms,
+        p0.rules,
+        p0.fp,
+        p1.ip,
+        p1.syms,
+        p1.rules,
+        p1.fp,
+        pre,
+        post,
+        post_n,
+        nets,
+    )
     return nets, n
 
 
@@ -694,9 +903,18 @@ class Proficiency:
         return float(x.mean()), 1.96 * sd / np.sqrt(max(len(x), 1)), sd
 
 
-def proficiency(program: Player, opponent: Player, reps: int, seed: int = 0, stream0: int = 0, games: int = 5,
-                rounds: int = 5, swap_seats: bool = False, corr_mode: int = 0,
-                kc: np.ndarray = K_VALUES) -> Proficiency:
+def proficiency(
+    program: Player,
+    opponent: Player,
+    reps: int,
+    seed: int = 0,
+    stream0: int = 0,
+    games: int = 5,
+    rounds: int = 5,
+    swap_seats: bool = False,
+    corr_mode: int = 0,
+    kc: np.ndarray = K_VALUES,
+) -> Proficiency:
     """``reps`` duplicate proficiency tests of ``program`` against ``opponent`` (§5.2, Fig. 5-4)."""
     if reps < 1 or games < 1 or rounds < 1:
         raise ValueError("reps, games and rounds must be >= 1")
@@ -704,9 +922,29 @@ def proficiency(program: Player, opponent: Player, reps: int, seed: int = 0, str
     nd = games * rounds
     n1, n2 = np.zeros((reps, nd), dtype=np.int64), np.zeros((reps, nd), dtype=np.int64)
     pre, post, post_n = _eq(program, opponent)
-    duplicate_tests(reps, seed, stream0, games, rounds, swap_seats, kc, corr_mode, program.ip, program.syms,
-                    program.rules, program.fp, opponent.ip, opponent.syms, opponent.rules, opponent.fp, pre, post,
-                    post_n, n1, n2)
+    duplicate_tests(
+        reps,
+        seed,
+        stream0,
+        games,
+        rounds,
+        swap_seats,
+        kc,
+        corr_mode,
+        program.ip,
+        program.syms,
+        program.rules,
+        program.fp,
+        opponent.ip,
+        opponent.syms,
+        opponent.rules,
+        opponent.fp,
+        pre,
+        post,
+        post_n,
+        n1,
+        n2,
+    )
     return Proficiency(program.name, opponent.name, n1, n2)
 
 
@@ -723,8 +961,10 @@ def _set_reason(sym, var: str) -> tuple:
     if lo == hi:
         return ("set", lo, hi, f"{var} = {lo}"), f"(EQUAL TO {lo}.)"
     vals = list(range(lo, hi + 1))
-    return (("set", lo, hi, " ∨ ".join(f"{var} = {x}" for x in vals)),
-            "(EQUAL TO " + " OR ".join(f"{x}." for x in vals) + ")")
+    return (
+        ("set", lo, hi, " ∨ ".join(f"{var} = {x}" for x in vals)),
+        "(EQUAL TO " + " OR ".join(f"{x}." for x in vals) + ")",
+    )
 
 
 @dataclass
@@ -787,8 +1027,7 @@ class Table:
     """A round of play driven from Python, one decision at a time (for the training procedures and the
     widget): the jitted engine on arrays, a continuous deck, both books."""
 
-    def __init__(self, seed: int, stream: int, corr_mode: int = 0, kc: np.ndarray = K_VALUES,
-                 memory: int = 25) -> None:
+    def __init__(self, seed: int, stream: int, corr_mode: int = 0, kc: np.ndarray = K_VALUES, memory: int = 25) -> None:
         if memory < 1:
             raise ValueError(f"memory (r-o-ps before the books are reset) must be >= 1, got {memory!r}")
         seed, corr_mode = dp.check_seed(seed), dp.check_corr_mode(corr_mode)
@@ -813,7 +1052,7 @@ class Table:
     def replace_all(self) -> None:
         while self.st[PHASE] == REPLACE:
             seat = int(self.st[TO_MOVE])
-            apply_replace(self.st, draw_mask(self.st[HAND + 8 * seat:HAND + 8 * seat + 5]))
+            apply_replace(self.st, draw_mask(self.st[HAND + 8 * seat : HAND + 8 * seat + 5]))
 
     def beta(self, seat: int, hbasis: int) -> tuple[np.ndarray, np.ndarray, int]:
         subvector(self.st, seat, self.book, self.kc, hbasis, self.vals, self.aux, self.fv)
@@ -822,8 +1061,24 @@ class Table:
     def move(self, p: Player, seat: int) -> tuple:
         mask = np.zeros(max(1, p.syms.shape[0]), dtype=np.bool_)
         pre, post, post_n = _eq(p)
-        return act(p.ip, p.syms, p.rules, p.fp, self.st, seat, self.book, self.kc, self.rng, pre, post, post_n,
-                   self.vals, self.aux, self.fv, mask)
+        return act(
+            p.ip,
+            p.syms,
+            p.rules,
+            p.fp,
+            self.st,
+            seat,
+            self.book,
+            self.kc,
+            self.rng,
+            pre,
+            post,
+            post_n,
+            self.vals,
+            self.aux,
+            self.fv,
+            mask,
+        )
 
     def apply(self, kind: int, amount: int) -> None:
         err = apply_action(self.st, kind, amount)
@@ -854,10 +1109,19 @@ class TrainingRun:
     coverage: float = float("nan")
 
 
-def train_explicit(seed: int, opponent: Player | None = None, params: LearnParams | None = None,
-                   noise: float = 0.0, max_games: int = 200, rounds: int = 5, corr_mode: int = 0,
-                   trainer: RuleSet | None = None, keep_reports: bool = False, clean_games: int = 1,
-                   memory: int = 25) -> TrainingRun:
+def train_explicit(
+    seed: int,
+    opponent: Player | None = None,
+    params: LearnParams | None = None,
+    noise: float = 0.0,
+    max_games: int = 200,
+    rounds: int = 5,
+    corr_mode: int = 0,
+    trainer: RuleSet | None = None,
+    keep_reports: bool = False,
+    clean_games: int = 1,
+    memory: int = 25,
+) -> TrainingRun:
     """Explicit training by the program trainer (§5.3): the trainee (random rule only) plays
     ``rounds``-r-o-p games against ``opponent``; after each of its bet decisions the trainer judges
     the move; an unacceptable one (a move from the random rule always is) is a training trial with
@@ -916,8 +1180,9 @@ def train_explicit(seed: int, opponent: Player | None = None, params: LearnParam
             converged = True
             break
     removed = prog.remove_redundancies()
-    return TrainingRun(prog, trials, created, len(removed), prog.n_rules(), games, table.rop, converged, reports,
-                       removed)
+    return TrainingRun(
+        prog, trials, created, len(removed), prog.n_rules(), games, table.rop, converged, reports, removed
+    )
 
 
 # ----------------------------------------------------------------------------- implicit training
@@ -929,8 +1194,13 @@ DECISION_MATRIX = {
     C_DROP: {"P": "large", "B": "large", "BFO": "small", "PB": "small", "OCS": "large"},
     C_CALL: {"P": "large", "B": "large", "BFO": "small", "PB": "large", "OCS": "large"},
     C_LOW: {"P": "small", "B": "small", "BFO": ("large", "small"), "PB": "large", "OCS": "large"},
-    C_HIGH: {"P": "small", "B": ("large", "small"), "BFO": ("small", "large"), "PB": ("small", "large"),
-             "OCS": ("small", "large")},
+    C_HIGH: {
+        "P": "small",
+        "B": ("large", "small"),
+        "BFO": ("small", "large"),
+        "PB": ("small", "large"),
+        "OCS": ("small", "large"),
+    },
 }
 ACTION_CLASS = {"drop": C_DROP, "call": C_CALL, "bet low": C_LOW, "bet high": C_HIGH}
 GOOD_HAND = 10  # goodhand(x) ⇔ VDHAND ≥ 10 (a pair of 4s or better; notes, ambiguity 10)
@@ -1000,13 +1270,15 @@ def prime(ctx: Context, own_rank: int, opp_rank: int, opp_value: int, notprev: s
 def deduced_classes(ctx: Context, own_rank: int, opp_rank: int, opp_value: int, notprev: str = "opp") -> list[int]:
     """The decision classes that maximize the score (App. I); nothing deducible → CALL (BET LOW when
     no bet is pending, since a call is not allowed then)."""
-    acts, _ = deduce(prime(ctx, own_rank, opp_rank, opp_value, notprev),
-                     default=("call",) if ctx.vals[2] > 0 else ("bet low",))
+    acts, _ = deduce(
+        prime(ctx, own_rank, opp_rank, opp_value, notprev), default=("call",) if ctx.vals[2] > 0 else ("bet low",)
+    )
     return [ACTION_CLASS[a] for a in acts]
 
 
-def _play_implicit_round(table: Table, prog: RuleSet, opponent: Player, learning: bool, out: list,
-                         random_mode: str = "classes") -> None:
+def _play_implicit_round(
+    table: Table, prog: RuleSet, opponent: Player, learning: bool, out: list, random_mode: str = "classes"
+) -> None:
     """One r-o-p of the implicit learner (seat 0) against ``opponent``; appends a :class:`Context` per
     program decision.  While ``learning``, a DROP is not made: a CALL (or a bet of 1) replaces it."""
     pl = program_player(prog, classes="implicit", random_mode=random_mode)
@@ -1025,8 +1297,9 @@ def _play_implicit_round(table: Table, prog: RuleSet, opponent: Player, learning
             table.apply(k, a)
             continue
         ctx_vals, ctx_aux, _ = table.beta(0, 1)
-        c = Context(ctx_vals, ctx_aux, 0, False, st[PHASE] != BET1, int(st[RCOUNT + 1]), int(st[RMAX + 1]),
-                    int(st[RMAX]))
+        c = Context(
+            ctx_vals, ctx_aux, 0, False, st[PHASE] != BET1, int(st[RCOUNT + 1]), int(st[RMAX + 1]), int(st[RMAX])
+        )
         kind, amt, cls, r, rnd = table.move(pl, 0)
         c.cls, c.random = int(cls), bool(rnd)
         if learning and kind == DROP:
@@ -1036,9 +1309,18 @@ def _play_implicit_round(table: Table, prog: RuleSet, opponent: Player, learning
         table.apply(kind, amt)
 
 
-def train_implicit(seed: int, opponent: Player | None = None, params: LearnParams | None = None,
-                   coverage: float = 0.95, window: int = 40, max_rops: int = 3000, notprev: str = "opp",
-                   corr_mode: int = 0, keep_reports: bool = False, memory: int = 25) -> TrainingRun:
+def train_implicit(
+    seed: int,
+    opponent: Player | None = None,
+    params: LearnParams | None = None,
+    coverage: float = 0.95,
+    window: int = 40,
+    max_rops: int = 3000,
+    notprev: str = "opp",
+    corr_mode: int = 0,
+    keep_reports: bool = False,
+    memory: int = 25,
+) -> TrainingRun:
     """Implicit training (§5.4, App. I–J): the program (random rule, hand partition on raw H, no other
     bf rules) plays the opponent; after an r-o-p that ends in a call, each decision it made after
     the draw is judged by deduction from the axioms with the opponent's shown hand; when the rules'
@@ -1070,8 +1352,8 @@ def train_implicit(seed: int, opponent: Player | None = None, params: LearnParam
         recent += [not c.random for c in ctxs if c.post]  # coverage of the decisions learning looks at
         recent = recent[-window:]
         if table.st[dp.END] == 0:  # ended by a call: the opponent's hand is shown
-            opp = table.st[HAND + 8:HAND + 13]
-            own = table.st[HAND:HAND + 5]
+            opp = table.st[HAND + 8 : HAND + 13]
+            own = table.st[HAND : HAND + 5]
             orank, rank_opp, vopp = int(hand_rank(own)), int(hand_rank(opp)), int(vdhand(opp))
             for c in ctxs:
                 if not c.post:
@@ -1090,15 +1372,33 @@ def train_implicit(seed: int, opponent: Player | None = None, params: LearnParam
             converged = True
             break
     removed = prog.remove_redundancies()
-    return TrainingRun(prog, trials, created, len(removed), prog.n_rules(), games, rops, converged, reports,
-                       removed, float(np.mean(recent)) if recent else float("nan"))
+    return TrainingRun(
+        prog,
+        trials,
+        created,
+        len(removed),
+        prog.n_rules(),
+        games,
+        rops,
+        converged,
+        reports,
+        removed,
+        float(np.mean(recent)) if recent else float("nan"),
+    )
 
 
 # ----------------------------------------------------------------------------- agreement tests
 
 
-def agreement_explicit(prog: RuleSet, seed: int, n: int = 50, opponent: Player | None = None,
-                       trainer: RuleSet | None = None, random_mode: str = "classes", corr_mode: int = 0) -> float:
+def agreement_explicit(
+    prog: RuleSet,
+    seed: int,
+    n: int = 50,
+    opponent: Player | None = None,
+    trainer: RuleSet | None = None,
+    random_mode: str = "classes",
+    corr_mode: int = 0,
+) -> float:
     """Table 5-1: the fraction of ``n`` consecutive decisions of ``prog`` (playing ``opponent`` from
     random hands) that its trainer accepts."""
     opponent = opponent or experienced()
@@ -1126,8 +1426,15 @@ def agreement_explicit(prog: RuleSet, seed: int, n: int = 50, opponent: Player |
     return agree / n
 
 
-def agreement_implicit(prog: RuleSet, seed: int, n: int = 50, opponent: Player | None = None,
-                       random_mode: str = "classes", notprev: str = "opp", corr_mode: int = 0) -> float:
+def agreement_implicit(
+    prog: RuleSet,
+    seed: int,
+    n: int = 50,
+    opponent: Player | None = None,
+    random_mode: str = "classes",
+    notprev: str = "opp",
+    corr_mode: int = 0,
+) -> float:
     """Table 5-2: the fraction of ``n`` consecutive post-draw decisions of ``prog`` whose class is among
     those deduced from the axioms (the opponent's hand known to the referee)."""
     opponent = opponent or experienced()
@@ -1139,8 +1446,8 @@ def agreement_implicit(prog: RuleSet, seed: int, n: int = 50, opponent: Player |
         ctxs: list[Context] = []
         _play_implicit_round(table, prog, opponent, False, ctxs, random_mode)
         ctxs = [c for c in ctxs if c.post]
-        own = st[HAND:HAND + 5]
-        opp = st[HAND + 8:HAND + 13]
+        own = st[HAND : HAND + 5]
+        opp = st[HAND + 8 : HAND + 13]
         for c in ctxs:
             if total >= n:
                 break
@@ -1155,8 +1462,18 @@ def agreement_implicit(prog: RuleSet, seed: int, n: int = 50, opponent: Player |
 
 def lisp(rs: RuleSet) -> str:
     """A rule set in the LISP-like notation of Figs. 5-3, 5-7, 5-10, 5-13."""
-    names = {C_DROP: "DROP", C_CALL: "CALL", C_LAP: "LAP", C_SB: "SB", C_MB: "MB", C_BB: "BB", C_BBS: "BBS",
-             C_BBL: "BBL", C_LOW: "SSS", C_HIGH: "BBB"}
+    names = {
+        C_DROP: "DROP",
+        C_CALL: "CALL",
+        C_LAP: "LAP",
+        C_SB: "SB",
+        C_MB: "MB",
+        C_BB: "BB",
+        C_BBS: "BBS",
+        C_BBL: "BBL",
+        C_LOW: "SSS",
+        C_HIGH: "BBB",
+    }
     lines = []
     for r in rs.rules:
         left = " ".join("*" if s is None else rs.symbols[s].name for s in r.left)
@@ -1195,12 +1512,20 @@ def lisp(rs: RuleSet) -> str:
     return "(" + "\n ".join(lines) + ")\n(" + "\n ".join(bf) + ")"
 
 
-
 # ----------------------------------------------------------------------------- manual training by a person
 
 
-ADVICE_WORDS = {"HAND": 0, "POT": 1, "LASTBET": 2, "BLUFFS": 3, "BLUFFO": 3, "PBRATIO": 4, "POTBET": 4, "ORP": 5,
-                "OSTYLE": 6}
+ADVICE_WORDS = {
+    "HAND": 0,
+    "POT": 1,
+    "LASTBET": 2,
+    "BLUFFS": 3,
+    "BLUFFO": 3,
+    "PBRATIO": 4,
+    "POTBET": 4,
+    "ORP": 5,
+    "OSTYLE": 6,
+}
 HAND_WORDS = {"EXCELLENT": "H1", "GOOD": "H2", "FAIR": "H3", "POOR": "H4"}
 
 
@@ -1276,7 +1601,7 @@ class ManualSession:
         return self.table.st
 
     def hand(self, seat: int) -> str:
-        return dp.hand_text(self.st[HAND + 8 * seat:HAND + 8 * seat + 5])
+        return dp.hand_text(self.st[HAND + 8 * seat : HAND + 8 * seat + 5])
 
     def waiting_for(self) -> str:
         """'judge' (the program proposed a move), 'move' (the reader bets), 'replace' (the reader discards)."""
@@ -1298,7 +1623,7 @@ class ManualSession:
             if seat == 1:
                 return
             if self.st[PHASE] == REPLACE:
-                m = int(draw_mask(self.st[HAND:HAND + 5]))
+                m = int(draw_mask(self.st[HAND : HAND + 5]))
                 apply_replace(self.st, m)
                 self.log.append(f"I REPLACE {bin(m).count('1')}. CARDS")
                 continue
@@ -1333,8 +1658,10 @@ class ManualSession:
                 raise ValueError(f"advice is text or a (class, reasons dict) pair, got {advice!r}")
             cls, reasons = advice
         if isinstance(cls, (bool, np.bool_)) or not isinstance(cls, (int, np.integer)) or int(cls) not in EXPLICIT:
-            raise ValueError(f"the advised class must be one of {[CLASS_NAMES[c] for c in EXPLICIT]} "
-                             f"(0..{len(EXPLICIT) - 1}), got {cls!r}")
+            raise ValueError(
+                f"the advised class must be one of {[CLASS_NAMES[c] for c in EXPLICIT]} "
+                f"(0..{len(EXPLICIT) - 1}), got {cls!r}"
+            )
         cls = int(cls)
         if not reasons:
             raise ValueError("advice needs at least one reason")
@@ -1381,7 +1708,7 @@ class ManualSession:
         """The reader's replacement: cards to discard (names like 'H5 D9' or positions 0–4)."""
         if self.waiting_for() != "replace":
             raise ValueError(f"not your replacement: waiting for {self.waiting_for()}")
-        hand = self.st[HAND + 8:HAND + 13]
+        hand = self.st[HAND + 8 : HAND + 13]
         if isinstance(discard, str):
             want = set(dp.cards(discard).tolist()) if discard.strip() else set()
             if not want <= set(hand.tolist()):
@@ -1389,8 +1716,9 @@ class ManualSession:
             mask = sum(1 << i for i, c in enumerate(hand) if int(c) in want)
         else:
             idx = list(discard)
-            if any(isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) or not 0 <= i <= 4
-                   for i in idx):
+            if any(
+                isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) or not 0 <= i <= 4 for i in idx
+            ):
                 raise ValueError(f"card positions must be ints 0..4, got {idx!r}")
             if len(set(int(i) for i in idx)) != len(idx):
                 raise ValueError(f"card positions must be distinct, got {idx!r}")
@@ -1411,14 +1739,25 @@ def manual_training_widget(seed: int = 0):
     status, rules, msg = W.HTML(), W.HTML(), W.HTML()
     ok = W.Button(description="OK (accept)", button_style="success")
     dec = W.Dropdown(options=[n for n in CLASS_NAMES[:8]], description="decision")
-    why = {n: W.Dropdown(options=["(irrelevant)"] + opts, description=n, style={"description_width": "60px"})
-           for n, opts in [("HAND", list(HAND_WORDS)), ("POT", ["LARGE", "SMALL"]), ("LASTBET", ["LARGE", "SMALL"]),
-                           ("BLUFFS", ["LARGE", "SMALL"]), ("PBRATIO", ["LARGE", "SMALL"]),
-                           ("ORP", ["(EQUAL TO -1)", "(NOT EQUAL TO -1)", "(EQUAL TO 0)", "(EQUAL TO 1)",
-                                    "(EQUAL TO 2)", "(EQUAL TO 3)"]), ("OSTYLE", ["LARGE", "SMALL"])]}
+    why = {
+        n: W.Dropdown(options=["(irrelevant)"] + opts, description=n, style={"description_width": "60px"})
+        for n, opts in [
+            ("HAND", list(HAND_WORDS)),
+            ("POT", ["LARGE", "SMALL"]),
+            ("LASTBET", ["LARGE", "SMALL"]),
+            ("BLUFFS", ["LARGE", "SMALL"]),
+            ("PBRATIO", ["LARGE", "SMALL"]),
+            (
+                "ORP",
+                ["(EQUAL TO -1)", "(NOT EQUAL TO -1)", "(EQUAL TO 0)", "(EQUAL TO 1)", "(EQUAL TO 2)", "(EQUAL TO 3)"],
+            ),
+            ("OSTYLE", ["LARGE", "SMALL"]),
+        ]
+    }
     train = W.Button(description="Train", button_style="warning")
-    text = W.Text(placeholder="or type: BET SB BECAUSE YOUR HAND IS FAIR, AND THE POT IS SMALL",
-                  layout=W.Layout(width="95%"))
+    text = W.Text(
+        placeholder="or type: BET SB BECAUSE YOUR HAND IS FAIR, AND THE POT IS SMALL", layout=W.Layout(width="95%")
+    )
     mv = W.Text(placeholder="your move: drop / call / bet n", description="you")
     go = W.Button(description="Play")
     disc = W.Text(placeholder="cards to discard, e.g. H5 D9 (empty: stand pat)", description="discard")
@@ -1426,10 +1765,12 @@ def manual_training_widget(seed: int = 0):
 
     def refresh() -> None:
         st = s.st
-        status.value = (f"<b>pot</b> {int(st[POT])} · <b>last bet</b> {int(st[LASTBET])} · r-o-p {s.table.rop} · "
-                        f"trials {s.trials}<br><b>your hand</b> {s.hand(1)} · <b>program's hand</b> {s.hand(0)}<br>"
-                        f"<b>{s.proposal_text() or ('your move' if s.waiting_for() == 'move' else 'discard')}</b>"
-                        f"<br><small>{'<br>'.join(s.log[-4:])}</small>")
+        status.value = (
+            f"<b>pot</b> {int(st[POT])} · <b>last bet</b> {int(st[LASTBET])} · r-o-p {s.table.rop} · "
+            f"trials {s.trials}<br><b>your hand</b> {s.hand(1)} · <b>program's hand</b> {s.hand(0)}<br>"
+            f"<b>{s.proposal_text() or ('your move' if s.waiting_for() == 'move' else 'discard')}</b>"
+            f"<br><small>{'<br>'.join(s.log[-4:])}</small>"
+        )
         rules.value = "<pre>" + lisp(s.prog).replace("<", "&lt;") + "</pre>"
 
     def guarded(fn):
@@ -1440,6 +1781,7 @@ def manual_training_widget(seed: int = 0):
             except ValueError as e:
                 msg.value = f"<span style='color:#b00'>refused: {e}</span>"
             refresh()
+
         return run
 
     def advice():
@@ -1455,8 +1797,17 @@ def manual_training_widget(seed: int = 0):
     go.on_click(guarded(lambda: s.play(mv.value)))
     rep.on_click(guarded(lambda: s.replace(disc.value)))
     refresh()
-    box = W.VBox([status, msg, W.HBox([ok, dec, train]), W.GridBox(list(why.values()),
-                 layout=W.Layout(grid_template_columns="repeat(4, 1fr)")), text, W.HBox([mv, go]),
-                  W.HBox([disc, rep]), rules])
+    box = W.VBox(
+        [
+            status,
+            msg,
+            W.HBox([ok, dec, train]),
+            W.GridBox(list(why.values()), layout=W.Layout(grid_template_columns="repeat(4, 1fr)")),
+            text,
+            W.HBox([mv, go]),
+            W.HBox([disc, rep]),
+            rules,
+        ]
+    )
     box.session = s
     return box

@@ -42,18 +42,43 @@ import numpy as np
 from numba import njit
 from tqdm.auto import tqdm
 
-from ..games.tictactoe import (DRAW, EMPTY, N_CODES, N_O, N_X, O, O_WINS, ONGOING, OPTIMAL, POW3, REACHABLE,
-                               SCAN_COLUMN_MAJOR, STATUS, VALUE, X, X_WINS, IllegalMove, board_string,
-                               check_square, legal_moves, optimal_moves, positions_to_move, to_move)
-from ..rng import make_state, randint, uniform
+from ..core.rng import make_state, randint, uniform
+from ..games.tictactoe import (
+    DRAW,
+    EMPTY,
+    N_CODES,
+    N_O,
+    N_X,
+    O_WINS,
+    ONGOING,
+    OPTIMAL,
+    POW3,
+    REACHABLE,
+    SCAN_COLUMN_MAJOR,
+    STATUS,
+    VALUE,
+    X_WINS,
+    IllegalMove,
+    O,
+    X,
+    board_string,
+    check_square,
+    legal_moves,
+    optimal_moves,
+    positions_to_move,
+    to_move,
+)
 
 KIND_RANDOM, KIND_PERFECT, KIND_TABLE = 0, 1, 2
 KINDS: dict[str, int] = {"random": KIND_RANDOM, "perfect": KIND_PERFECT, "table": KIND_TABLE}
 
 TERMINAL_REWARD, UNKNOWN_ELIGIBLE, RANDOM_TIEBREAK = 1, 2, 4
 RULES: dict[str, int] = {"thesis": 0, "corrected": TERMINAL_REWARD | UNKNOWN_ELIGIBLE | RANDOM_TIEBREAK}
-RULE_FLAGS: dict[str, int] = {"terminal_reward": TERMINAL_REWARD, "unknown_eligible": UNKNOWN_ELIGIBLE,
-                              "random_tiebreak": RANDOM_TIEBREAK}
+RULE_FLAGS: dict[str, int] = {
+    "terminal_reward": TERMINAL_REWARD,
+    "unknown_eligible": UNKNOWN_ELIGIBLE,
+    "random_tiebreak": RANDOM_TIEBREAK,
+}
 
 
 def empty_table() -> np.ndarray:
@@ -146,8 +171,7 @@ def table_candidates(table: np.ndarray, code: int, rule: int, draw_value: float,
 
 
 @njit(cache=True)
-def policy_candidates(kind: int, table: np.ndarray, rule: int, draw_value: float, code: int,
-                      out: np.ndarray) -> int:
+def policy_candidates(kind: int, table: np.ndarray, rule: int, draw_value: float, code: int, out: np.ndarray) -> int:
     """The squares a policy chooses among uniformly when it does not explore (``code`` not terminal)."""
     if kind == KIND_PERFECT:
         return optimal_moves(code, out)
@@ -159,8 +183,9 @@ def policy_candidates(kind: int, table: np.ndarray, rule: int, draw_value: float
 
 
 @njit(cache=True)
-def choose(kind: int, table: np.ndarray, rule: int, epsilon: float, draw_value: float, code: int,
-           st: np.ndarray) -> int:
+def choose(
+    kind: int, table: np.ndarray, rule: int, epsilon: float, draw_value: float, code: int, st: np.ndarray
+) -> int:
     """One move of a policy on ``code`` (not terminal), drawing from generator ``st``."""
     if epsilon > 0.0 and uniform(st) < epsilon:
         return random_move(code, st)
@@ -172,8 +197,9 @@ def choose(kind: int, table: np.ndarray, rule: int, epsilon: float, draw_value: 
 
 
 @njit(cache=True)
-def move_distribution(kind: int, table: np.ndarray, rule: int, epsilon: float, draw_value: float, code: int,
-                      out: np.ndarray) -> None:
+def move_distribution(
+    kind: int, table: np.ndarray, rule: int, epsilon: float, draw_value: float, code: int, out: np.ndarray
+) -> None:
     """The probability of each square (``out``, float64[9]) under :func:`choose`."""
     buf = np.empty(9, dtype=np.int64)
     for s in range(9):
@@ -188,8 +214,16 @@ def move_distribution(kind: int, table: np.ndarray, rule: int, epsilon: float, d
 
 
 @njit(cache=True)
-def play_match(kinds: np.ndarray, rules: np.ndarray, eps: np.ndarray, draws: np.ndarray, tables: np.ndarray,
-               n_games: int, st: np.ndarray, counts: np.ndarray) -> None:
+def play_match(
+    kinds: np.ndarray,
+    rules: np.ndarray,
+    eps: np.ndarray,
+    draws: np.ndarray,
+    tables: np.ndarray,
+    n_games: int,
+    st: np.ndarray,
+    counts: np.ndarray,
+) -> None:
     """Play ``n_games`` games, side 0 = X and side 1 = O, each side a policy (``kinds[i]``, ``rules[i]``,
     ``eps[i]``, ``draws[i]``, ``tables[i]``); adds X wins, O wins and draws to ``counts[0:3]``."""
     for _ in range(n_games):
@@ -211,13 +245,21 @@ def play_match(kinds: np.ndarray, rules: np.ndarray, eps: np.ndarray, draws: np.
 
 
 #: reachable non-terminal positions, most pieces first (backward-induction order)
-_BACKWARD = np.array(sorted(np.flatnonzero(REACHABLE & (STATUS == ONGOING)),
-                            key=lambda c: -(int(N_X[c]) + int(N_O[c]))), dtype=np.int64)
+_BACKWARD = np.array(
+    sorted(np.flatnonzero(REACHABLE & (STATUS == ONGOING)), key=lambda c: -(int(N_X[c]) + int(N_O[c]))), dtype=np.int64
+)
 
 
 @njit(cache=True)
-def outcome_table(kinds: np.ndarray, rules: np.ndarray, eps: np.ndarray, draws: np.ndarray, tables: np.ndarray,
-                  order: np.ndarray, best_response: int = -1) -> np.ndarray:
+def outcome_table(
+    kinds: np.ndarray,
+    rules: np.ndarray,
+    eps: np.ndarray,
+    draws: np.ndarray,
+    tables: np.ndarray,
+    order: np.ndarray,
+    best_response: int = -1,
+) -> np.ndarray:
     """``P[code] = (P(X wins), P(O wins), P(draw))`` from every reachable position when X plays policy 0
     and O policy 1 (backward induction over ``order``, most pieces first).  With ``best_response`` = 0 (X)
     or 1 (O) that side ignores its policy and plays the move maximising its P(win) − P(loss) (ties: the
@@ -258,8 +300,9 @@ def outcome_table(kinds: np.ndarray, rules: np.ndarray, eps: np.ndarray, draws: 
 
 
 @njit(cache=True)
-def optimal_share(kind: int, table: np.ndarray, rule: int, epsilon: float, draw_value: float,
-                  positions: np.ndarray) -> np.ndarray:
+def optimal_share(
+    kind: int, table: np.ndarray, rule: int, epsilon: float, draw_value: float, positions: np.ndarray
+) -> np.ndarray:
     """For each position, the probability that the policy's move is minimax-optimal."""
     out = np.empty(positions.shape[0])
     dist = np.empty(9)
@@ -305,7 +348,9 @@ class Player:
         self.draw_value = float(self.draw_value)
         self.table = check_table(self.table)
         if not self.name:
-            self.name = {KIND_RANDOM: "random", KIND_PERFECT: "perfect"}.get(self.kind, f"table ({rule_name(self.rule)})")
+            self.name = {KIND_RANDOM: "random", KIND_PERFECT: "perfect"}.get(
+                self.kind, f"table ({rule_name(self.rule)})"
+            )
         self._st = make_state(self.seed, 0)
 
     def move(self, code: int) -> int:
@@ -335,7 +380,7 @@ class Player:
                 out[int(s)] = float(VALUE[a] if piece == X else -VALUE[a])
         return out
 
-    def greedy(self) -> "Player":
+    def greedy(self) -> Player:
         """The same policy without exploration (App. B.7 with λ = −1: not learning)."""
         return Player(self.kind, self.rule, 0.0, self.draw_value, self.table, self.name, self.seed)
 
@@ -352,15 +397,25 @@ def perfect_player(seed: int = 0) -> Player:
     return Player(KIND_PERFECT, seed=seed)
 
 
-def table_player(table: np.ndarray, rule: str | int = "thesis", draw_value: float = 0.0, epsilon: float = 0.0,
-                 name: str = "", seed: int = 0) -> Player:
+def table_player(
+    table: np.ndarray,
+    rule: str | int = "thesis",
+    draw_value: float = 0.0,
+    epsilon: float = 0.0,
+    name: str = "",
+    seed: int = 0,
+) -> Player:
     """The TD(λ) table player of App. B.7 (``rule="thesis"``) or the corrected one, playing from ``table``."""
     return Player(KIND_TABLE, rule, epsilon, draw_value, table, name, seed)
 
 
 def _live(code: Any) -> int:
-    if not isinstance(code, (int, np.integer)) or isinstance(code, bool) or not 0 <= code < N_CODES \
-            or not REACHABLE[code]:
+    if (
+        not isinstance(code, (int, np.integer))
+        or isinstance(code, bool)
+        or not 0 <= code < N_CODES
+        or not REACHABLE[code]
+    ):
         raise ValueError(f"not a reachable tic-tac-toe position code: {code!r}")
     if STATUS[code] != ONGOING:
         raise ValueError(f"the game is over in {board_string(int(code))}; there is no move to choose")
@@ -413,8 +468,9 @@ def play_game(x: MovePolicy, o: MovePolicy, start: int = 0) -> tuple[int, list[i
     return code, moves
 
 
-def match(x: MovePolicy, o: MovePolicy, games: int, seed: int = 0, stream: int = 0,
-          progress: bool = True) -> MatchResult:
+def match(
+    x: MovePolicy, o: MovePolicy, games: int, seed: int = 0, stream: int = 0, progress: bool = True
+) -> MatchResult:
     """``games`` games of ``x`` (X) against ``o`` (O).  Two :class:`Player` objects play in one jitted
     loop on generator ``(seed, stream)``; any other player object is driven game by game in Python."""
     if not isinstance(games, (int, np.integer)) or isinstance(games, bool) or games < 1:
@@ -424,8 +480,9 @@ def match(x: MovePolicy, o: MovePolicy, games: int, seed: int = 0, stream: int =
         arrays = _pack(x, o)
         st = make_state(seed, stream)
         block = 200_000
-        with tqdm(total=games, desc=f"{x.name} vs {o.name}", unit="game", disable=not progress or games < block,
-                  leave=False) as bar:
+        with tqdm(
+            total=games, desc=f"{x.name} vs {o.name}", unit="game", disable=not progress or games < block, leave=False
+        ) as bar:
             done = 0
             while done < games:
                 n = min(block, games - done)
@@ -441,10 +498,13 @@ def match(x: MovePolicy, o: MovePolicy, games: int, seed: int = 0, stream: int =
 
 def exact_outcomes(x: Player, o: Player, start: int = 0) -> tuple[float, float, float]:
     """Exact (P(X wins), P(O wins), P(draw)) of ``x`` against ``o`` from ``start`` — no sampling."""
-    if (not isinstance(start, (int, np.integer)) or isinstance(start, bool) or not 0 <= start < N_CODES
-            or not REACHABLE[start]):
-        raise ValueError(f"start must be the code of a reachable position (an int in 0..{N_CODES - 1}), "
-                         f"got {start!r}")
+    if (
+        not isinstance(start, (int, np.integer))
+        or isinstance(start, bool)
+        or not 0 <= start < N_CODES
+        or not REACHABLE[start]
+    ):
+        raise ValueError(f"start must be the code of a reachable position (an int in 0..{N_CODES - 1}), got {start!r}")
     P = outcome_table(*_pack(x, o), _BACKWARD)
     return float(P[start, 0]), float(P[start, 1]), float(P[start, 2])
 

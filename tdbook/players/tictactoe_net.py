@@ -48,10 +48,25 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ..games.tictactoe import (EMPTY, N_CODES, N_O, N_X, O, ONGOING, POW3, REACHABLE, SCAN_COLUMN_MAJOR, STATUS,
-                               DRAW, X, board_string, legal_moves, to_move)
+from ..core.rng import randint, uniform
+from ..games.tictactoe import (
+    DRAW,
+    EMPTY,
+    N_CODES,
+    N_O,
+    N_X,
+    ONGOING,
+    POW3,
+    REACHABLE,
+    SCAN_COLUMN_MAJOR,
+    STATUS,
+    O,
+    X,
+    board_string,
+    legal_moves,
+    to_move,
+)
 from ..learners.td_net import TDNet, forward
-from ..rng import randint, uniform
 from .tictactoe import Player, _live, table_player
 
 ENCODINGS: dict[str, int] = {"thesis": 0, "mover": 1, "signed": 2}
@@ -78,16 +93,45 @@ class Version:
 
 
 VERSIONS: dict[str, Version] = {
-    "v1.0": Version("v1.0", 1, "logistic", "true", ((1.0,), (0.5,), (0.0,)), "first",
-                    "Tesauro-style P(win); rewards loss 0, draw 0.5, win 1 (§6.5)"),
-    "v1.1": Version("v1.1", 1, "logistic", "true", ((1.0,), (0.0,), (-1.0,)), "first",
-                    "as v1.0 with rewards −1 / 0 / 1 (§6.6)"),
-    "v2.0": Version("v2.0", 2, "logistic", "true", ((1.0, 0.0), (0.0, 1.0), (0.0, 0.0)), "max",
-                    "outputs P(win), P(draw); loss rewards both 0 (§6.5)"),
-    "v2.1": Version("v2.1", 2, "logistic", "true", ((1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)), "max",
-                    "as v2.0 with −1 for the outcome that did not happen (§6.6)"),
-    "v3.0": Version("v3.0", 1, "thesis", "thesis", ((1.0,), (0.0,), (-1.0,)), "first",
-                    "expected reward in (−1, 1), Eq. 6.15 activation, Eq. 6.16 / App. B.9 derivative 2y(1−y)"),
+    "v1.0": Version(
+        "v1.0",
+        1,
+        "logistic",
+        "true",
+        ((1.0,), (0.5,), (0.0,)),
+        "first",
+        "Tesauro-style P(win); rewards loss 0, draw 0.5, win 1 (§6.5)",
+    ),
+    "v1.1": Version(
+        "v1.1", 1, "logistic", "true", ((1.0,), (0.0,), (-1.0,)), "first", "as v1.0 with rewards −1 / 0 / 1 (§6.6)"
+    ),
+    "v2.0": Version(
+        "v2.0",
+        2,
+        "logistic",
+        "true",
+        ((1.0, 0.0), (0.0, 1.0), (0.0, 0.0)),
+        "max",
+        "outputs P(win), P(draw); loss rewards both 0 (§6.5)",
+    ),
+    "v2.1": Version(
+        "v2.1",
+        2,
+        "logistic",
+        "true",
+        ((1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)),
+        "max",
+        "as v2.0 with −1 for the outcome that did not happen (§6.6)",
+    ),
+    "v3.0": Version(
+        "v3.0",
+        1,
+        "thesis",
+        "thesis",
+        ((1.0,), (0.0,), (-1.0,)),
+        "first",
+        "expected reward in (−1, 1), Eq. 6.15 activation, Eq. 6.16 / App. B.9 derivative 2y(1−y)",
+    ),
 }
 #: App. B.8's reward block gives the win unit 0 in a draw (the text §6.6 says −1)
 V21_LISTING_DRAW = (0.0, 1.0)
@@ -149,7 +193,8 @@ def score_of(o: np.ndarray, score: int) -> float:
 
 @njit(cache=True)
 def after_score(W1, W2, bias, hact, oact, enc, score, immediate, rewards, after, mover, idx, val, h, o) -> float:
-    """Score of after-state ``after`` for ``mover``: the net's, or (``immediate``) the reward's when it ends the game."""
+    """Score of after-state ``after`` for ``mover``: the net's, or (``immediate``) the reward's when it
+    ends the game."""
     if immediate and STATUS[after] != ONGOING:
         row = DRAW_ROW if STATUS[after] == DRAW else WIN
         return score_of(rewards[row], score)
@@ -169,8 +214,9 @@ def best_after(W1, W2, bias, hact, oact, enc, score, immediate, rewards, code, i
         s = SCAN_COLUMN_MAJOR[k]
         if (code // POW3[s]) % 3 != EMPTY:
             continue
-        v = after_score(W1, W2, bias, hact, oact, enc, score, immediate, rewards, code + mover * POW3[s], mover,
-                        idx, val, h, o)
+        v = after_score(
+            W1, W2, bias, hact, oact, enc, score, immediate, rewards, code + mover * POW3[s], mover, idx, val, h, o
+        )
         if v > best:
             best = v
             x = s
@@ -274,8 +320,10 @@ class NetPlayer:
             raise ValueError(f"net must be a TDNet, got {type(self.net).__name__}")
         want = (N_INPUTS[self.encoding], v.n_out)
         if (self.net.n_in, self.net.n_out) != want:
-            raise ValueError(f"a {self.version} net on the {self.encoding!r} encoding has {want[0]} inputs and "
-                             f"{want[1]} outputs; this net is {self.net.n_in}-{self.net.n_hidden}-{self.net.n_out}")
+            raise ValueError(
+                f"a {self.version} net on the {self.encoding!r} encoding has {want[0]} inputs and "
+                f"{want[1]} outputs; this net is {self.net.n_in}-{self.net.n_hidden}-{self.net.n_out}"
+            )
         self.rewards = v.reward_array() if self.rewards is None else np.asarray(self.rewards, dtype=np.float64)
         if self.rewards.shape != (3, v.n_out):
             raise ValueError(f"rewards must have shape (3, {v.n_out}) (win, draw, loss rows), got {self.rewards.shape}")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -17,8 +18,13 @@ def _finite(y: np.ndarray) -> np.ndarray:
     return np.where(np.isfinite(y), y, np.nan)
 
 
-def appendix_c(printed: np.ndarray, ours: np.ndarray | None = None, ours_label: str = "ours",
-               truth: np.ndarray | None = None, title: str = "App. C format") -> Any:
+def appendix_c(
+    printed: np.ndarray,
+    ours: np.ndarray | None = None,
+    ours_label: str = "ours",
+    truth: np.ndarray | None = None,
+    title: str = "App. C format",
+) -> Any:
     """Estimates A–E and RMS per row (row k = before episode k), printed App. C vs ours (dashed)."""
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
     rows = np.arange(1, printed.shape[0] + 1)
@@ -35,8 +41,13 @@ def appendix_c(printed: np.ndarray, ours: np.ndarray | None = None, ours_label: 
     ax1.legend(ncol=2, fontsize=7)
     ax2.plot(rows, printed[:, 5], color="k", label="App. C RMS")
     if ours is not None and truth is not None:
-        ax2.plot(np.arange(1, ours.shape[0] + 1), np.sqrt(np.mean((ours - truth) ** 2, axis=1)), "k--", lw=1.1,
-                 label=f"{ours_label} RMS")
+        ax2.plot(
+            np.arange(1, ours.shape[0] + 1),
+            np.sqrt(np.mean((ours - truth) ** 2, axis=1)),
+            "k--",
+            lw=1.1,
+            label=f"{ours_label} RMS",
+        )
     ax2.set_xlabel("iteration")
     ax2.set_ylabel("RMS error over A–E")
     ax2.legend()
@@ -60,8 +71,12 @@ def deviations(printed: np.ndarray, replayed: np.ndarray) -> Any:
     return fig
 
 
-def curves(groups: Sequence[tuple[str, Sequence[Any]]], title: str = "", ylim: tuple[float, float] | None = None,
-           ncols: int | None = None) -> Any:
+def curves(
+    groups: Sequence[tuple[str, Sequence[Any]]],
+    title: str = "",
+    ylim: tuple[float, float] | None = None,
+    ncols: int | None = None,
+) -> Any:
     """Panels of averaged RMS curves with 95% bands; ``groups`` = [(panel title, [Curve, ...]), ...]."""
     ncols = ncols or len(groups)
     fig, axes = plt.subplots(1, ncols, figsize=(5.2 * ncols, 4), squeeze=False, sharey=True)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -23,12 +24,18 @@ def _point_xy(p: int) -> tuple[float, bool]:
     else:
         i = p - 13
         top = True
-    x = i + (1.0 if i >= 6 else 0.0)          # leave a column for the bar
+    x = i + (1.0 if i >= 6 else 0.0)  # leave a column for the bar
     return x, top
 
 
-def board(pos: np.ndarray, *, dice: Sequence[int] | None = None, title: str = "",
-          names: tuple[str, str] = ("you", "TD-Gammon"), last_move: str = "") -> Any:
+def board(
+    pos: np.ndarray,
+    *,
+    dice: Sequence[int] | None = None,
+    title: str = "",
+    names: tuple[str, str] = ("you", "TD-Gammon"),
+    last_move: str = "",
+) -> Any:
     """Draw a position from the mover's view (``pos``: int8[28], mover's checkers positive, moving
     from 24 towards 1, home board bottom right).  Stacks above 5 show their count."""
     p = np.asarray(pos)
@@ -62,6 +69,7 @@ def board(pos: np.ndarray, *, dice: Sequence[int] | None = None, title: str = ""
     ax.text(14.2, 1.0, f"{names[0]}\n(light) off: {int(p[26])}", ha="center", va="center", fontsize=8)
     ax.text(14.2, 9.4, f"{names[1]}\n(dark) off: {-int(p[27])}", ha="center", va="center", fontsize=8)
     from ..games.backgammon import pip_counts
+
     a, b = pip_counts(p.astype(np.int8))
     ax.text(14.2, 5.2, f"pips\n{a} – {b}", ha="center", va="center", fontsize=8)
     if dice is not None:
@@ -76,8 +84,9 @@ def board(pos: np.ndarray, *, dice: Sequence[int] | None = None, title: str = ""
     return fig
 
 
-def learning_curves(curves: Mapping[str, tuple[np.ndarray, np.ndarray, np.ndarray]], title: str = "",
-                    log_x: bool = False) -> Any:
+def learning_curves(
+    curves: Mapping[str, tuple[np.ndarray, np.ndarray, np.ndarray]], title: str = "", log_x: bool = False
+) -> Any:
     """Points per game against pubeval vs self-play training games (±1.96 s.e. bands)."""
     fig, ax = plt.subplots(figsize=(7, 4))
     for i, (label, (g, p, se)) in enumerate(curves.items()):
@@ -143,6 +152,7 @@ def pwin_agreement(p_ours: np.ndarray, p_gnubg: np.ndarray, label: str = "net") 
 def explore(data: Any) -> Any:
     """The panel's figure: the short run's learning curve and its match result."""
     from ..experiments.td_gammon import curve_arrays
+
     g, p, se = curve_arrays(data.log.curve)
     fig = learning_curves({data.label: (g, p, se)}, title=data.match.summary())
     fig.axes[0].title.set_fontsize(8)

@@ -1,8 +1,12 @@
-"""Figures for notebook 07 (tic-tac-toe TD(λ) networks; seed 004 §6.6, Figs 6.10–6.16).  Each function returns a figure."""
+"""Figures for notebook 07 (tic-tac-toe TD(λ) networks; seed 004 §6.6, Figs 6.10–6.16).
+
+Each function returns a figure.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -23,10 +27,10 @@ def victories(run: NetRun, title: str, ax: Any = None, legend: bool = True) -> A
     cum = run.cumulative_percent()
     k = max(1, len(x) // 100)  # the thin line: windows of k logged intervals (≤ ~100 points)
     n = (len(x) // k) * k
-    counts = np.diff(run.log[k - 1:n:k], axis=0, prepend=np.zeros((1, 3), dtype=run.log.dtype))
+    counts = np.diff(run.log[k - 1 : n : k], axis=0, prepend=np.zeros((1, 3), dtype=run.log.dtype))
     win = 100.0 * counts / np.maximum(counts.sum(axis=1, keepdims=True), 1)
     for c in range(3):
-        ax.plot(x[k - 1:n:k], win[:, c], color=PALETTE[c], lw=0.6, alpha=0.4)
+        ax.plot(x[k - 1 : n : k], win[:, c], color=PALETTE[c], lw=0.6, alpha=0.4)
         ax.plot(x, cum[:, c], color=PALETTE[c], lw=1.8, label=f"{OUTCOMES[c]} (cumulative)")
     if run.nonfinite_game is not None:
         ax.axvline(run.nonfinite_game, color="k", ls=":", lw=1)
@@ -51,7 +55,7 @@ def victories_grid(runs: dict[str, NetRun], titles: dict[str, str]) -> Any:
     fig, axes = plt.subplots(rows, cols, figsize=(13, 3.1 * rows), squeeze=False)
     for i, k in enumerate(keys):
         victories(runs[k], titles[k], axes.flat[i], legend=i == 0)
-    for ax in axes.flat[len(keys):]:
+    for ax in axes.flat[len(keys) :]:
         ax.set_visible(False)
     fig.tight_layout()
     return fig
@@ -61,7 +65,7 @@ def outputs(labels: Sequence[str], values: Sequence[np.ndarray]) -> Any:
     """Where every reachable after-state's output lands after training (one strip per net output)."""
     fig, ax = plt.subplots(figsize=(7.5, 0.45 * len(labels) + 1.4))
     rng = np.random.default_rng(0)
-    for i, (lab, v) in enumerate(zip(labels, values)):
+    for i, v in enumerate(values):
         v = np.asarray(v, float)
         ok = np.isfinite(v)
         y = i + rng.uniform(-0.3, 0.3, size=v.size)
@@ -153,8 +157,12 @@ def explore(data: dict[str, Any]) -> Any:
     r = data["run"]
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 3.6), gridspec_kw=dict(width_ratios=[1.6, 1]))
     c = data["check"]
-    victories(r, f"{r.params['version']} ({data['mode']}): P(loss) vs perfect X {c['loss_x']:.2f}, "
-                 f"O {c['loss_o']:.2f}; optimal {100 * c['optimal']:.1f}%", a1)
+    victories(
+        r,
+        f"{r.params['version']} ({data['mode']}): P(loss) vs perfect X {c['loss_x']:.2f}, "
+        f"O {c['loss_o']:.2f}; optimal {100 * c['optimal']:.1f}%",
+        a1,
+    )
     out = r.player.outputs()
     for k in range(out.shape[1]):
         v = out[:, k]

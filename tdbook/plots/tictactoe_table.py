@@ -3,7 +3,8 @@ returns a matplotlib figure."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -21,8 +22,11 @@ def _curves(ax: Any, res: TrainResult, side: int, opponent: str, window: bool = 
     win = res.window_percent().reshape(-1, 3)
     me, opp = side, 1 - side
     keep = slice(None) if upto is None else g <= upto
-    series = [(me, f"TD(λ) {SIDE_NAMES[side]} wins", PALETTE[0]), (opp, f"{opponent} {SIDE_NAMES[1 - side]} wins",
-                                                                   PALETTE[1]), (2, "draws", PALETTE[2])]
+    series = [
+        (me, f"TD(λ) {SIDE_NAMES[side]} wins", PALETTE[0]),
+        (opp, f"{opponent} {SIDE_NAMES[1 - side]} wins", PALETTE[1]),
+        (2, "draws", PALETTE[2]),
+    ]
     for k, label, col in series:
         if window:
             ax.plot(g[keep], win[keep, k], color=col, lw=0.4, alpha=0.25)
@@ -36,9 +40,15 @@ def _curves(ax: Any, res: TrainResult, side: int, opponent: str, window: bool = 
     ax.set_ylim(0, 100)
 
 
-def learning_curves(res: TrainResult, side: int, title: str, opponent: str = "random",
-                    thesis: Sequence[float] | None = None, crossover: int | None = None,
-                    upto: int | None = None) -> Any:
+def learning_curves(
+    res: TrainResult,
+    side: int,
+    title: str,
+    opponent: str = "random",
+    thesis: Sequence[float] | None = None,
+    crossover: int | None = None,
+    upto: int | None = None,
+) -> Any:
     """Figs 6.2–6.4 and 6.7: the counters ``main.cc`` prints every 1,000 games, as % since the chunk began
     (solid; they restart at every 500k-game chunk, the thesis's "boost") and per 1,000-game window (faint).
     ``thesis``: the final (win, draw, loss) the thesis reports, drawn as ticks at the right edge."""
@@ -58,15 +68,22 @@ def learning_curves(res: TrainResult, side: int, title: str, opponent: str = "ra
     return fig
 
 
-def final_vs_thesis(labels: Sequence[str], ours: np.ndarray, tol: np.ndarray, thesis: np.ndarray,
-                    title: str) -> Any:
+def final_vs_thesis(labels: Sequence[str], ours: np.ndarray, tol: np.ndarray, thesis: np.ndarray, title: str) -> Any:
     """Final win/draw/loss %: our replicate means ± tolerance (bars) against the thesis (markers)."""
     fig, ax = plt.subplots(figsize=(7, 3.6))
     n = len(labels)
     x = np.arange(n)
     for k, (name, col) in enumerate(zip(("win", "draw", "loss"), PALETTE)):
-        ax.bar(x + (k - 1) * 0.27, ours[:, k], 0.25, yerr=tol[:, k], color=col, alpha=0.8, capsize=3,
-               label=f"ours: TD {name} %")
+        ax.bar(
+            x + (k - 1) * 0.27,
+            ours[:, k],
+            0.25,
+            yerr=tol[:, k],
+            color=col,
+            alpha=0.8,
+            capsize=3,
+            label=f"ours: TD {name} %",
+        )
         ax.plot(x + (k - 1) * 0.27, thesis[:, k], "k_", ms=16, mew=2)
     ax.plot([], [], "k_", ms=12, mew=2, label="thesis")
     ax.set_xticks(x, labels)
@@ -83,8 +100,12 @@ def draw_rewards(runs: dict[float, Any]) -> Any:
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 4), gridspec_kw={"width_ratios": [2, 1]})
     for i, (d, s) in enumerate(sorted(runs.items())):
         r = s.runs[0]
-        ax.plot(r.games_axis().ravel(), r.cumulative_percent().reshape(-1, 3)[:, 2], color=PALETTE[i],
-                label=f"draw reward {d:+g}")
+        ax.plot(
+            r.games_axis().ravel(),
+            r.cumulative_percent().reshape(-1, 3)[:, 2],
+            color=PALETTE[i],
+            label=f"draw reward {d:+g}",
+        )
     ax.set_xlabel("games")
     ax.set_ylabel("% of games drawn")
     ax.set_title("Fig. 6.5 — draws for each draw reward (TD(λ) as O, α=0.05)")
@@ -126,16 +147,29 @@ def _grid(ax: Any, values: np.ndarray, title: str, vmin: float, vmax: float, fmt
     im = ax.imshow(values.reshape(3, 3), cmap="viridis", vmin=vmin, vmax=vmax)
     for s in range(9):
         v = values[s]
-        ax.text(s % 3, s // 3, "—" if np.isnan(v) else fmt.format(v), ha="center", va="center",
-                color="k" if (np.isnan(v) or v >= (vmin + vmax) / 2) else "w", fontsize=9)
+        ax.text(
+            s % 3,
+            s // 3,
+            "—" if np.isnan(v) else fmt.format(v),
+            ha="center",
+            va="center",
+            color="k" if (np.isnan(v) or v >= (vmin + vmax) / 2) else "w",
+            fontsize=9,
+        )
     ax.set_xticks([])
     ax.set_yticks([])
     ax.set_title(title, fontsize=9)
     return im
 
 
-def appendix_d(first_printed: dict[int, float], first_ours: np.ndarray, appd_values: np.ndarray,
-               ours_values: np.ndarray, corr: float, games: int = 1_500_000) -> Any:
+def appendix_d(
+    first_printed: dict[int, float],
+    first_ours: np.ndarray,
+    appd_values: np.ndarray,
+    ours_values: np.ndarray,
+    corr: float,
+    games: int = 1_500_000,
+) -> Any:
     """App. D: X's opening after-state values, printed (left) vs ours (mean of replicates, middle), and
     every transcribed App. D state against our mean value (right)."""
     fig, axs = plt.subplots(1, 3, figsize=(12, 3.8), gridspec_kw={"width_ratios": [1, 1, 1.3]})
@@ -154,8 +188,13 @@ def appendix_d(first_printed: dict[int, float], first_ours: np.ndarray, appd_val
     return fig
 
 
-def board(code: int, values: dict[int, float] | None = None, choice: int | None = None,
-          marks: dict[int, str] | None = None, title: str = "") -> Any:
+def board(
+    code: int,
+    values: dict[int, float] | None = None,
+    choice: int | None = None,
+    marks: dict[int, str] | None = None,
+    title: str = "",
+) -> Any:
     """A tic-tac-toe position with the values a player sees on the empty squares; ``choice`` ringed,
     ``marks`` label squares (e.g. 'a.' block, 'b.' win as in Fig. 6.8)."""
     fig, ax = plt.subplots(figsize=(3.6, 3.8))
@@ -167,8 +206,15 @@ def board(code: int, values: dict[int, float] | None = None, choice: int | None 
         cx, cy = c + 0.5, 2.5 - r
         p = (int(code) // 3**s) % 3
         if p:
-            ax.text(cx, cy, "X" if p == X else "O", ha="center", va="center", fontsize=30,
-                    color=PALETTE[1] if p == X else PALETTE[0])
+            ax.text(
+                cx,
+                cy,
+                "X" if p == X else "O",
+                ha="center",
+                va="center",
+                fontsize=30,
+                color=PALETTE[1] if p == X else PALETTE[0],
+            )
             continue
         txt = []
         if marks and s in marks:
@@ -187,8 +233,9 @@ def board(code: int, values: dict[int, float] | None = None, choice: int | None 
     return fig
 
 
-def table61(labels: Sequence[str], expected: np.ndarray, human: np.ndarray, exploiter: np.ndarray | None,
-            title: str) -> Any:
+def table61(
+    labels: Sequence[str], expected: np.ndarray, human: np.ndarray, exploiter: np.ndarray | None, title: str
+) -> Any:
     """Table 6.1 per 20 games: expected opponent wins / TD wins / draws against the perfect player
     (bars), the wins of the opponent that best exploits each table (dots) and the thesis's games against
     its author (markers)."""
@@ -210,14 +257,16 @@ def table61(labels: Sequence[str], expected: np.ndarray, human: np.ndarray, expl
     return fig
 
 
-def ablation(names: Sequence[str], loss_o_random: np.ndarray, loss_sp_x: np.ndarray, loss_sp_o: np.ndarray,
-             optimal_o: np.ndarray) -> Any:
+def ablation(
+    names: Sequence[str], loss_o_random: np.ndarray, loss_sp_x: np.ndarray, loss_sp_o: np.ndarray, optimal_o: np.ndarray
+) -> Any:
     """Ablation: P(loss) against the perfect player of greedy tables trained with each combination of the
     three corrections, and the share of O positions answered optimally."""
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(12, 4))
     y = np.arange(len(names))
-    for k, (vals, label) in enumerate(((loss_o_random, "O trained vs random"), (loss_sp_x, "X, self-play"),
-                                       (loss_sp_o, "O, self-play"))):
+    for k, (vals, label) in enumerate(
+        ((loss_o_random, "O trained vs random"), (loss_sp_x, "X, self-play"), (loss_sp_o, "O, self-play"))
+    ):
         ax.barh(y + (k - 1) * 0.27, 100 * np.asarray(vals), 0.25, color=PALETTE[k], label=label)
     ax.set_yticks(y, names, fontsize=8)
     ax.invert_yaxis()
@@ -256,16 +305,21 @@ def explore(data: Any) -> Any:
     _curves(ax, res, i, data.params["opponent"])
     ev = data.evaluation
     p = data.params
-    ax.set_title(f"TD(λ) {p['version']} as {side} vs {p['opponent']}: α={p['alpha']:g}, λ={p['lam']:g}, "
-                 f"ε={p['epsilon']:g}, draw={p['draw_reward']:g}", fontsize=9)
-    txt = (f"states stored {ev.states:,}\n"
-           f"greedy vs perfect: W {100 * ev.vs_perfect[0]:.1f} / D {100 * ev.vs_perfect[1]:.1f} / "
-           f"L {100 * ev.vs_perfect[2]:.1f} %\n"
-           f"greedy vs random: W {100 * ev.vs_random[0]:.1f} / D {100 * ev.vs_random[1]:.1f} / "
-           f"L {100 * ev.vs_random[2]:.1f} %\noptimal moves {100 * ev.optimal:.1f} % of positions")
-    ax.text(0.02, 0.97, txt, transform=ax.transAxes, va="top", fontsize=7,
-            bbox=dict(boxstyle="round", fc="w", ec="0.7"))
+    ax.set_title(
+        f"TD(λ) {p['version']} as {side} vs {p['opponent']}: α={p['alpha']:g}, λ={p['lam']:g}, "
+        f"ε={p['epsilon']:g}, draw={p['draw_reward']:g}",
+        fontsize=9,
+    )
+    txt = (
+        f"states stored {ev.states:,}\n"
+        f"greedy vs perfect: W {100 * ev.vs_perfect[0]:.1f} / D {100 * ev.vs_perfect[1]:.1f} / "
+        f"L {100 * ev.vs_perfect[2]:.1f} %\n"
+        f"greedy vs random: W {100 * ev.vs_random[0]:.1f} / D {100 * ev.vs_random[1]:.1f} / "
+        f"L {100 * ev.vs_random[2]:.1f} %\noptimal moves {100 * ev.optimal:.1f} % of positions"
+    )
+    ax.text(
+        0.02, 0.97, txt, transform=ax.transAxes, va="top", fontsize=7, bbox=dict(boxstyle="round", fc="w", ec="0.7")
+    )
     ax.legend(loc="upper right", fontsize=7)
     fig.tight_layout()
     return fig
-

@@ -61,7 +61,9 @@ def winnings(table: dict, paper: dict, title: str, what: str = "gross_pct") -> p
         m, h, _ = table[n].stat(what)
         ax.errorbar(i, m, yerr=h, fmt="o", color=PALETTE[1], capsize=4, label="ours: mean ± 95 %" if i == 1 else None)
         if what == "gross_pct" and "pct" in paper.get(n, {}):
-            ax.plot(i, paper[n]["pct"], "x", color="k", markersize=10, mew=2, label="seed (one test)" if i == 1 else None)
+            ax.plot(
+                i, paper[n]["pct"], "x", color="k", markersize=10, mew=2, label="seed (one test)" if i == 1 else None
+            )
     ax.axhline(0, color="0.5", linewidth=0.8)
     ax.set_xticks(range(1, len(names) + 1), [n.replace("-", "-\n") for n in names])
     ax.set_ylabel("% difference in winnings (+ program ahead)" if what == "gross_pct" else what)
@@ -97,8 +99,9 @@ def sweeps(sweeps_: dict, paper: dict, title: str) -> plt.Figure:
     fig, axes = plt.subplots(3, len(knobs), figsize=(3.6 * len(knobs), 7), squeeze=False)
     for j, knob in enumerate(knobs):
         vals = list(sweeps_[knob])
-        for i, (what, label) in enumerate([("trials", "training trials"), ("rules", "action rules kept"),
-                                           ("after_long", "agreement after")]):
+        for i, (what, label) in enumerate(
+            [("trials", "training trials"), ("rules", "action rules kept"), ("after_long", "agreement after")]
+        ):
             ax = axes[i, j]
             st = [sweeps_[knob][v].stat(what) for v in vals]
             ax.errorbar(range(len(vals)), [s[0] for s in st], yerr=[s[1] for s in st], fmt="o-", capsize=3)
@@ -120,8 +123,9 @@ def noise(studies: dict, paper: dict) -> plt.Figure:
     inconsistent advice (dashed: the seed's manual training)."""
     rates = list(studies)
     fig, axes = plt.subplots(1, 3, figsize=(11, 3.2))
-    for ax, (what, label) in zip(axes, [("trials", "training trials"), ("redundant", "redundancies removed"),
-                                        ("rules", "action rules kept")]):
+    for ax, (what, label) in zip(
+        axes, [("trials", "training trials"), ("redundant", "redundancies removed"), ("rules", "action rules kept")]
+    ):
         st = [studies[r].stat(what) for r in rates]
         ax.errorbar(rates, [s[0] for s in st], yerr=[s[1] for s in st], fmt="o-", capsize=3)
         if what in paper:
@@ -170,4 +174,3 @@ def explore(data: dict) -> plt.Figure:
     fig.suptitle(f"{data['procedure']} training, {len(st.trials)} runs")
     fig.tight_layout()
     return fig
-

@@ -7,7 +7,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .paths import PROFILES, check_profile
 

@@ -23,7 +23,7 @@ def repo_root() -> Path:
     env = os.environ.get("TDBOOK_ROOT")
     if env:
         return Path(env).resolve()
-    here = Path(__file__).resolve().parents[1]
+    here = Path(__file__).resolve().parents[2]
     if (here / "notebooks").is_dir() and (here / "pyproject.toml").is_file():
         return here
     cwd = Path.cwd().resolve()
@@ -67,19 +67,3 @@ def executed_dir(profile: str) -> Path:
 def data_dir() -> Path:
     """Shipped data (trained weights, tables) — always the repository's ``data/``."""
     return repo_root() / "data"
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temporary file and ``os.replace`` (never half-written)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()

@@ -1,0 +1,469 @@
+"""The documents' numbers as data: one TOML file per source document, checked by the notebooks by id.
+
+Each file (``tdbook/claims/<document>.toml``) opens with a ``[document]`` table (its short
+citation, title, kind and the notebooks that check it) followed by one ``[[claim]]`` table per
+number the project compares with that document::
+
+    [[claim]]
+    id = "initial-rms"                 # unique within its notebook
+    notebook = "05_random_walk"        # the one notebook that checks it (standard profile)
+    kind = "paper"                     # paper | beyond | aim | transcription | uninformative
+    source = "Powell (2000) App. C row 1"
+    paper = 0.2357                     # the value as printed (number, bool, string, list, a table
+                                       # selection, {range = [lo, hi]}, {above = x} or {below = x})
+    tolerance = 5e-5                   # absolute, or "10%"; absent means exact
+    reason = "half a unit in the printed 4th decimal"
+    note = "all estimates 0.5"         # optional static note
+
+Kinds and their verdicts (computed, never typed):
+
+- ``paper`` — a number or statement the document prints: ``reproduced`` / ``differs``, or
+  ``not-in-paper`` when the document makes the claim without printing a value;
+- ``beyond`` — our own measurement with no printed counterpart: ``beyond``;
+- ``aim`` — a target the project set itself (``source`` says who set it): ``aim-met`` / ``aim-missed``;
+- ``transcription`` — the document checked against itself (a printed column recomputed from printed
+  columns): ``transcription`` when consistent, ``transcription-error`` when not;
+- ``uninformative`` — a printed value too loose for any plausible result to miss; shown with its
+  reason and counted apart: ``uninformative``.
+
+Our value may be a plain value, a :class:`Spread` of many seeded runs (for a printed single run), or
+an :class:`Estimate` (mean ± standard error).  Transcribed tables live in ``tables/<document>_<name>.tsv``.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+
+KINDS: tuple[str, ...] = ("paper", "beyond", "aim", "transcription", "uninformative")
+VERDICTS: tuple[str, ...] = (
+    "reproduced",
+    "differs",
+    "not-in-paper",
+    "aim-met",
+    "aim-missed",
+    "transcription",
+    "transcription-error",
+    "uninformative",
+    "beyond",
+)
+CLAIM_KEYS: frozenset[str] = frozenset(
+    {
+        "id",
+        "notebook",
+        "kind",
+        "source",
+        "paper",
+        "printed",
+        "tolerance",
+        "reason",
+        "note",
+        "paper_stderr",
+        "z",
+        "digits",
+    }
+)
+
+
+class ClaimError(ValueError):
+    """A claims data file, or a check against it, that does not make sense; the message names the claim."""
+
+
+# ----------------------------------------------------------------------------- value types
+
+
+@dataclass(frozen=True)
+class Range:
+    """A paper value stated as a band, e.g. 'RMS falls into 0.02–0.10'."""
+
+    lo: float
+    hi: float
+
+    def __post_init__(self) -> None:
+        if not (self.lo <= self.hi):
+            raise ValueError(f"Range needs lo <= hi, got {self.lo!r} > {self.hi!r}")
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A one-sided statement: our value lies above (or below) ``value`` — at the stated confidence
+    when ours is an :class:`Estimate` (its lower/upper confidence limit) or a :class:`Spread`
+    (its lower/upper quantile)."""
+
+    value: float
+    above: bool
+
+
+@dataclass(frozen=True)
+class Spread:
+    """Our value as the spread of many seeded runs, for a paper value that is *one* run.
+
+    The paper's run is ``reproduced`` when it lies inside the central ``coverage`` of our runs
+    (between their ``(1 − coverage)/2`` and ``(1 + coverage)/2`` quantiles, widened by the
+    tolerance, e.g. the printing's rounding) — a criterion that can fail, unlike ± a few s.d.
+    around a skewed mean.  Build it with :meth:`of`.
+    """
+
+    median: float
+    lo: float
+    hi: float
+    coverage: float
+    n: int
+
+    @classmethod
+    def of(cls, samples: Any, coverage: float = 0.95) -> Spread:
+        x = np.asarray(samples, dtype=float).ravel()
+        if x.size < 2 or not np.all(np.isfinite(x)):
+            raise ValueError(f"a Spread needs at least two finite samples, got {x.size}")
+        if not 0 < coverage < 1:
+            raise ValueError(f"coverage must lie in (0, 1), got {coverage!r}")
+        lo, med, hi = np.quantile(x, [(1 - coverage) / 2, 0.5, (1 + coverage) / 2])
+        return cls(float(med), float(lo), float(hi), float(coverage), int(x.size))
+
+    @staticmethod
+    def rank(samples: Any, value: float) -> float:
+        """Where ``value`` falls among ``samples``: the percentage of runs below it (ties count half)."""
+        x = np.asarray(samples, dtype=float).ravel()
+        return float(100.0 * (np.sum(x < value) + 0.5 * np.sum(x == value)) / x.size)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Our value as a mean with its standard error (e.g. points per game ± s.e. over duplicate pairs).
+
+    Against a printed number: ``reproduced`` when the number lies within ``z`` combined standard
+    errors of the mean (ours and, when the claim gives one, the document's own ``paper_stderr``),
+    plus the tolerance.  Against a :class:`Bound`: the one-sided ``z`` confidence limit decides.
+    """
+
+    mean: float
+    stderr: float
+    n: int
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.mean) and math.isfinite(self.stderr) and self.stderr >= 0):
+            raise ValueError(f"an Estimate needs a finite mean and a finite stderr >= 0, got {self!r}")
+
+
+# ----------------------------------------------------------------------------- the data files
+
+
+@dataclass(frozen=True)
+class Document:
+    key: str
+    citation: str
+    title: str
+    kind: str
+    notebooks: tuple[str, ...]
+    path: Path
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of a document, as its data file states it (``paper`` already parsed)."""
+
+    id: str
+    notebook: str
+    kind: str
+    source: str
+    document: str
+    paper: Any = None
+    printed: str | None = None
+    tolerance: Any = None
+    reason: str = ""
+    note: str = ""
+    paper_stderr: float | None = None
+    z: float = 1.96
+    digits: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+
+def table_path(document: str, name: str) -> Path:
+    """Path of the transcribed table ``name`` of ``document`` (``tables/<document>_<name>.tsv``)."""
+    p = HERE / "tables" / f"{document}_{name}.tsv"
+    if not p.is_file():
+        have = sorted(q.stem for q in (HERE / "tables").glob("*.tsv"))
+        raise ClaimError(f"no transcribed table {p.name}; tables are: {', '.join(have)}")
+    return p
+
+
+def table(document: str, name: str) -> tuple[list[str], np.ndarray]:
+    """(column names, rows) of a transcribed table; '#' lines are comments, the first other line the header."""
+    p = table_path(document, name)
+    lines = [ln for ln in p.read_text(encoding="utf-8").splitlines() if ln.strip() and not ln.startswith("#")]
+    header = lines[0].split("\t")
+    try:
+        rows = np.array([[float(v) for v in ln.split("\t")] for ln in lines[1:]], dtype=float)
+    except ValueError as e:
+        raise ClaimError(f"{p} is corrupt: {e}") from None
+    if rows.ndim != 2 or rows.shape[1] != len(header):
+        raise ClaimError(f"{p} is corrupt: every row needs {len(header)} tab-separated numbers")
+    return header, rows
+
+
+def _selection(doc: str, cid: str, spec: dict[str, Any]) -> list[float]:
+    """``{table = NAME, rows = [first, last], columns = [...]}`` → the selected printed values, row-major."""
+    unknown = set(spec) - {"table", "rows", "columns", "column"}
+    if unknown:
+        raise ClaimError(f"claim {cid!r}: unknown table-selection keys {sorted(unknown)}")
+    header, rows = table(doc, spec["table"])
+    cols = spec.get("columns", [spec["column"]] if "column" in spec else header)
+    idx = []
+    for c in cols:
+        if c not in header:
+            raise ClaimError(f"claim {cid!r}: table {spec['table']!r} has no column {c!r}; columns: {header}")
+        idx.append(header.index(c))
+    first, last = spec.get("rows", [1, rows.shape[0]])
+    if not 1 <= first <= last <= rows.shape[0]:
+        raise ClaimError(f"claim {cid!r}: rows {first}–{last} outside the table's 1–{rows.shape[0]}")
+    return [float(v) for v in rows[first - 1 : last][:, idx].ravel()]
+
+
+def _parse_paper(doc: str, cid: str, value: Any) -> Any:
+    if isinstance(value, dict):
+        if "range" in value and len(value) == 1:
+            lo, hi = value["range"]
+            return Range(float(lo), float(hi))
+        if set(value) == {"above"} or set(value) == {"below"}:
+            ((k, v),) = value.items()
+            return Bound(float(v), k == "above")
+        if "table" in value:
+            return _selection(doc, cid, value)
+        raise ClaimError(
+            f"claim {cid!r}: a paper value table must be {{range=[lo, hi]}}, {{above=x}}, "
+            f"{{below=x}} or a table selection, got {value!r}"
+        )
+    return value
+
+
+def _parse_file(path: Path) -> tuple[Document, list[Claim]]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise ClaimError(f"cannot read claims file {path}: {e}") from None
+    d = data.get("document")
+    if not isinstance(d, dict) or "citation" not in d:
+        raise ClaimError(f"{path} has no [document] table with a citation")
+    doc = Document(path.stem, d["citation"], d.get("title", ""), d.get("kind", ""), tuple(d.get("notebooks", ())), path)
+    out = []
+    for raw in data.get("claim", []):
+        cid = raw.get("id")
+        if not isinstance(cid, str) or not cid.strip():
+            raise ClaimError(f"{path}: a claim without an id: {raw!r}")
+        unknown = set(raw) - CLAIM_KEYS
+        if unknown:
+            raise ClaimError(f"{path}: claim {cid!r} has unknown keys {sorted(unknown)}")
+        for key in ("notebook", "kind", "source"):
+            if not isinstance(raw.get(key), str) or not raw[key].strip():
+                raise ClaimError(f"{path}: claim {cid!r} needs a non-empty {key!r}")
+        kind = raw["kind"]
+        if kind not in KINDS:
+            raise ClaimError(f"{path}: claim {cid!r} has kind {kind!r}; kinds are: {', '.join(KINDS)}")
+        if doc.notebooks and raw["notebook"] not in doc.notebooks:
+            raise ClaimError(f"{path}: claim {cid!r} names notebook {raw['notebook']!r}, not one of {doc.notebooks}")
+        paper = _parse_paper(doc.key, cid, raw.get("paper"))
+        tol = raw.get("tolerance")
+        if kind == "beyond" and (paper is not None or tol is not None):
+            raise ClaimError(
+                f"{path}: claim {cid!r} is 'beyond' (our own measurement): it has no paper value or tolerance"
+            )
+        if kind in ("aim", "transcription", "uninformative") and paper is None:
+            raise ClaimError(f"{path}: claim {cid!r} of kind {kind!r} needs a paper (or target) value")
+        if kind != "beyond" and paper is not None and tol is not None and not raw.get("reason"):
+            raise ClaimError(f"{path}: claim {cid!r} has a tolerance without a reason")
+        if kind == "uninformative" and not raw.get("reason"):
+            raise ClaimError(f"{path}: claim {cid!r} is 'uninformative': say why in 'reason'")
+        if tol is not None:
+            allowed(1.0, tol)  # validates the form
+        out.append(
+            Claim(
+                cid,
+                raw["notebook"],
+                kind,
+                raw["source"],
+                doc.key,
+                paper,
+                raw.get("printed"),
+                tol,
+                raw.get("reason", ""),
+                raw.get("note", ""),
+                raw.get("paper_stderr"),
+                float(raw.get("z", 1.96)),
+                raw.get("digits"),
+            )
+        )
+    return doc, out
+
+
+@lru_cache(maxsize=1)
+def _load() -> tuple[dict[str, Document], dict[tuple[str, str], Claim]]:
+    docs, claims = {}, {}
+    for path in sorted(HERE.glob("*.toml")):
+        doc, cl = _parse_file(path)
+        docs[doc.key] = doc
+        for c in cl:
+            key = (c.notebook, c.id)
+            if key in claims:
+                raise ClaimError(
+                    f"claim {c.id!r} of notebook {c.notebook} is stated twice ({claims[key].document} and {c.document})"
+                )
+            claims[key] = c
+    return docs, claims
+
+
+def reload() -> None:
+    """Forget the cached data files (after editing one in a running session)."""
+    _load.cache_clear()
+
+
+def documents() -> dict[str, Document]:
+    """Every source document with a claims file, by key (e.g. ``powell2000``)."""
+    return dict(_load()[0])
+
+
+def all_claims() -> list[Claim]:
+    """Every claim of every document."""
+    return list(_load()[1].values())
+
+
+def of_notebook(notebook: str) -> list[Claim]:
+    """The claims ``notebook`` checks, in data-file order."""
+    return [c for c in _load()[1].values() if c.notebook == notebook]
+
+
+def get(notebook: str, claim_id: str) -> Claim:
+    """The claim ``claim_id`` of ``notebook``; :class:`ClaimError` naming the close ids when absent."""
+    try:
+        return _load()[1][(notebook, claim_id)]
+    except KeyError:
+        import difflib
+
+        ids = [c.id for c in of_notebook(notebook)]
+        near = difflib.get_close_matches(claim_id, ids, n=3)
+        hint = f"; did you mean {', '.join(near)}?" if near else ""
+        raise ClaimError(f"no claim {claim_id!r} for notebook {notebook} in tdbook/claims/*.toml{hint}") from None
+
+
+# ----------------------------------------------------------------------------- verdicts
+
+
+def is_number(x: Any) -> bool:
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
+
+
+def allowed(paper: float, tolerance: Any) -> float:
+    """The absolute slack a tolerance (number, or a string like ``'10%'`` of ``paper``) allows."""
+    if tolerance is None:
+        return 0.0
+    if isinstance(tolerance, str):
+        t = tolerance.strip()
+        if not t.endswith("%"):
+            raise ValueError(f"tolerance string must look like '10%', got {tolerance!r}")
+        try:
+            pct = float(t[:-1])
+        except ValueError:
+            raise ValueError(f"tolerance string must look like '10%', got {tolerance!r}") from None
+        if pct < 0:
+            raise ValueError(f"tolerance must be >= 0, got {tolerance!r}")
+        return abs(float(paper)) * pct / 100.0
+    if not is_number(tolerance) or tolerance < 0 or math.isnan(float(tolerance)):
+        raise ValueError(f"tolerance must be a number >= 0 or a string like '10%', got {tolerance!r}")
+    return float(tolerance)
+
+
+def _close(paper: Any, ours: Any, tolerance: Any) -> bool:
+    if not is_number(ours):
+        raise ValueError(f"paper value {paper!r} is a number, so ours must be a number, got {ours!r}")
+    o = float(ours)
+    if math.isnan(o):
+        return False
+    # tiny slack so that a tolerance equal to a printed rounding step is not defeated by binary fractions
+    return abs(o - float(paper)) <= allowed(paper, tolerance) * (1 + 1e-9) + 1e-12
+
+
+def agrees(paper: Any, ours: Any, tolerance: Any = None, *, paper_stderr: float | None = None, z: float = 1.96) -> bool:
+    """Does ``ours`` agree with the printed ``paper`` value?  ValueError on mismatched kinds."""
+    if ours is None:
+        raise ValueError("ours must be a measured value, got None")
+    if isinstance(paper, (bool, np.bool_)):
+        if not isinstance(ours, (bool, np.bool_)):
+            raise ValueError(f"paper value is a yes/no claim, so ours must be a bool, got {ours!r}")
+        return bool(paper) == bool(ours)
+    if isinstance(paper, str):
+        return str(ours) == paper
+    if isinstance(paper, Bound):
+        if isinstance(ours, Estimate):
+            limit = ours.mean - z * ours.stderr if paper.above else ours.mean + z * ours.stderr
+        elif isinstance(ours, Spread):
+            limit = ours.lo if paper.above else ours.hi
+        elif is_number(ours):
+            limit = float(ours)
+        else:
+            raise ValueError(f"paper value is a bound, so ours must be a number, Estimate or Spread, got {ours!r}")
+        return limit > paper.value if paper.above else limit < paper.value
+    if isinstance(paper, Range):
+        if isinstance(ours, Estimate):
+            o = ours.mean
+        elif is_number(ours):
+            o = float(ours)
+        else:
+            raise ValueError(f"paper value is a range, so ours must be a number, got {ours!r}")
+        slack = allowed(max(abs(paper.lo), abs(paper.hi)), tolerance)
+        return not math.isnan(o) and paper.lo - slack <= o <= paper.hi + slack
+    if isinstance(ours, Spread):
+        if not is_number(paper):
+            raise ValueError(f"ours is a spread of runs, so the paper value must be a number, got {paper!r}")
+        slack = allowed(paper, tolerance)
+        return ours.lo - slack <= float(paper) <= ours.hi + slack
+    if isinstance(ours, Estimate):
+        if not is_number(paper):
+            raise ValueError(f"ours is an estimate, so the paper value must be a number, got {paper!r}")
+        se = math.hypot(ours.stderr, paper_stderr or 0.0)
+        return abs(ours.mean - float(paper)) <= z * se + allowed(paper, tolerance)
+    if is_number(paper):
+        return _close(paper, ours, tolerance)
+    if isinstance(paper, (list, tuple, np.ndarray)):
+        p = list(np.asarray(paper, dtype=float).ravel()) if isinstance(paper, np.ndarray) else list(paper)
+        o = ours.tolist() if isinstance(ours, np.ndarray) else ours
+        if not isinstance(o, (list, tuple)):
+            raise ValueError(f"paper value is a list, so ours must be a list, got {ours!r}")
+        if len(o) != len(p):
+            raise ValueError(f"paper list has {len(p)} values but ours has {len(o)}")
+        return all(_close(a, b, tolerance) for a, b in zip(p, o))
+    raise ValueError(f"cannot compare a paper value of type {type(paper).__name__}")
+
+
+def verdict_of(
+    kind: str, paper: Any, ours: Any, tolerance: Any = None, *, paper_stderr: float | None = None, z: float = 1.96
+) -> str:
+    """The verdict of a claim of ``kind`` (see the module docstring); ValueError on mismatched kinds."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown claim kind {kind!r}; kinds are: {', '.join(KINDS)}")
+    if kind == "beyond":
+        if paper is not None:
+            raise ValueError("a 'beyond' claim is our own addition: its paper value must be None")
+        return "beyond"
+    if paper is None:
+        return "not-in-paper"
+    ok = agrees(paper, ours, tolerance, paper_stderr=paper_stderr, z=z)  # validates the kinds in every case
+    if kind == "paper":
+        return "reproduced" if ok else "differs"
+    if kind == "aim":
+        return "aim-met" if ok else "aim-missed"
+    if kind == "transcription":
+        return "transcription" if ok else "transcription-error"
+    return "uninformative"
+
+
+def verdict(claim: Claim, ours: Any, paper: Any = None) -> str:
+    """The verdict of ``claim`` for our value ``ours`` (``paper`` overrides the stated value, e.g. a truncation)."""
+    p = claim.paper if paper is None else paper
+    return verdict_of(claim.kind, p, ours, claim.tolerance, paper_stderr=claim.paper_stderr, z=claim.z)

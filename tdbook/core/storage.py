@@ -1,0 +1,76 @@
+"""Storage that survives interruption: atomic writes, and the sidecar that records how a shipped file was made.
+
+Every file the project writes (results, figures, checkpoints, trained weights) goes through
+:func:`atomic_write_bytes` (temporary file, then rename), so an interrupted run never leaves a
+half-written file.  A shipped weights file ``data/X.npz`` has a sidecar ``data/X.json`` holding
+the exact command that made it and the code version (:func:`code_version`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+from .paths import repo_root
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` via a temporary file and ``os.replace`` (never half-written)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def code_version() -> str:
+    """Package version and git commit of the checkout (``+dirty`` when tracked files differ)."""
+    from .. import __version__
+
+    root = repo_root()
+    try:
+        rev = subprocess.run(
+            ["git", "rev-parse", "--short=12", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no", "--", "tdbook"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        rev, dirty = "", ""
+    return f"tdbook {__version__}" + (f" git {rev}" + ("+dirty" if dirty else "") if rev else "")
+
+
+def sidecar_path(net_path: str | Path) -> Path:
+    """``data/X.npz`` → ``data/X.json``."""
+    return Path(net_path).with_suffix(".json")
+
+
+def read_sidecar(net_path: str | Path) -> dict:
+    """The sidecar of ``net_path``; ValueError naming the file when it is missing or not JSON."""
+    p = sidecar_path(net_path)
+    try:
+        return json.loads(p.read_text())
+    except FileNotFoundError:
+        raise ValueError(f"no sidecar {p} next to {net_path}") from None
+    except ValueError as e:
+        raise ValueError(f"{p} is not valid JSON: {e}") from None
+
+
+def write_sidecar(net_path: str | Path, data: dict) -> Path:
+    """Write ``data`` as the sidecar of ``net_path`` (atomically) and return its path."""
+    p = sidecar_path(net_path)
+    atomic_write_bytes(p, (json.dumps(data, indent=1, sort_keys=False) + "\n").encode())
+    return p
