@@ -32,6 +32,7 @@ from .claims import Bound, Estimate, Range, Spread
 from .core.paths import check_profile, results_dir
 from .core.storage import atomic_write_bytes
 
+#: The verdicts every results file counts; the others (:data:`tdbook.claims.VERDICTS`) appear where they occur.
 VERDICTS: tuple[str, ...] = ("reproduced", "differs", "not-in-paper", "beyond")
 
 # ----------------------------------------------------------------------------- values
@@ -220,9 +221,15 @@ def finish() -> Path:
     return s.write()
 
 
-def counts(claims: Iterable[dict[str, Any]]) -> dict[str, int]:
-    out = {v: 0 for v in VERDICTS}
-    for c in claims:
+def counts(records: Iterable[dict[str, Any]]) -> dict[str, int]:
+    """Claims per verdict: :data:`VERDICTS` always, the others where they occur (in claims.VERDICTS order)."""
+    records = list(records)
+    seen = {c["verdict"] for c in records}
+    unknown = seen - set(claims.VERDICTS)
+    if unknown:
+        raise ValueError(f"unknown verdicts {sorted(unknown)}; verdicts are: {', '.join(claims.VERDICTS)}")
+    out = {v: 0 for v in claims.VERDICTS if v in VERDICTS or v in seen}
+    for c in records:
         out[c["verdict"]] += 1
     return out
 
@@ -333,23 +340,24 @@ def scoreboard(profile: str = "standard") -> tuple[Table, Table]:
     """(per-notebook counts, every claim) across the collection."""
     files = load_all(profile)
     summary_rows, claim_rows = [], []
-    total = {v: 0 for v in VERDICTS}
+    cols = tuple(counts(cl for f in files for cl in f["claims"]))
+    total = {v: 0 for v in cols}
     for f in files:
         c = counts(f["claims"])
-        for k in total:
+        for k in c:
             total[k] += c[k]
         state = "" if f.get("complete") else " (incomplete run)"
         summary_rows.append(
             [f["notebook"] + state, f.get("document", ""), f.get("profile", ""), str(f.get("seed", ""))]
-            + [str(c[v]) for v in VERDICTS]
+            + [str(c.get(v, 0)) for v in cols]
             + [str(len(f["claims"]))]
         )
         for cl in f["claims"]:
             claim_rows.append([f["notebook"], cl["id"], cl["source"], fmt(cl["paper"]), fmt(cl["ours"]), cl["verdict"]])
-    summary_rows.append(["all", "", "", ""] + [str(total[v]) for v in VERDICTS] + [str(sum(total.values()))])
-    summary = Table(["notebook", "document", "profile", "seed", *VERDICTS, "claims"], summary_rows)
-    claims = Table(["notebook", "claim", "source", "paper", "ours", "verdict"], claim_rows)
-    return summary, claims
+    summary_rows.append(["all", "", "", ""] + [str(total[v]) for v in cols] + [str(sum(total.values()))])
+    summary = Table(["notebook", "document", "profile", "seed", *cols, "claims"], summary_rows)
+    every = Table(["notebook", "claim", "source", "paper", "ours", "verdict"], claim_rows)
+    return summary, every
 
 
 def write_scoreboard(profile: str = "standard") -> Path:
