@@ -77,6 +77,32 @@ def _plain(x: Any) -> Any:
     raise ValueError(f"cannot record a value of type {type(x).__name__}: {x!r}")
 
 
+#: Significant digits of every float we store as ``ours`` (a claim may ask for more with ``digits`` in its data):
+#: more than any measurement here resolves, fewer than the last-bit noise that differs between machines (a SIMD
+#: or threaded sum reordered), so the committed record is the same bytes on every machine.
+DIGITS = 6
+
+
+def rounded(x: Any, digits: int = DIGITS) -> Any:
+    """``x`` with every float rounded to ``digits`` significant digits (same structure; numpy → Python)."""
+    if not isinstance(digits, int) or isinstance(digits, bool) or not 1 <= digits <= 17:
+        raise ValueError(f"digits must be an int in 1..17, got {digits!r}")
+    if isinstance(x, Spread):
+        return Spread(*(rounded(v, digits) for v in (x.median, x.lo, x.hi)), x.coverage, x.n)
+    if isinstance(x, Estimate):
+        return Estimate(rounded(x.mean, digits), rounded(x.stderr, digits), x.n)
+    if isinstance(x, (bool, np.bool_, int, np.integer, str)) or x is None:
+        return x
+    if isinstance(x, (float, np.floating)):
+        x = float(x)
+        return x if not math.isfinite(x) or x == 0.0 else float(f"{x:.{digits}g}")
+    if isinstance(x, np.ndarray):
+        return [rounded(v, digits) for v in x.tolist()]
+    if isinstance(x, (list, tuple)):
+        return [rounded(v, digits) for v in x]
+    return x
+
+
 def verdict(paper: Any, ours: Any, tolerance: Any = None, *, beyond: bool = False) -> str:
     """The verdict for one claim given inline (see :func:`tdbook.claims.verdict_of`)."""
     return claims.verdict_of("beyond" if beyond else "paper", paper, ours, tolerance)
@@ -237,13 +263,16 @@ def check(claim_id: str, ours: Any, note: str | None = None, *, take: int | None
         if not isinstance(take, (int, np.integer)) or not 0 < take <= len(paper):
             raise claims.ClaimError(f"claim {claim_id!r}: take must be 1..{len(paper)}, got {take!r}")
         paper = paper[: int(take)]
+    ours = rounded(ours, c.digits or DIGITS)  # what is stored is what is judged
     v = claims.verdict(c, ours, paper)
     claim = {
         "id": c.id,
+        "kind": c.kind,
         "source": c.source,
         "paper": _plain(paper),
         "ours": _plain(ours),
         "tolerance": _plain(c.tolerance),
+        "reason": c.reason,
         "verdict": v,
         "note": c.note if note is None else note,
     }

@@ -135,3 +135,23 @@ def test_check_refuses_an_unknown_id_naming_the_near_ones(session, tmp_path, mon
     finally:
         monkeypatch.delenv(claims.PATH_ENV)
         claims.reload()
+
+
+def test_the_stored_digits_resolve_every_tolerance():
+    """Ours is stored (and judged) at `digits` significant digits (results.DIGITS unless the claim asks for more):
+    the rounding step must be at most a tenth of the tolerance, so rounding cannot decide a verdict."""
+    import math
+
+    for c in claims.all_claims():
+        digits = c.digits or results.DIGITS
+        p = c.paper
+        values = [p.lo, p.hi] if isinstance(p, claims.Range) else p if isinstance(p, list) else [p]
+        for v in values:
+            if not claims.is_number(v) or v == 0:
+                continue
+            step = 10.0 ** (math.floor(math.log10(abs(v))) - digits + 1)
+            slack = claims.allowed(v, c.tolerance)
+            if slack > 0:
+                assert step <= slack / 10, f"{c.notebook} {c.id}: {digits} digits are too coarse for {c.tolerance!r}"
+            elif isinstance(v, float):
+                assert float(f"{v:.{digits}g}") == v, f"{c.notebook} {c.id}: exact claim on {v!r} needs more digits"
