@@ -49,6 +49,7 @@ from .checkers_bitboard import (
     FROM,
     JUMPS,
     PATH,
+    START,
     TO,
     colour_flip,
     credit,
@@ -60,8 +61,6 @@ from .checkers_bitboard import (
 
 BLACK, WHITE = 0, 1
 COLOUR = ("Black", "White")
-#: the starting words: Black's men on 1–12, White's on 21–32
-START = (0x00000FFF, 0, 0xFFF00000, 0)
 
 
 class CheckersState(NamedTuple):

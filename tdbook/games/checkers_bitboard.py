@@ -47,6 +47,8 @@ ODD_ROWS = 0xF0F0F0F0
 EVEN_NOT_RIGHT = 0x07070707
 ODD_NOT_LEFT = 0xE0E0E0E0
 #: the far rows: where Black's men are crowned (29–32) and where White's are (1–4)
+#: the starting words (bm, bk, wm, wk): Black's men on 1–12, White's on 21–32
+START = (0x00000FFF, 0, 0xFFF00000, 0)
 BLACK_CROWN = 0xF0000000
 WHITE_CROWN = 0x0000000F
 MAX_MOVES = 128  # more than any position has (a full set of kings has at most 4 × 12 = 48 moves)
