@@ -25,16 +25,25 @@ from tqdm.auto import tqdm
 from ..core.rng import randint, seed_state
 from ..games.checkers import Checkers, CheckersState, moves_of
 from ..games.checkers_bitboard import BUF_COLS, BUF_ROWS, credit, is_quiet_move, legal_moves, play
-from ..learners.checkers_polynomial import N_TERMS, Polynomial
-from .checkers_search import S_ABORTED, S_BEST, S_NODES, Searcher, SearchRules, Workspace, search
+from ..learners.checkers_polynomial import Polynomial
+from .checkers_search import (
+    I_KIND,
+    I_NODE_LIMIT,
+    I_RULES,
+    S_ABORTED,
+    S_BEST,
+    S_NODES,
+    Searcher,
+    SearchRules,
+    Workspace,
+    search,
+    search_spec,
+)
 
 RANDOM, SEARCH = 0, 1
-#: ``ints`` layout of a player spec: kind, construction, need, ordering, node limit, then the 7 rules
-I_KIND, I_CONSTRUCTION, I_NEED, I_ORDERING, I_NODE_LIMIT, I_RULES = 0, 1, 2, 3, 4, 5
-N_INTS = I_RULES + 7
-#: ``floats`` layout: the N_TERMS weights, then the piece weight
-N_FLOATS = N_TERMS + 1
 MAX_GAME = 2048  # plies a recorded game may have (the draw rule ends games long before)
+#: the rules of the 1-ply fall-back search when a node budget runs out
+ONE_PLY = SearchRules.fixed(1).array
 
 
 @dataclass(frozen=True)
@@ -56,18 +65,9 @@ class Player:
             raise ValueError(f"node_limit must be a positive int, got {self.node_limit!r}")
 
     def spec(self) -> tuple[np.ndarray, np.ndarray]:
-        """The player as the two arrays the game kernel reads."""
-        ints = np.zeros(N_INTS, dtype=np.int64)
-        ints[I_KIND] = RANDOM if self.kind == "random" else SEARCH
-        ints[I_CONSTRUCTION] = self.poly.construction_code
-        ints[I_NEED] = self.poly.need
-        ints[I_ORDERING] = int(self.ordering)
-        ints[I_NODE_LIMIT] = self.node_limit
-        ints[I_RULES:] = self.rules.array
-        floats = np.zeros(N_FLOATS, dtype=np.float64)
-        floats[:N_TERMS] = self.poly.vector
-        floats[N_TERMS] = self.poly.piece_weight
-        return ints, floats
+        """The player as the two arrays the game kernel reads (:func:`~tdbook.players.checkers_search.search_spec`)."""
+        kind = RANDOM if self.kind == "random" else SEARCH
+        return search_spec(self.poly, self.rules, self.ordering, self.node_limit, kind)
 
     def choose(self, state: CheckersState, last_jump: bool = False, seed: int = 0) -> str:
         """The move (text) this player makes in ``state``; ValueError when the side to move has no move."""
@@ -104,27 +104,20 @@ def samuel_player(
 
 
 @njit(cache=True)
-def _move_of(
-    ints, floats, root, rng, buf, pos, bufs, order, cscore, ab, params, tmp, fbuf, pv, pvlen, hist, stats
-) -> tuple[int, int]:
+def _move_of(ints, floats, root, rng, buf, ws) -> tuple[int, int]:
     """Index (in ``legal_moves`` order) of the move a player spec makes at ``root``, and the nodes searched."""
     n = legal_moves(root[0], root[1], root[2], root[3], root[4], buf)
     if ints[I_KIND] == RANDOM:
         return randint(rng, n), 0
-    search(
-        root, ints[I_RULES:], floats[:N_TERMS], floats[N_TERMS], ints[I_CONSTRUCTION], ints[I_NEED],
-        ints[I_ORDERING] == 1, ints[I_NODE_LIMIT], pos, bufs, order, cscore, ab, params, tmp, fbuf, pv, pvlen,
-        hist, stats,
-    )  # fmt: skip
+    stats = ws[-1]
+    search(root, ints, floats, ws)
     nodes = stats[S_NODES]
     best = stats[S_BEST]
     if best < 0 or stats[S_ABORTED] == 1:  # budget exhausted: fall back to a 1-ply search
-        one = np.array([0, 1, 3, 4, 11, 6, 20], dtype=np.int64)
-        search(
-            root, one, floats[:N_TERMS], floats[N_TERMS], ints[I_CONSTRUCTION], ints[I_NEED],
-            ints[I_ORDERING] == 1, 2**62, pos, bufs, order, cscore, ab, params, tmp, fbuf, pv, pvlen, hist,
-            stats,
-        )  # fmt: skip
+        one = ints.copy()
+        one[I_NODE_LIMIT] = 2**62
+        one[I_RULES:] = ONE_PLY
+        search(root, one, floats, ws)
         nodes += stats[S_NODES]
         best = stats[S_BEST]
     return best, nodes
@@ -141,24 +134,13 @@ def play_game(
     move_limit: int,
     adjudicate: int,
     record: np.ndarray,
-    pos: np.ndarray,
-    bufs: np.ndarray,
-    order: np.ndarray,
-    cscore: np.ndarray,
-    ab: np.ndarray,
-    params: np.ndarray,
-    tmp: np.ndarray,
-    fbuf: np.ndarray,
-    pv: np.ndarray,
-    pvlen: np.ndarray,
-    hist: np.ndarray,
-    stats: np.ndarray,
+    ws: tuple,
 ):
     """One game from ``start`` (int64[7]: bm, bk, wm, wk, side, quiet, ply); ``ints[c]``/``floats[c]`` is the
-    spec of the player of colour ``c`` (0 Black).  Ends when the mover has no move (it loses), after
-    ``quiet_limit`` plies without a capture or man move (draw), or at ``move_limit`` plies (0: none), judged
-    by piece credit when ``adjudicate`` = 1 else a draw.  ``record[k]`` gets (from, to, captured, nodes) of
-    each ply.  Returns (result for Black, plies played in this game, total nodes)."""
+    spec of the player of colour ``c`` (0 Black); ``ws`` a search workspace's arrays.  Ends when the mover has
+    no move (it loses), after ``quiet_limit`` plies without a capture or man move (draw), or at ``move_limit``
+    plies (0: none), judged by piece credit when ``adjudicate`` = 1 else a draw.  ``record[k]`` gets (from,
+    to, captured, nodes) of each ply.  Returns (result for Black, plies played in this game, total nodes)."""
     rng = seed_state(seed, stream)
     buf = np.empty((BUF_ROWS, BUF_COLS), dtype=np.int64)
     root = np.zeros(6, dtype=np.int64)
@@ -178,10 +160,7 @@ def play_game(
             d = credit(bm, bk) - credit(wm, wk)
             return (1.0 if d > 0 else (-1.0 if d < 0 else 0.0)), k, total
         root[0], root[1], root[2], root[3], root[4], root[5] = bm, bk, wm, wk, side, last_jump
-        i, nodes = _move_of(
-            ints[side], floats[side], root, rng, buf, pos, bufs, order, cscore, ab, params, tmp, fbuf, pv, pvlen,
-            hist, stats,
-        )  # fmt: skip
+        i, nodes = _move_of(ints[side], floats[side], root, rng, buf, ws)
         total += nodes
         if k < record.shape[0]:
             record[k, 0] = buf[i, 0]
@@ -226,11 +205,8 @@ def play_games(
     out = []
     for i, s in enumerate(tqdm(starts, desc=f"{black.name} v {white.name}", disable=not progress)):
         start = np.array([*s.words, s.side, s.quiet, s.ply], dtype=np.int64)
-        res, k, nodes = play_game(
-            start, ints, floats, seed, i, quiet_limit, move_limit, int(g.adjudicate == "material"), record,
-            ws.pos, ws.bufs, ws.order, ws.cscore, ws.ab, ws.params, ws.tmp, ws.fbuf, ws.pv, ws.pvlen, ws.hist,
-            ws.stats,
-        )  # fmt: skip
+        adjudicate = int(g.adjudicate == "material")
+        res, k, nodes = play_game(start, ints, floats, seed, i, quiet_limit, move_limit, adjudicate, record, ws.arrays)
         out.append(GameRecord(float(res), int(k), int(nodes), _texts(s, record[: min(k, MAX_GAME)])))
     return out
 

@@ -65,6 +65,12 @@ MAX_PLY = 64
 FIXED, SAMUEL = 0, 1
 #: ``rules`` array layout: mode, depth (fixed), min_ply, second_ply, ahead_ply, ahead_credit, hard_ply
 R_MODE, R_DEPTH, R_MIN, R_SECOND, R_AHEAD_PLY, R_AHEAD_CREDIT, R_HARD = range(7)
+#: a search *spec* is two arrays (:func:`search_spec`): ``ints`` = player kind (used by the game loop of
+#: :mod:`tdbook.players.checkers`), term construction, parameter mask, ordering, node limit, then the rules;
+#: ``floats`` = the N_TERMS term weights, then the piece weight
+I_KIND, I_CONSTRUCTION, I_NEED, I_ORDERING, I_NODE_LIMIT, I_RULES = 0, 1, 2, 3, 4, 5
+N_INTS = I_RULES + 7
+N_FLOATS = N_TERMS + 1
 #: ``stats`` array layout
 S_NODES, S_EVALS, S_MAXPLY, S_ABORTED, S_BEST, S_PVLEN = range(6)
 N_STATS = 6
@@ -138,6 +144,31 @@ class Workspace:
         self.hist = np.zeros(MAX_PLY + 1, dtype=np.int64)
         self.stats = np.zeros(N_STATS, dtype=np.int64)
 
+    @property
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The arrays in the order :func:`search` unpacks them."""
+        return (
+            self.pos, self.bufs, self.order, self.cscore, self.ab, self.params, self.tmp, self.fbuf, self.pv,
+            self.pvlen, self.hist, self.stats,
+        )  # fmt: skip
+
+
+def search_spec(
+    poly: Polynomial, rules: SearchRules, ordering: bool = True, node_limit: int = 2**62, kind: int = 1
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ``(ints, floats)`` arrays :func:`search` reads for a polynomial, rules, ordering and node budget."""
+    ints = np.zeros(N_INTS, dtype=np.int64)
+    ints[I_KIND] = kind
+    ints[I_CONSTRUCTION] = poly.construction_code
+    ints[I_NEED] = poly.need
+    ints[I_ORDERING] = int(ordering)
+    ints[I_NODE_LIMIT] = node_limit
+    ints[I_RULES:] = rules.array
+    floats = np.zeros(N_FLOATS, dtype=np.float64)
+    floats[:N_TERMS] = poly.vector
+    floats[N_TERMS] = poly.piece_weight
+    return ints, floats
+
 
 @njit(cache=True)
 def _stop(pos, p, rules, fbuf) -> bool:
@@ -175,32 +206,20 @@ def _has_move(bm, bk, wm, wk, side) -> bool:
 
 
 @njit(cache=True)
-def search(
-    root: np.ndarray,
-    rules: np.ndarray,
-    weights: np.ndarray,
-    piece_weight: float,
-    construction: int,
-    need: int,
-    ordering: bool,
-    node_limit: int,
-    pos: np.ndarray,
-    bufs: np.ndarray,
-    order: np.ndarray,
-    cscore: np.ndarray,
-    ab: np.ndarray,
-    params: np.ndarray,
-    tmp: np.ndarray,
-    fbuf: np.ndarray,
-    pv: np.ndarray,
-    pvlen: np.ndarray,
-    hist: np.ndarray,
-    stats: np.ndarray,
-) -> float:
-    """α-β negamax from ``root`` (int64[6]: bm, bk, wm, wk, side, last move was a jump); returns the root's
-    backed-up value for the side to move.  ``stats`` gets nodes, evals, deepest ply, aborted (node limit
-    reached: the value is then meaningless), the best root move's index in ``bufs[0]`` and the PV length;
-    ``pv[0, :pvlen]`` holds the principal variation (from, to, captured) and ``hist`` the leaf plies."""
+def search(root: np.ndarray, ints: np.ndarray, floats: np.ndarray, ws: tuple) -> float:
+    """α-β negamax from ``root`` (int64[6]: bm, bk, wm, wk, side, last move was a jump) under the spec
+    ``(ints, floats)`` (:func:`search_spec`) with the workspace ``ws`` (:attr:`Workspace.arrays`); returns the
+    root's backed-up value for the side to move.  ``stats`` gets nodes, evals, deepest ply, aborted (node
+    limit reached: the value is then meaningless), the best root move's index in ``bufs[0]`` and the PV
+    length; ``pv[0, :pvlen]`` holds the principal variation (from, to, captured) and ``hist`` the leaf plies."""
+    pos, bufs, order, cscore, ab, params, tmp, fbuf, pv, pvlen, hist, stats = ws
+    rules = ints[I_RULES:]
+    weights = floats[:N_TERMS]
+    piece_weight = floats[N_TERMS]
+    construction = ints[I_CONSTRUCTION]
+    need = ints[I_NEED]
+    ordering = ints[I_ORDERING] == 1
+    node_limit = ints[I_NODE_LIMIT]
     stats[:] = 0
     hist[:] = 0
     stats[S_BEST] = -1
@@ -349,8 +368,6 @@ class Searcher:
         self.poly = poly if poly is not None else Polynomial()
         self.rules = rules if rules is not None else SearchRules.samuel()
         self.ordering = bool(ordering)
-        self.w = self.poly.vector
-        self.need = self.poly.need
         self.ws = Workspace()
 
     def __call__(
@@ -360,11 +377,8 @@ class Searcher:
         r = rules if rules is not None else self.rules
         root = np.array([*words, side, int(last_jump)], dtype=np.int64)
         w = self.ws
-        v = search(
-            root, r.array, self.w, self.poly.piece_weight, self.poly.construction_code, self.need, self.ordering,
-            node_limit, w.pos, w.bufs, w.order, w.cscore, w.ab, w.params, w.tmp, w.fbuf, w.pv, w.pvlen, w.hist,
-            w.stats,
-        )  # fmt: skip
+        ints, floats = search_spec(self.poly, r, self.ordering, node_limit)
+        v = search(root, ints, floats, w.arrays)
         st = w.stats
         pv = tuple((int(w.pv[0, q, 0]) + 1, int(w.pv[0, q, 1]) + 1) for q in range(int(st[S_PVLEN])))
         return SearchResult(
