@@ -59,7 +59,6 @@ BIK_PERFT = [
     165629569428,
     758818810990,
 ]
-#: his divide(18)… shows the first-move order; divide at small depth is checked against pydraughts
 
 
 @pytest.mark.parametrize("depth", range(1, (13 if FULL else 11) + 1))
