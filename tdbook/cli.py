@@ -87,7 +87,40 @@ def _quiet_abandoned_tasks() -> None:
     gc.collect()
 
 
+def _trainer(game: str):
+    import importlib
+
+    mod, fn = TRAINERS[game].split(":")
+    return getattr(importlib.import_module(mod), fn)
+
+
+def trainers_help() -> str:
+    """Every trainer with its own options (each trainer's ``--help``), for ``tdbook train [--help]``."""
+    import contextlib
+    import io
+
+    parts = [
+        "usage: python -m tdbook train GAME [options]",
+        "",
+        "Train a learner from scratch (progress bar, atomic checkpoints, resumable). GAME is one of:",
+    ]
+    for game in TRAINERS:
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf), contextlib.suppress(SystemExit):
+            _trainer(game)(["--help"])
+        parts += ["", f"== {game} " + "=" * max(0, 70 - len(game)), buf.getvalue().rstrip()]
+    return "\n".join(parts) + "\n"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["train"] and (len(argv) == 1 or argv[1] in ("-h", "--help")):
+        text = trainers_help()
+        if len(argv) == 1:  # no game: a usage error, but say what the choices are
+            print(text + "\ntdbook train: error: name a GAME", file=sys.stderr)
+            return 2
+        print(text)
+        return 0
     args = _parser().parse_args(argv)
     if args.command == "run":
         from .runner import Interrupted, UsageError, run
@@ -122,10 +155,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"tdbook train: error: unknown game {args.game!r}; choose from: {', '.join(TRAINERS)}", file=sys.stderr
             )
             return 2
-        import importlib
-
-        mod, fn = TRAINERS[args.game].split(":")
-        return int(getattr(importlib.import_module(mod), fn)(args.options) or 0)
+        try:
+            return int(_trainer(args.game)(args.options) or 0)
+        except KeyboardInterrupt:  # a trainer that checkpoints says where itself before this
+            print("\ntdbook train: interrupted", file=sys.stderr)
+            return 130
     if args.command == "list":
         from .catalog import DOCUMENTS, ENTRIES, discover
 
