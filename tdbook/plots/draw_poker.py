@@ -1,5 +1,6 @@
-"""Figures of notebook 04 (Waterman 1968, seed 003).  Every function takes data computed by
-:mod:`tdbook.experiments.waterman_poker` and returns a matplotlib figure."""
+"""Figures of notebook 04 (Waterman (1968) ch. 5).  Every function takes data computed by
+:mod:`tdbook.experiments.draw_poker` (and the printed values of
+:func:`tdbook.experiments.draw_poker_claims.printed_table_53`) and returns a matplotlib figure."""
 
 from __future__ import annotations
 
