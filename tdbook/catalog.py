@@ -9,32 +9,83 @@ from .core.paths import repo_root
 
 
 @dataclass(frozen=True)
+class Document:
+    """A source document: its short citation (used everywhere), title, year, kind and where it comes from."""
+
+    key: str  # file stem of its claims data, tdbook/claims/<key>.toml
+    citation: str
+    title: str
+    year: str
+    kind: str
+    origin: str
+
+
+@dataclass(frozen=True)
 class Entry:
     number: str
     title: str
-    document: str  # seed id
+    document: str  # Document.key
     sections: str  # what of the document the notebook reproduces
 
 
-SEEDS: dict[str, str] = {
-    "000": "000_c3617222dc4bcdcf.txt — Samuel, signature tables for checkers",
-    "001": "001_9eb91d6214a1e01f.txt — a backgammon net with board-flip-symmetric gammon outputs",
-    "002": "002_d05128c180b2cc52.txt — the Kenju (free-style five-in-a-row) learning player",
-    "003": "003_4c485fa80686a2cc.txt — Waterman, Machine Learning of Heuristics (draw poker, 1968)",
-    "004": "004_cef981d7b973a94b.txt — Powell, Reinforcement Learning in Game Play (M.S. thesis, 2000)",
+#: The five documents the collection re-runs (REFERENCES.md gives the full citations).
+DOCUMENTS: dict[str, Document] = {
+    d.key: d
+    for d in (
+        Document(
+            "samuel1973",
+            "Samuel (1973 note)",
+            "a note on the signature tables of Samuel's checkers program",
+            "1973",
+            "technical note",
+            "Stanford AI Laboratory file EXERP[7,ALS], dated 1973-03-28",
+        ),
+        Document(
+            "gammon2011",
+            "Symmetric gammon post (2011)",
+            "a backgammon net whose gammon outputs respect board-flip symmetry",
+            "2011",
+            "blog post",
+            "a post of a backgammon-programming blog; the text does not name its author",
+        ),
+        Document(
+            "kenju",
+            "Kenju thesis",
+            "a learning player for Kenju (free-style five-in-a-row) with a teacher",
+            "early 1980s",
+            "thesis",
+            "the text names neither its author nor its institution",
+        ),
+        Document(
+            "waterman1968",
+            "Waterman (1968)",
+            "Machine Learning of Heuristics",
+            "1968",
+            "Ph.D. dissertation",
+            "Stanford University, Computer Science Dept., report CS 118 / AI Memo 74 (DDC AD 681027)",
+        ),
+        Document(
+            "powell2000",
+            "Powell (2000)",
+            "Reinforcement Learning in Game Play",
+            "2000",
+            "M.S. thesis",
+            "University of Colorado at Denver, Computer Science",
+        ),
+    )
 }
 
 ENTRIES: tuple[Entry, ...] = (
     Entry("00", "Index and reproduction scoreboard", "", "every notebook's claims"),
-    Entry("01", "Samuel's signature tables", "000", "27 quantized terms, 9→3→1 tables, A/D counts"),
-    Entry("02", "Samuel's checkers polynomial", "004", "ch. 3, §4.5"),
-    Entry("03", "Kenju: RAM nets, line patterns and a teacher", "002", "whole document"),
-    Entry("04", "Waterman's production-rule poker player", "003", "ch. 2–5"),
-    Entry("05", "Random walk: TD vs Monte Carlo vs TD(λ)", "004", "§4.3–4.4, App. A, App. C"),
-    Entry("06", "Tic-tac-toe with TD(λ) tables", "004", "§6.1–6.2, App. B, App. D"),
-    Entry("07", "Tic-tac-toe with TD(λ) networks", "004", "§6.3–6.7, App. B.8–B.9"),
-    Entry("08", "TD-Gammon", "004", "ch. 5"),
-    Entry("09", "Symmetric gammon outputs", "001", "whole document"),
+    Entry("01", "Samuel's signature tables", "samuel1973", "the whole note: 27 terms, 9 → 3 → 1 tables, A/D counts"),
+    Entry("02", "Samuel's checkers polynomial", "powell2000", "ch. 3, §4.1"),
+    Entry("03", "Kenju: RAM nets, line patterns and a teacher", "kenju", "ch. 2–4, App. A–C"),
+    Entry("04", "Waterman's production-rule poker player", "waterman1968", "ch. 2–5"),
+    Entry("05", "Random walk: TD vs Monte Carlo vs TD(λ)", "powell2000", "§4.3–4.4, App. A, App. C"),
+    Entry("06", "Tic-tac-toe with TD(λ) tables", "powell2000", "§6.1–6.2, App. B, App. D"),
+    Entry("07", "Tic-tac-toe with TD(λ) networks", "powell2000", "§6.3–6.7, App. B.8–B.9"),
+    Entry("08", "TD-Gammon", "powell2000", "ch. 5"),
+    Entry("09", "Symmetric gammon outputs", "gammon2011", "the whole post"),
 )
 
 BY_NUMBER: dict[str, Entry] = {e.number: e for e in ENTRIES}
@@ -67,7 +118,8 @@ def index_markdown(profile: str = "standard") -> str:
         if e.number == "00":
             continue
         stem = present.get(e.number)
-        doc = f"seed `{SEEDS[e.document].split(' — ')[0]}` — {SEEDS[e.document].split(' — ')[1]}; {e.sections}"
+        d = DOCUMENTS[e.document]
+        doc = f"{d.citation}, *{d.title}*; {e.sections}"
         if stem is None:
             rows.append(f"| {e.number} | {e.title} *(not yet written)* | {doc} | — |")
             continue

@@ -77,16 +77,33 @@ TRAINERS: dict[str, str] = {
 }
 
 
+def _quiet_abandoned_tasks() -> None:
+    """After Ctrl-C, the notebook client's abandoned asyncio tasks would log their tracebacks when collected:
+    collect them now with asyncio's logger off, so the user sees one line, not a wall of tracebacks."""
+    import gc
+    import logging
+
+    logging.getLogger("asyncio").disabled = True
+    gc.collect()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "run":
-        from .runner import UsageError, run
+        from .runner import Interrupted, UsageError, run
 
         try:
             results = run(args.names, args.profile, [tuple(p) for p in args.parameter], kernel=args.kernel)
         except UsageError as e:
             print(f"tdbook run: error: {e}", file=sys.stderr)
             return 2
+        except Interrupted as e:
+            _quiet_abandoned_tasks()
+            print(f"\ntdbook run: {e}", file=sys.stderr)
+            return 130
+        except KeyboardInterrupt:
+            print("\ntdbook run: interrupted before any notebook started; nothing was written", file=sys.stderr)
+            return 130
         return 0 if all(r.status == "ok" for r in results) else 1
     if args.command == "scoreboard":
         from .results import scoreboard, write_scoreboard
@@ -110,12 +127,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         mod, fn = TRAINERS[args.game].split(":")
         return int(getattr(importlib.import_module(mod), fn)(args.options) or 0)
     if args.command == "list":
-        from .catalog import SEEDS, discover, entry_for
+        from .catalog import DOCUMENTS, ENTRIES, discover
 
-        for p in discover():
-            e = entry_for(p.stem)
-            doc = SEEDS.get(e.document, "") if e else ""
-            print(f"{p.stem:<32} {e.title if e else ''}" + (f"\n{'':<32} seed {doc} ({e.sections})" if doc else ""))
+        present = {p.stem[:2]: p.stem for p in discover()}
+        for e in ENTRIES:
+            stem = present.get(e.number, f"{e.number} (coming)")
+            print(f"{stem:<28} {e.title}")
+            if e.document:
+                d = DOCUMENTS[e.document]
+                print(f"{'':<28} reproduces {d.citation}: {d.title} ({d.kind}, {d.year}) — {e.sections}")
         return 0
     return 2  # pragma: no cover - argparse enforces the choices
 

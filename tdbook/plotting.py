@@ -19,7 +19,7 @@ import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .core.paths import figures_dir
+from .core.paths import figures_dir, output_root
 from .core.storage import atomic_write_bytes
 
 #: Colour cycle (colour-blind safe, Okabe & Ito) used by every notebook.
@@ -92,7 +92,9 @@ def _render(fig: Any, fmt: str) -> bytes:
 def save(fig: Any, name: str, formats: Sequence[str] = ("png", "svg")) -> list[Path]:
     """Write ``fig`` as ``figures/<notebook>/<name>.<fmt>`` for the current notebook session.
 
-    Returns the paths written.  The notebook and profile come from
+    Returns the paths written, as a list whose display is one short line (the first file's path relative
+    to the output root, e.g. ``figures/05_random_walk/fig4_3.png (+svg)``), so a cell that ends with
+    ``plotting.save(...)`` shows no list of absolute paths.  The notebook and profile come from
     :func:`tdbook.results.start`.
     """
     from .results import current
@@ -104,13 +106,32 @@ def save(fig: Any, name: str, formats: Sequence[str] = ("png", "svg")) -> list[P
             raise ValueError(f"unknown figure format {f!r}; choose from png, svg, pdf")
     s = current()
     out = figures_dir(s.profile, s.notebook)
-    paths = []
+    paths = Saved(root=output_root(s.profile))
     with matplotlib.rc_context({"svg.hashsalt": "tdbook", "path.simplify": True}):
         for f in formats:
             p = out / f"{name}.{f}"
             atomic_write_bytes(p, _render(fig, f))
             paths.append(p)
     return paths
+
+
+class Saved(list):
+    """The files :func:`save` wrote; shown as one short relative path."""
+
+    def __init__(self, *args: Any, root: Path) -> None:
+        super().__init__(*args)
+        self.root = root
+
+    def __repr__(self) -> str:
+        if not self:
+            return "(no figure written)"
+        first = self[0]
+        try:
+            first = first.relative_to(self.root)
+        except ValueError:
+            pass
+        more = "".join(f"+{p.suffix[1:]}" for p in self[1:])
+        return f"{first}" + (f" ({more})" if more else "")
 
 
 def close(fig: Any) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Iterable, Sequence
 from html import escape
 from pathlib import Path
@@ -29,7 +30,7 @@ import numpy as np
 
 from . import __version__, claims
 from .claims import Bound, Estimate, Range, Spread
-from .core.paths import check_profile, results_dir
+from .core.paths import check_profile, interactive, output_root, record_results_dir, repo_root, results_dir
 from .core.storage import atomic_write_bytes
 
 #: The verdicts every results file counts; the others (:data:`tdbook.claims.VERDICTS`) appear where they occur.
@@ -76,6 +77,32 @@ def _plain(x: Any) -> Any:
     raise ValueError(f"cannot record a value of type {type(x).__name__}: {x!r}")
 
 
+#: Significant digits of every float we store as ``ours`` (a claim may ask for more with ``digits`` in its data):
+#: more than any measurement here resolves, fewer than the last-bit noise that differs between machines (a SIMD
+#: or threaded sum reordered), so the committed record is the same bytes on every machine.
+DIGITS = 6
+
+
+def rounded(x: Any, digits: int = DIGITS) -> Any:
+    """``x`` with every float rounded to ``digits`` significant digits (same structure; numpy → Python)."""
+    if not isinstance(digits, int) or isinstance(digits, bool) or not 1 <= digits <= 17:
+        raise ValueError(f"digits must be an int in 1..17, got {digits!r}")
+    if isinstance(x, Spread):
+        return Spread(*(rounded(v, digits) for v in (x.median, x.lo, x.hi)), x.coverage, x.n)
+    if isinstance(x, Estimate):
+        return Estimate(rounded(x.mean, digits), rounded(x.stderr, digits), x.n)
+    if isinstance(x, (bool, np.bool_, int, np.integer, str)) or x is None:
+        return x
+    if isinstance(x, (float, np.floating)):
+        x = float(x)
+        return x if not math.isfinite(x) or x == 0.0 else float(f"{x:.{digits}g}")
+    if isinstance(x, np.ndarray):
+        return [rounded(v, digits) for v in x.tolist()]
+    if isinstance(x, (list, tuple)):
+        return [rounded(v, digits) for v in x]
+    return x
+
+
 def verdict(paper: Any, ours: Any, tolerance: Any = None, *, beyond: bool = False) -> str:
     """The verdict for one claim given inline (see :func:`tdbook.claims.verdict_of`)."""
     return claims.verdict_of("beyond" if beyond else "paper", paper, ours, tolerance)
@@ -87,8 +114,17 @@ def verdict(paper: Any, ours: Any, tolerance: Any = None, *, beyond: bool = Fals
 class Session:
     """One notebook run's claim file."""
 
-    def __init__(self, notebook: str, profile: str, seed: int, title: str, document: str) -> None:
+    def __init__(
+        self,
+        notebook: str,
+        profile: str,
+        seed: int,
+        title: str,
+        document: str,
+        parameters: dict[str, Any] | None = None,
+    ) -> None:
         self.notebook = notebook
+        self.parameters = dict(parameters or {})
         self.profile = check_profile(profile)
         self.seed = seed
         self.title = title
@@ -108,6 +144,7 @@ class Session:
             "document": self.document,
             "profile": self.profile,
             "seed": self.seed,
+            **({"parameters": self.parameters} if self.parameters else {}),
             "tdbook_version": __version__,
             "complete": self.complete,
             "counts": counts(claims),
@@ -130,9 +167,36 @@ def start(notebook: str, *, profile: str, seed: int, title: str = "", document: 
         raise ValueError(f"notebook name must be a plain file stem like '05_random_walk', got {notebook!r}")
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
         raise ValueError(f"seed must be an int, got {seed!r}")
-    _current = Session(notebook, profile, int(seed), title, document)
+    _current = Session(notebook, profile, int(seed), title, document, overrides())
+    if interactive(profile):
+        where = output_root(profile)
+        try:
+            where = where.relative_to(repo_root())
+        except ValueError:
+            pass
+        print(
+            f"An interactive run: figures and results go to {where}/, not the committed record "
+            f"(`make figures` or `python -m tdbook run {notebook[:2]}` writes that)."
+        )
     _current.write()
     return _current
+
+
+OVERRIDES_ENV = "TDBOOK_PARAMETERS"
+
+
+def overrides() -> dict[str, Any]:
+    """The ``-p NAME VALUE`` parameters ``tdbook run`` set for this run (recorded next to profile and seed)."""
+    raw = os.environ.get(OVERRIDES_ENV)
+    if not raw:
+        return {}
+    try:
+        got = json.loads(raw)
+    except ValueError:
+        raise ValueError(f"{OVERRIDES_ENV} is not a JSON object: {raw!r}") from None
+    if not isinstance(got, dict):
+        raise ValueError(f"{OVERRIDES_ENV} is not a JSON object: {raw!r}")
+    return got
 
 
 def current() -> Session:
@@ -199,13 +263,16 @@ def check(claim_id: str, ours: Any, note: str | None = None, *, take: int | None
         if not isinstance(take, (int, np.integer)) or not 0 < take <= len(paper):
             raise claims.ClaimError(f"claim {claim_id!r}: take must be 1..{len(paper)}, got {take!r}")
         paper = paper[: int(take)]
+    ours = rounded(ours, c.digits or DIGITS)  # what is stored is what is judged
     v = claims.verdict(c, ours, paper)
     claim = {
         "id": c.id,
+        "kind": c.kind,
         "source": c.source,
         "paper": _plain(paper),
         "ours": _plain(ours),
         "tolerance": _plain(c.tolerance),
+        "reason": c.reason,
         "verdict": v,
         "note": c.note if note is None else note,
     }
@@ -330,7 +397,7 @@ def load(path: Path) -> dict[str, Any]:
 
 def load_all(profile: str = "standard") -> list[dict[str, Any]]:
     """Every notebook's claim file for ``profile``, in notebook order (the index's own file excluded)."""
-    d = results_dir(profile)
+    d = record_results_dir(profile)
     if not d.is_dir():
         return []
     return [load(p) for p in sorted(d.glob("[0-9]*.json")) if not p.stem.startswith("00_")]
@@ -370,6 +437,6 @@ def write_scoreboard(profile: str = "standard") -> Path:
         "`not-in-paper` (the paper states the claim without a number), `beyond` (our own addition).\n\n"
         "## Per notebook\n\n" + summary.to_markdown() + "\n\n## Every claim\n\n" + claims.to_markdown() + "\n"
     )
-    path = results_dir(profile) / "SCOREBOARD.md"
+    path = results_dir(profile) / "SCOREBOARD.md"  # the record's own, or build/interactive's copy
     atomic_write_bytes(path, text.encode("utf-8"))
     return path

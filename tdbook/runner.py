@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from .catalog import discover
-from .core.paths import PROFILES, executed_dir, output_root, results_dir
+from .core.paths import PROFILES, RECORD_ENV, executed_dir, output_root, results_dir
+from .results import OVERRIDES_ENV
 
 KERNEL = "tdbook"
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -27,6 +28,10 @@ ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 class UsageError(ValueError):
     """A bad request (unknown name, parameter, type or profile); nothing has been written."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a run; the message says what finished and how to run the rest."""
 
 
 @dataclass
@@ -276,12 +281,31 @@ def run_notebook(
     """
     import json
 
+    _wait_in_slices()
+    timeout = CELL_TIMEOUT_S.get(profile) if cell_timeout == "profile" else cell_timeout
+    # what the kernel must know: this run writes the record, and which parameters were overridden
+    env = {RECORD_ENV: "1", OVERRIDES_ENV: json.dumps({k: v for k, v in parameters.items() if k != "PROFILE"})}
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        return _execute(path, profile, parameters, kernel, quiet, timeout, retries)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def _execute(
+    path: Path, profile: str, parameters: dict[str, Any], kernel: str, quiet: bool, timeout: int | None, retries: int
+) -> RunResult:
+    import json
+
     import papermill
     from nbclient.exceptions import CellTimeoutError
     from papermill.exceptions import PapermillExecutionError
 
-    _wait_in_slices()
-    timeout = CELL_TIMEOUT_S.get(profile) if cell_timeout == "profile" else cell_timeout
     out = executed_dir(profile) / path.name
     out.parent.mkdir(parents=True, exist_ok=True)
     attempt = 0
@@ -304,6 +328,8 @@ def run_notebook(
         except CellTimeoutError as e:
             status, error, timed_out = "failed", f"a cell ran past the {timeout} s cell timeout: {e}", True
         except PapermillExecutionError as e:
+            if getattr(e, "ename", "") == "KeyboardInterrupt":  # Ctrl-C reached the kernel too
+                raise KeyboardInterrupt from None
             status, error = "failed", _failure_text(e)
         except Exception as e:  # kernel died, missing kernel, …
             status, error = "failed", f"{type(e).__name__}: {e}"
@@ -360,7 +386,15 @@ def run(
     results = []
     for p in paths:
         print(f"[tdbook] running {p.stem} (profile {profile}) …", file=stream, flush=True)
-        r = run_notebook(p, profile, plan[p], kernel=kernel, quiet=False)  # papermill's cell bar
+        try:
+            r = run_notebook(p, profile, plan[p], kernel=kernel, quiet=False)  # papermill's cell bar
+        except KeyboardInterrupt:
+            done = ", ".join(r.notebook for r in results) or "none"
+            rerun = " ".join(["python -m tdbook run", p.stem, *(q.stem for q in paths[paths.index(p) + 1 :])])
+            raise Interrupted(
+                f"interrupted during {p.stem}: its results file is marked incomplete; finished before it: {done}. "
+                f"To run the rest: {rerun}" + ("" if profile == "standard" else f" --profile {profile}")
+            ) from None
         results.append(r)
         if r.status != "ok":
             print(f"[tdbook] {p.stem} FAILED {r.error}", file=stream, flush=True)

@@ -27,12 +27,17 @@ def fake_repo(tmp_path) -> Path:
     """A checkout with two small notebooks: one that records a claim, one that raises."""
     repo = tmp_path / "repo"
     (repo / "notebooks").mkdir(parents=True)
+    (repo / "claims").mkdir()
     (repo / "pyproject.toml").write_text("")
+    (repo / "claims" / "fake.toml").write_text(
+        '[document]\ncitation = "Fake (2026)"\n\n'
+        '[[claim]]\nid = "n"\nnotebook = "01_ok"\nkind = "paper"\nsource = "Fake (2026) §1"\npaper = 3\n'
+    )
     _notebook(
         repo / "notebooks" / "01_ok.ipynb",
         'PROFILE = "standard"  # quick | standard | full\nN: int = 3  # a knob\nALPHAS: list = None  # list knob',
         "from tdbook import results\nresults.start('01_ok', profile=PROFILE, seed=N)\n"
-        "results.record('n', 3, N, 0, '000 §1')\nresults.finish()",
+        "results.check('n', ours=N)\nresults.finish()",
     )
     _notebook(
         repo / "notebooks" / "02_bad.ipynb",
@@ -47,6 +52,7 @@ def _tdbook(*args: str, repo: Path | None = None, timeout: int = 300) -> subproc
     env.pop("TDBOOK_OUTPUT_ROOT", None)
     if repo is not None:
         env["TDBOOK_ROOT"] = str(repo)
+        env["TDBOOK_CLAIMS_PATH"] = str(repo / "claims")
     return subprocess.run(
         [sys.executable, "-m", "tdbook", *args],
         capture_output=True,
@@ -196,3 +202,105 @@ def test_channel_waits_are_sliced_but_keep_their_meaning():
         ctx.term()
 
     asyncio.run(main())
+
+
+def test_parameter_overrides_are_recorded_next_to_profile_and_seed(fake_repo):
+    import json
+
+    res = fake_repo / "build" / "quick" / "data" / "results" / "01_ok.json"
+    assert (
+        _tdbook(
+            "run", "--profile", "quick", "01", "-p", "N", "5", "-p", "ALPHAS", "[0.1, 0.2]", repo=fake_repo
+        ).returncode
+        == 0
+    )
+    data = json.loads(res.read_text())
+    assert data["parameters"] == {"N": 5, "ALPHAS": [0.1, 0.2]} and data["seed"] == 5
+    assert _tdbook("run", "--profile", "quick", "01", repo=fake_repo).returncode == 0
+    assert "parameters" not in json.loads(res.read_text())  # defaults only: nothing to record
+
+
+def test_an_interactive_standard_run_writes_under_build_not_the_record(fake_repo, monkeypatch, capsys):
+    """Run All in JupyterLab (no `tdbook run`) must not overwrite figures/ or data/results/."""
+    import matplotlib.pyplot as plt
+
+    from tdbook import claims, plotting, results
+
+    monkeypatch.delenv("TDBOOK_OUTPUT_ROOT", raising=False)
+    monkeypatch.delenv("TDBOOK_RECORD", raising=False)
+    monkeypatch.setenv("TDBOOK_ROOT", str(fake_repo))
+    monkeypatch.setenv("TDBOOK_CLAIMS_PATH", str(fake_repo / "claims"))
+    claims.reload()
+    try:
+        results.start("01_ok", profile="standard", seed=3)
+        assert "An interactive run: figures and results go to build/interactive/" in capsys.readouterr().out
+        results.check("n", ours=3)
+        fig, _ = plt.subplots()
+        shown = repr(plotting.save(fig, "f"))
+        results.finish()
+        assert shown == "figures/01_ok/f.png (+svg)"  # one short relative path, not a list of PosixPaths
+        assert _tree(fake_repo) == {
+            "build/interactive",
+            "build/interactive/data",
+            "build/interactive/data/results",
+            "build/interactive/data/results/01_ok.json",
+            "build/interactive/figures",
+            "build/interactive/figures/01_ok",
+            "build/interactive/figures/01_ok/f.png",
+            "build/interactive/figures/01_ok/f.svg",
+        }
+        monkeypatch.setenv("TDBOOK_RECORD", "1")  # what `tdbook run` sets for its kernels
+        results.start("01_ok", profile="standard", seed=3)
+        assert "interactive" not in capsys.readouterr().out
+        assert (fake_repo / "data" / "results" / "01_ok.json").exists()
+    finally:
+        results._current = None
+        monkeypatch.delenv("TDBOOK_CLAIMS_PATH")
+        claims.reload()
+
+
+@pytest.mark.notebook
+def test_ctrl_c_during_run_ends_with_one_line_and_exit_130(fake_repo):
+    import signal
+    import time
+
+    _notebook(
+        fake_repo / "notebooks" / "03_slow.ipynb",
+        'PROFILE = "standard"',
+        "from tdbook import results\nresults.start('03_slow', profile=PROFILE, seed=1)\nimport time\ntime.sleep(120)",
+    )
+    env = dict(os.environ, TDBOOK_ROOT=str(fake_repo), TDBOOK_CLAIMS_PATH=str(fake_repo / "claims"))
+    env.pop("TDBOOK_OUTPUT_ROOT", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tdbook", "run", "--profile", "quick", "03"],
+        cwd=fake_repo,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    started = fake_repo / "build" / "quick" / "data" / "results" / "03_slow.json"
+    t0 = time.monotonic()
+    while not started.exists() and time.monotonic() - t0 < 90:
+        time.sleep(0.5)
+    assert started.exists(), "the notebook never started"
+    time.sleep(1)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    lines = [ln for ln in err.splitlines() if ln.startswith("tdbook run:")]
+    assert lines == [
+        "tdbook run: interrupted during 03_slow: its results file is marked incomplete; finished "
+        "before it: none. To run the rest: python -m tdbook run 03_slow --profile quick"
+    ]
+    assert '"complete": false' in started.read_text()
+
+
+def test_list_names_documents_by_citation_and_says_what_is_coming():
+    r = _tdbook("list")
+    assert r.returncode == 0
+    assert "reproduces Powell (2000): Reinforcement Learning in Game Play (M.S. thesis, 2000)" in r.stdout
+    assert "reproduces Waterman (1968): Machine Learning of Heuristics (Ph.D. dissertation, 1968)" in r.stdout
+    assert "seed" not in r.stdout.lower() and ".txt" not in r.stdout
+    assert "(coming)" in r.stdout or all(f"{n:02d}_" in r.stdout for n in range(10))

@@ -33,6 +33,7 @@ an :class:`Estimate` (mean ± standard error).  Transcribed tables live in ``tab
 from __future__ import annotations
 
 import math
+import os
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -303,10 +304,20 @@ def _parse_file(path: Path) -> tuple[Document, list[Claim]]:
     return doc, out
 
 
+PATH_ENV = "TDBOOK_CLAIMS_PATH"
+
+
+def data_files() -> list[Path]:
+    """The claims files: the package's, then those in the directories of ``TDBOOK_CLAIMS_PATH`` (a notebook
+    collection of your own beside this one; the tests use it)."""
+    dirs = [HERE] + [Path(d) for d in os.environ.get(PATH_ENV, "").split(os.pathsep) if d]
+    return [p for d in dirs for p in sorted(d.glob("*.toml"))]
+
+
 @lru_cache(maxsize=1)
 def _load() -> tuple[dict[str, Document], dict[tuple[str, str], Claim]]:
     docs, claims = {}, {}
-    for path in sorted(HERE.glob("*.toml")):
+    for path in data_files():
         doc, cl = _parse_file(path)
         docs[doc.key] = doc
         for c in cl:
@@ -320,7 +331,7 @@ def _load() -> tuple[dict[str, Document], dict[tuple[str, str], Claim]]:
 
 
 def reload() -> None:
-    """Forget the cached data files (after editing one in a running session)."""
+    """Forget the cached data files (after editing one, or changing ``TDBOOK_CLAIMS_PATH``)."""
     _load.cache_clear()
 
 

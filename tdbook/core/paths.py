@@ -1,9 +1,12 @@
 """Where things live: the repository root and the per-profile output root.
 
-The ``standard`` profile writes the committed outputs (``figures/``,
-``data/results/``); ``quick`` (CI) and ``full`` write under ``build/quick/`` and
-``build/full/`` so tests never overwrite committed outputs.  The environment
-variable ``TDBOOK_OUTPUT_ROOT`` overrides the output root (tests use it).
+The committed record (``figures/``, ``data/results/``) is written only by a *recording* run:
+``python -m tdbook run`` / ``make figures`` in the ``standard`` profile (the runner sets
+``TDBOOK_RECORD=1`` for the kernels it starts).  A standard-profile notebook run any other way
+(JupyterLab's Run All, plain papermill) writes under ``build/interactive/`` and says so;
+``quick`` (CI) and ``full`` write under ``build/quick/`` and ``build/full/``.  Reading the
+scoreboard in the standard profile always reads the committed record.  ``TDBOOK_OUTPUT_ROOT``
+overrides both (the tests use it).
 """
 
 from __future__ import annotations
@@ -40,8 +43,16 @@ def check_profile(profile: str) -> str:
     return profile
 
 
-def output_root(profile: str) -> Path:
-    """Root under which a run of ``profile`` writes ``figures/``, ``data/results/``, ``notebooks/``."""
+RECORD_ENV = "TDBOOK_RECORD"
+
+
+def recording() -> bool:
+    """True inside a run that writes the committed record (``tdbook run`` sets ``TDBOOK_RECORD=1``)."""
+    return os.environ.get(RECORD_ENV) == "1"
+
+
+def record_root(profile: str) -> Path:
+    """Where the record of ``profile`` lives (and is read from): the checkout for standard, else ``build/<profile>``."""
     check_profile(profile)
     env = os.environ.get("TDBOOK_OUTPUT_ROOT")
     if env:
@@ -50,8 +61,30 @@ def output_root(profile: str) -> Path:
     return root if profile == "standard" else root / "build" / profile
 
 
+def output_root(profile: str) -> Path:
+    """Root under which a run of ``profile`` writes ``figures/``, ``data/results/``, ``notebooks/``.
+
+    The record root, except for a standard-profile run that is not recording: ``build/interactive``.
+    """
+    root = record_root(profile)
+    if profile == "standard" and not recording() and not os.environ.get("TDBOOK_OUTPUT_ROOT"):
+        return repo_root() / "build" / "interactive"
+    return root
+
+
+def interactive(profile: str) -> bool:
+    """A standard-profile run outside ``tdbook run``: its outputs go to ``build/interactive``, not the record."""
+    return output_root(profile) != record_root(profile)
+
+
 def results_dir(profile: str) -> Path:
+    """Where this run writes its results files."""
     return output_root(profile) / "data" / "results"
+
+
+def record_results_dir(profile: str) -> Path:
+    """Where the record's results files (and the scoreboard) are read from."""
+    return record_root(profile) / "data" / "results"
 
 
 def figures_dir(profile: str, notebook: str) -> Path:
@@ -60,7 +93,7 @@ def figures_dir(profile: str, notebook: str) -> Path:
 
 def executed_dir(profile: str) -> Path:
     """Executed copies of notebooks (``build/notebooks`` for standard)."""
-    root = output_root(profile)
+    root = record_root(profile)
     return (root / "build" / "notebooks") if root == repo_root() else (root / "notebooks")
 
 

@@ -103,6 +103,7 @@ class Panel(W.VBox):
         self.controls = {k: control(k, v) for k, v in spec.items()}
         self.button = W.Button(description="Run", button_style="primary", icon="play")
         self.status = W.HTML()
+        self.progress = W.Output()  # the rerun's progress bars show here, and are cleared when it ends
         self.out = W.Output()
         self.last: Any = None
         self.button.on_click(lambda _b: self.refresh())
@@ -112,7 +113,7 @@ class Panel(W.VBox):
         grid = W.GridBox(
             list(self.controls.values()), layout=W.Layout(grid_template_columns="repeat(2, minmax(280px, 1fr))")
         )
-        super().__init__([grid, W.HBox([self.button, self.status]), self.out])
+        super().__init__([grid, W.HBox([self.button, self.status]), self.progress, self.out])
         if run_now:
             self.refresh()
 
@@ -124,10 +125,13 @@ class Panel(W.VBox):
         vals = self.values()
         self.status.value = "<i>running…</i>"
         try:
-            data = self.run_fn(**vals)
+            with self.progress:  # tqdm.auto bars display into the panel, not the log console
+                data = self.run_fn(**vals)
         except ValueError as e:  # bad parameter combination: say so, keep the last result
             self.status.value = f"<span style='color:#b00'>not run: {e}</span>"
             return None
+        finally:
+            self.progress.clear_output()
         self.last = data
         self.out.clear_output(wait=True)
         with self.out:

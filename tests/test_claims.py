@@ -1,0 +1,157 @@
+"""The documents' numbers as data (tdbook/claims/*.toml): well formed, each checked by exactly one notebook,
+and no notebook cell holding a transcribed value or tolerance of its own."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tdbook import claims, results
+from tdbook.catalog import DOCUMENTS, ENTRIES, discover
+from tests.conftest import ROOT
+
+RESULTS = ROOT / "data" / "results"
+
+
+def _committed() -> dict[str, dict]:
+    return {p.stem: json.loads(p.read_text()) for p in sorted(RESULTS.glob("[0-9]*.json")) if p.stem[:2] != "00"}
+
+
+def _cells(path) -> list[str]:
+    nb = json.loads(path.read_text())
+    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+
+
+def test_every_data_file_is_a_known_document_citing_its_own_notebooks():
+    docs = claims.documents()
+    assert set(docs) <= set(DOCUMENTS), "a claims file per document of the catalog, named by its key"
+    for key, d in docs.items():
+        assert d.citation == DOCUMENTS[key].citation
+        own = {e.number for e in ENTRIES if e.document == key}
+        assert {n[:2] for n in d.notebooks} <= own, f"{key}: notebooks {d.notebooks} do not reproduce it"
+
+
+def test_each_claim_is_checked_by_exactly_one_notebook_and_every_checked_claim_is_data():
+    committed = _committed()
+    present = {p.stem for p in discover()}
+    checked: dict[tuple[str, str], int] = {}
+    for nb, res in committed.items():
+        for c in res["claims"]:
+            checked[(nb, c["id"])] = checked.get((nb, c["id"]), 0) + 1
+            claim = claims.get(nb, c["id"])  # raises for an id the data does not have
+            assert c["source"] == claim.source, c["id"]
+    assert all(n == 1 for n in checked.values())
+    for c in claims.all_claims():
+        if c.notebook in present:
+            assert (c.notebook, c.id) in checked, f"{c.notebook}: claim {c.id!r} is data but no notebook checks it"
+
+
+def test_a_paper_claim_cites_its_own_document_and_every_tolerance_has_a_reason():
+    for c in claims.all_claims():
+        doc = DOCUMENTS[c.document]
+        if c.kind in ("paper", "transcription", "uninformative"):
+            assert c.source.startswith(doc.citation), f"{c.id}: a {c.kind} claim cites {doc.citation}: {c.source}"
+        if c.tolerance is not None:
+            assert c.reason, f"{c.id}: tolerance {c.tolerance!r} without a reason"
+        assert "../shared" not in c.source + c.reason + c.note and ".txt" not in c.source
+
+
+@pytest.mark.parametrize("path", discover(), ids=lambda p: p.stem)
+def test_notebook_cells_hold_no_transcribed_value_and_call_only_the_top_layers(path):
+    allowed = re.compile(r"tdbook(\.(experiments|plots)(\.\w+)?|\.widgets(\.\w+)?|\.results|\.plotting|\.catalog)?$")
+    for src in _cells(path):
+        assert not re.search(r"\b(paper|tolerance)\s*=", src), f"{path.stem}: a cell states a paper value: {src[:200]}"
+        assert "results.record(" not in src, f"{path.stem}: claims are checked by id with results.check"
+        for m in re.finditer(r"^\s*(?:from\s+(tdbook[\w.]*)\s+import|import\s+(tdbook[\w.]*))", src, re.M):
+            mod = m.group(1) or m.group(2)
+            if mod == "tdbook" and m.group(1):
+                names = re.search(r"import\s+(.*)", src[m.start() :].splitlines()[0]).group(1)
+                mods = [f"tdbook.{n.strip().split(' as ')[0]}" for n in names.split(",")]
+            else:
+                mods = [mod]
+            for x in mods:
+                assert allowed.match(x), f"{path.stem} imports {x}: notebooks call experiments, plots and widgets"
+
+
+def test_verdicts_of_each_kind_can_fail():
+    """Every kind's verdict flips with the measured value (a claim that cannot fail is not a check)."""
+    assert claims.verdict_of("paper", 0.5, 0.51, 0.02) == "reproduced"
+    assert claims.verdict_of("paper", 0.5, 0.53, 0.02) == "differs"
+    assert claims.verdict_of("aim", claims.Bound(-0.25, True), claims.Estimate(-0.20, 0.02, 1000)) == "aim-met"
+    assert claims.verdict_of("aim", claims.Bound(-0.25, True), claims.Estimate(-0.23, 0.02, 1000)) == "aim-missed"
+    assert claims.verdict_of("transcription", [1.0, 2.0], [1.0, 2.0], 0) == "transcription"
+    assert claims.verdict_of("transcription", [1.0, 2.0], [1.0, 2.5], 0) == "transcription-error"
+    assert claims.verdict_of("paper", 0.0, claims.Estimate(0.05, 0.02, 100)) == "differs"
+    assert claims.verdict_of("paper", 0.0, claims.Estimate(0.03, 0.02, 100)) == "reproduced"
+    assert claims.verdict_of("paper", 0.0, claims.Estimate(0.05, 0.02, 100), paper_stderr=0.02) == "reproduced"
+    assert claims.verdict_of("uninformative", claims.Range(-56, 95), 10.0) == "uninformative"
+    assert claims.verdict_of("beyond", None, 1.0) == "beyond"
+    with pytest.raises(ValueError, match="its paper value must be None"):
+        claims.verdict_of("beyond", 1.0, 1.0)
+
+
+def test_a_malformed_claims_file_is_refused_by_name(tmp_path, monkeypatch):
+    bad = tmp_path / "bad.toml"
+    monkeypatch.setenv(claims.PATH_ENV, str(tmp_path))
+    head = 'id = "x"\nnotebook = "99_x"\nsource = "Bad (1) §1"\n'
+    cases = {
+        'kind = "papr"\npaper = 1': "has kind 'papr'",
+        'kind = "paper"\npaper = 1\ntolerance = 0.1': "tolerance without a reason",
+        'kind = "beyond"\npaper = 1': "no paper value",
+        'kind = "paper"\npaper = 1\nwhy = 2': "unknown keys",
+        'kind = "paper"\npaper = {table = "nope"}': "no transcribed table",
+    }
+    try:
+        for body, msg in cases.items():
+            bad.write_text(f'[document]\ncitation = "Bad (1)"\n\n[[claim]]\n{head}{body}\n')
+            claims.reload()
+            with pytest.raises(claims.ClaimError, match=re.escape(msg)):
+                claims.all_claims()
+        bad.write_text("[document\n")
+        claims.reload()
+        with pytest.raises(claims.ClaimError, match="cannot read claims file .*bad.toml"):
+            claims.all_claims()
+    finally:
+        monkeypatch.delenv(claims.PATH_ENV)
+        claims.reload()
+
+
+def test_check_refuses_an_unknown_id_naming_the_near_ones(session, tmp_path, monkeypatch):
+    (tmp_path / "t.toml").write_text(
+        '[document]\ncitation = "T (1)"\n\n[[claim]]\nid = "initial-rms"\nnotebook = "99_test"\nkind = "paper"\n'
+        'source = "T (1) §1"\npaper = [1.0, 2.0, 3.0]\ntolerance = 0.01\nreason = "printed to 2 decimals"\n'
+    )
+    monkeypatch.setenv(claims.PATH_ENV, str(tmp_path))
+    claims.reload()
+    try:
+        with pytest.raises(claims.ClaimError, match="did you mean initial-rms"):
+            results.check("initial-rsm", ours=1.0)
+        assert results.check("initial-rms", ours=[1.0, 2.0], take=2)["verdict"] == "reproduced"
+        assert results.check("initial-rms", ours=[1.0, 2.5, 3.0])["verdict"] == "differs"
+        with pytest.raises(claims.ClaimError, match="take must be 1..3"):
+            results.check("initial-rms", ours=[1.0], take=0)
+    finally:
+        monkeypatch.delenv(claims.PATH_ENV)
+        claims.reload()
+
+
+def test_the_stored_digits_resolve_every_tolerance():
+    """Ours is stored (and judged) at `digits` significant digits (results.DIGITS unless the claim asks for more):
+    the rounding step must be at most a tenth of the tolerance, so rounding cannot decide a verdict."""
+    import math
+
+    for c in claims.all_claims():
+        digits = c.digits or results.DIGITS
+        p = c.paper
+        values = [p.lo, p.hi] if isinstance(p, claims.Range) else p if isinstance(p, list) else [p]
+        for v in values:
+            if not claims.is_number(v) or v == 0:
+                continue
+            step = 10.0 ** (math.floor(math.log10(abs(v))) - digits + 1)
+            slack = claims.allowed(v, c.tolerance)
+            if slack > 0:
+                assert step <= slack / 10, f"{c.notebook} {c.id}: {digits} digits are too coarse for {c.tolerance!r}"
+            elif isinstance(v, float):
+                assert float(f"{v:.{digits}g}") == v, f"{c.notebook} {c.id}: exact claim on {v!r} needs more digits"
