@@ -74,8 +74,10 @@ def test_bad_training_specs_and_seeds_are_refused(make, match):
 
 
 def test_the_trainer_agrees_with_itself_and_not_with_the_random_rule():
-    assert agreement_explicit(built_in(), seed=5, n=60) == 1.0
-    assert agreement_explicit(random_program(), seed=5, n=60) < 0.5
+    own = agreement_explicit(built_in(), seed=5, n=60)
+    assert (own.agreement, own.coverage, own.n) == (1.0, 1.0, 60)
+    rnd = agreement_explicit(random_program(), seed=5, n=60)
+    assert rnd.agreement < 0.5 and rnd.coverage == 0.0
 
 
 def test_head_to_head_is_antisymmetric_up_to_noise():
@@ -101,8 +103,9 @@ def test_studies_feed_every_claim_of_their_sections():
     t53 = poker.table_53(cfg, 4, auto, man, imp, progress=False)
     measured = {
         **dpc.automatic_training(auto, cfg),
-        **dpc.implicit_training(imp, auto),
-        **dpc.manual_proxy(man, auto, imp, cfg),
+        **dpc.implicit_training(imp, auto, cfg),
+        **dpc.manual_training(man, cfg),
+        **dpc.procedures(man, auto, imp),
         **dpc.table_53(t53),
     }
     for cid, m in measured.items():

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from tqdm.auto import tqdm
 
+from ..claims import Estimate
 from ..core import profiles
 from ..learners.draw_poker_heuristics import BUILTIN_VARIANTS, built_in, lisp, random_program
 from ..learners.rule_learning import LearnParams, RuleSet
@@ -217,6 +218,7 @@ class Study:
     before: np.ndarray  # agreement on AGREE_N situations before training
     after: np.ndarray  # ... after
     after_long: np.ndarray  # agreement on AGREE_LONG situations after training
+    coverage: np.ndarray  # on those situations: the fraction decided by a learned rule, not the random rule
     programs: list = field(repr=False, default_factory=list)
 
     def stat(self, name: str) -> tuple[float, float, float]:
@@ -225,6 +227,36 @@ class Study:
         x = x[~np.isnan(x)]
         sd = float(x.std(ddof=1)) if len(x) > 1 else 0.0
         return float(x.mean()), 1.96 * sd / math.sqrt(max(len(x), 1)), sd
+
+    def estimate(self, name: str, scale: float = 1.0) -> Estimate:
+        """The mean of ``name`` over the runs (× ``scale``) with its standard error (runs are independent)."""
+        x = np.asarray(getattr(self, name), dtype=float) * scale
+        return cluster_estimate(x[~np.isnan(x)])
+
+    def difference(self, other: Study, name: str, scale: float = 1.0) -> Estimate:
+        """This study's mean of ``name`` minus ``other``'s, with the standard error of the difference
+        (independent studies)."""
+        a, b = self.estimate(name, scale), other.estimate(name, scale)
+        return Estimate(a.mean - b.mean, math.hypot(a.stderr, b.stderr), min(a.n, b.n))
+
+
+def cluster_estimate(x: Any, labels: Any = None) -> Estimate:
+    """The mean of ``x`` with its standard error, cluster-robust when ``labels`` group correlated values
+    (e.g. the tests of one trained program): var = G/(G−1) · Σ_g (Σ_{i∈g} (x_i − x̄))² / n²; with one
+    value per cluster (``labels`` None) this is the usual s² / n."""
+    x = np.asarray(x, dtype=float)
+    n = x.size
+    if n < 2 or not np.all(np.isfinite(x)):
+        raise ValueError(f"an estimate needs at least two finite values, got {n}")
+    labels = np.arange(n) if labels is None else np.asarray(labels)
+    if labels.shape != x.shape:
+        raise ValueError(f"labels must match the values' shape {x.shape}, got {labels.shape}")
+    _, g = np.unique(labels, return_inverse=True)
+    sums = np.bincount(g, weights=x - x.mean())
+    k = sums.size
+    if k < 2:
+        raise ValueError("a cluster-robust standard error needs at least two clusters")
+    return Estimate(float(x.mean()), float(math.sqrt(k / (k - 1) * np.sum(sums**2)) / n), int(n))
 
 
 def _seed(seed: int, r: int) -> int:
@@ -244,7 +276,7 @@ def random_rule_agreement(
     prog, spec = random_program(), AgreementSpec(random_mode, corr_mode=CORR_MODES[cfg.CORR_MODE])
     return np.array(
         [
-            agreement_explicit(prog, _seed(seed, r), cfg.AGREE_N, opp, trainer, spec)
+            agreement_explicit(prog, _seed(seed, r), cfg.AGREE_N, opp, trainer, spec).agreement
             for r in tqdm(range(runs), desc=f"random rule ({random_mode})", disable=not progress, leave=False)
         ]
     )
@@ -264,6 +296,9 @@ def _study(
     for r in tqdm(range(runs), desc=f"{name} training", disable=not progress, leave=False):
         s = _seed(seed, r)
         run = train(s)
+        before = agree(before_program, s, cfg.AGREE_N)
+        after = agree(run.program, s, cfg.AGREE_N)
+        long = agree(run.program, s + 500, cfg.AGREE_LONG)
         rows.append(
             (
                 run.trials,
@@ -272,14 +307,15 @@ def _study(
                 run.rules,
                 run.rops,
                 run.converged,
-                agree(before_program, s, cfg.AGREE_N),
-                agree(run.program, s, cfg.AGREE_N),
-                agree(run.program, s + 500, cfg.AGREE_LONG),
+                before.agreement,
+                after.agreement,
+                long.agreement,
+                long.coverage,
             )
         )
         progs.append(run.program)
     a = np.array(rows, dtype=float)
-    return Study(name, *(a[:, i] for i in range(9)), programs=progs)
+    return Study(name, *(a[:, i] for i in range(10)), programs=progs)
 
 
 def explicit_study(
@@ -336,7 +372,7 @@ class Winnings:
     """Proficiency tests of one kind of program (several trained programs pooled)."""
 
     name: str
-    tests: list[Proficiency]
+    tests: list[Proficiency]  # one entry per program; test t of every kind is played on the same deals
 
     def values(self, what: str = "gross_pct") -> np.ndarray:
         return np.concatenate([getattr(t, what) for t in self.tests])
@@ -345,6 +381,29 @@ class Winnings:
         x = self.values(what)
         sd = float(x.std(ddof=1)) if len(x) > 1 else 0.0
         return float(x.mean()), 1.96 * sd / math.sqrt(len(x)), sd
+
+    @property
+    def clusters(self) -> np.ndarray | None:
+        """The program each test belongs to (its tests are correlated), or None for one program's iid tests."""
+        if len(self.tests) < 2:
+            return None
+        return np.concatenate([np.full(t.nets1.shape[0], i) for i, t in enumerate(self.tests)])
+
+    def estimate(self, what: str = "gross_pct") -> Estimate:
+        """The mean over the tests with its standard error, clustered by program when several are pooled."""
+        return cluster_estimate(self.values(what), self.clusters)
+
+    def difference(self, other: Winnings, what: str = "gross_pct") -> Estimate:
+        """This kind's mean minus ``other``'s, test by test on the same deals (paired), with the standard error
+        of the paired difference, clustered by the programs of the kind(s) that pool several."""
+        a, b = self.values(what), other.values(what)
+        if a.shape != b.shape:
+            raise ValueError(
+                f"{self.name} and {other.name} were not tested on the same deals ({a.size} vs {b.size} tests)"
+            )
+        ca, cb = self.clusters, other.clusters
+        labels = ca if cb is None else cb if ca is None else ca * (int(cb.max()) + 1) + cb
+        return cluster_estimate(a - b, labels)
 
 
 def winnings(

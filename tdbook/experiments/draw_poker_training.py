@@ -306,6 +306,17 @@ def train_implicit(
 # ----------------------------------------------------------------------------- agreement tests
 
 
+@dataclass(frozen=True)
+class AgreementTest:
+    """One agreement test (Tables 5-1, 5-2): the fraction of the program's decisions its judge accepts, and
+    the fraction decided by a learned rule rather than the random rule at the bottom of the list (the
+    "caught the symbolic subvector" of §5.4), over ``n`` decisions."""
+
+    agreement: float
+    coverage: float
+    n: int
+
+
 def agreement_explicit(
     prog: RuleSet,
     seed: int,
@@ -313,14 +324,14 @@ def agreement_explicit(
     opponent: Player | None = None,
     trainer: RuleSet | None = None,
     spec: AgreementSpec = AgreementSpec(),
-) -> float:
+) -> AgreementTest:
     """Table 5-1: the fraction of ``n`` consecutive decisions of ``prog`` (playing ``opponent`` from
     random hands) that its trainer accepts."""
     opponent = opponent or experienced()
     tp = program_player(trainer or built_in(), "trainer")
     pl = program_player(prog, random_mode=spec.random_mode)
     table = Table(seed, 1, spec.corr_mode)
-    agree = total = 0
+    agree = total = learned = 0
     while total < n:
         table.new_round()
         while not table.done and total < n:
@@ -332,13 +343,14 @@ def agreement_explicit(
                 k, a, *_ = table.move(opponent, 1)
                 table.apply(k, a)
                 continue
-            kind, amt, *_ = table.move(pl, 0)
+            kind, amt, _, _, rnd = table.move(pl, 0)
             _, _, lap = table.beta(0, 0)
             _, _, tcls, _, _ = table.move(tp, 0)
             agree += acceptable(kind, amt, tcls, lap)
+            learned += not rnd
             total += 1
             table.apply(kind, amt)
-    return agree / n
+    return AgreementTest(agree / n, learned / n, n)
 
 
 def agreement_implicit(
@@ -347,12 +359,13 @@ def agreement_implicit(
     n: int = 50,
     opponent: Player | None = None,
     spec: AgreementSpec = AgreementSpec(),
-) -> float:
+) -> AgreementTest:
     """Table 5-2: the fraction of ``n`` consecutive post-draw decisions of ``prog`` whose class is among
-    those deduced from the axioms (the opponent's hand known to the referee)."""
+    those deduced from the axioms (the opponent's hand known to the referee); fewer than ``n`` (NaN if
+    none) when the program reaches no post-draw decision in ``200·n`` r-o-ps."""
     opponent = opponent or experienced()
     table = Table(seed, 1, spec.corr_mode)
-    agree = total = 0
+    agree = total = learned = 0
     st = table.st
     while total < n and table.rop < 200 * n:  # a program that always drops before the draw never gets there
         table.new_round()
@@ -366,5 +379,8 @@ def agreement_implicit(
                 break
             ok = deduced_classes(c, int(hand_rank(own)), int(hand_rank(opp)), int(vdhand(opp)), spec.notprev)
             agree += c.cls in ok
+            learned += not c.random
             total += 1
-    return agree / total if total else float("nan")
+    if not total:
+        return AgreementTest(float("nan"), float("nan"), 0)
+    return AgreementTest(agree / total, learned / total, total)
