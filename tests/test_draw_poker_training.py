@@ -16,6 +16,7 @@ from tdbook.experiments.draw_poker_training import (
     ExplicitSpec,
     ImplicitSpec,
     agreement_explicit,
+    agreement_implicit,
     train_explicit,
     train_implicit,
 )
@@ -115,3 +116,35 @@ def test_studies_feed_every_claim_of_their_sections():
     printed = dpc.printed_table_53()
     assert printed["automatic-training"]["trials"] == 29 and printed["manual-training"]["pct"] == -6.8
     assert np.isfinite([w.stat()[0] for w in t53.values()]).all()
+
+
+def test_cluster_robust_estimates_and_paired_differences():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=400)
+    e = poker.cluster_estimate(x)
+    assert e.n == 400 and e.stderr == pytest.approx(x.std(ddof=1) / np.sqrt(400))
+    # ten clusters sharing a large common effect each: the clustered error is far larger than the iid one
+    shifted = x + np.repeat(rng.normal(scale=3.0, size=10), 40)
+    labels = np.repeat(np.arange(10), 40)
+    assert poker.cluster_estimate(shifted, labels).stderr > 3 * poker.cluster_estimate(shifted).stderr
+    with pytest.raises(ValueError, match="two clusters"):
+        poker.cluster_estimate(x, np.zeros(400))
+    with pytest.raises(ValueError, match="shape"):
+        poker.cluster_estimate(x, np.zeros(3))
+    cfg = poker.config("quick", TESTS=12)
+    one = [program_player(built_in(), "built-in")]
+    a = poker.winnings(one, equity_player(), cfg, 5, "a", progress=False)
+    b = poker.winnings(one * 3, equity_player(), cfg, 5, "b", progress=False)
+    assert b.clusters is not None and a.clusters is None
+    d = a.difference(b)  # the same program on the same deals: only the players' own randomness differs
+    assert d.n == 12 and abs(d.mean) <= 4 * d.stderr + 1e-9
+    c = poker.winnings(one, equity_player(), poker.config("quick", TESTS=8), 5, "c", progress=False)
+    with pytest.raises(ValueError, match="same deals"):
+        a.difference(c)
+
+
+def test_implicit_agreement_test_counts_the_learned_rules_decisions():
+    run = train_implicit(4)
+    test = agreement_implicit(run.program, seed=9, n=80)
+    assert test.n == 80 and 0.0 <= test.agreement <= 1.0 and 0.5 < test.coverage <= 1.0
+    assert agreement_implicit(random_program("implicit"), seed=9, n=40).coverage == 0.0

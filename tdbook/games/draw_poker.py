@@ -39,6 +39,10 @@ fixed policy seen in the transcripts (pair → 3 cards, trips → 2, two pair �
 Every kernel is ``@njit(cache=True)``; the :class:`DrawPoker` façade raises
 :class:`~tdbook.games.base.IllegalMove` (a ``ValueError``) naming the problem and never
 mutates the state it was given.
+
+The module stays one piece (about 780 lines) because it is one thing: every kernel, the
+bookkeeping of App. B III and the façade read and write the same flat state array whose layout
+is defined at its top; splitting them would spread that layout over several files.
 """
 
 from __future__ import annotations
