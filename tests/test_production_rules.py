@@ -1,5 +1,6 @@
-"""Production rules and their learning (seed 003 ch. 2–4, App. A, I, J): the worked examples exactly as
-printed, the deduction from the axioms, and properties of the training procedure."""
+"""Production rules and their learning (Waterman (1968) ch. 2–4, App. A, I): the rule language and its jitted
+Steps A and B, properties of the training procedure, the deduction from the axioms, the S-R models.  The
+worked examples as printed are in test_draw_poker_examples.py."""
 
 from __future__ import annotations
 
@@ -8,112 +9,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tdbook.experiments import waterman_poker as wp
-from tdbook.learners.production_rules import (
-    GT,
-    LT,
-    RANDOM,
-    LearnParams,
-    RuleSet,
-    SimpleModel,
-    Variable,
-    decide_rule,
-    deduce,
-)
-from tdbook.players import poker as pk
+from tdbook.learners.draw_poker_axioms import deduce
+from tdbook.learners.draw_poker_heuristics import C_CALL, random_program
+from tdbook.learners.production_rules import GT, LT, RANDOM, Variable
+from tdbook.learners.production_rules_kernels import decide_rule
+from tdbook.learners.rule_learning import LearnParams, RuleSet
+from tdbook.learners.sr_models import SimpleModel, grow_tree
 
-# ----------------------------------------------------------------------------- ch. 2–3 examples, exactly
-
-
-def test_fig_2_2_parse_and_drop_through():
-    ex = wp.parse_example()
-    assert ex["parse"] == "((A2), (B1, B2), (C))"
-    assert ex["rule"] == 3 and ex["beta"] == (4, 5, 2)
-
-
-def test_section_3_1_example():
-    e = wp.example_31()
-    assert e["parse"] == wp.PAPER_31_PARSE
-    assert e["listing"] == wp.PAPER_31
-    assert e["decision"] == "(a+6, *, *)"
-
-
-def test_same_form_and_modification_sizes():
-    assert wp.same_form_example() == wp.PAPER_SAMEFORM
-
-
-def test_three_training_trials_of_section_3_2():
-    tr = wp.training_example()
-    assert tr["parses"] == wp.PAPER_TRIAL_PARSES
-    for got, printed in zip(tr["listings"], wp.PAPER_TRIALS):
-        assert got == printed
-    assert tr["reports"][0].inserted and not tr["reports"][1].inserted and not tr["reports"][2].inserted
-
-
-def test_exclusive_and_overlapping_definitions():
-    d = wp.definition_examples()
-    assert d["exclusive"] == wp.PAPER_EXCLUSIVE
-    assert d["overlapping"] == wp.PAPER_OVERLAPPING
-    assert wp.definition_examples(KK=1)["overlapping"] != wp.PAPER_OVERLAPPING  # needs KK >= 2
-
-
-def test_hypothesis_formation_example():
-    hy = wp.hypothesis_example()
-    assert hy["parses"] == wp.PAPER_HYPOTHESIS_PARSES
-    assert hy["listings"] == wp.PAPER_HYPOTHESIS
-    assert wp.hypothesis_example(K=12)["listings"][-1] != wp.PAPER_HYPOTHESIS[-1]  # K = 12 would replace C2 instead
-
-
-def test_redundancy_example_reduces_four_rules_to_two():
-    rd = wp.redundancy_example()
-    assert rd["after"] == wp.PAPER_REDUNDANCY
-    assert [r.split(":")[0] for r in rd["removed"]] == ["subordinate", "superordinate"]
-
-
-# ----------------------------------------------------------------------------- ch. 4 and App. A
-
-
-def test_sr_models():
-    sr = wp.sr_models()
-    assert str(sr["root_ae"]) == "6/7"
-    assert sr["fig_a1_negative"] == "3 tests, 4 terminals"
-    assert sr["fig42_derived"] == [(a, rel) for _, a, rel in wp.FIG42]
-    assert sr["simple_listing"] == wp.PAPER_SIMPLE
-    assert sr["sg_predictions"] == wp.PAPER_SG_PREDICTIONS
-    for k, (p, o) in enumerate(zip(wp.PAPER_SG_DISTANCES, sr["sg_distances"])):
-        tol = 0.1 if k == 4 else 0.05  # trial 6: the seed's hand arithmetic is off by up to 0.07
-        assert np.allclose(p, o, atol=tol)
-    assert sr["induction_predictions"][:5] == wp.PAPER_INDUCTION_PREDICTIONS
-    for t, tree in wp.PAPER_INDUCTION_TREES.items():
-        assert sr["induction_trees"][t] == tree
-    assert sr["complex_listing"] == wp.PAPER_COMPLEX
-    assert sr["complex_18_h1"] == wp.PAPER_COMPLEX_18 and sr["complex_18_decision"] == "A3"
+# ----------------------------------------------------------------------------- S-R models (ch. 4)
 
 
 def test_inconsistent_connections_do_not_grow_a_tree():
-    from tdbook.learners.production_rules import grow_tree
-
     with pytest.raises(ValueError, match="inconsistent"):
         grow_tree([(("h1", "p1", "b1"), "A1"), (("h1", "p1", "b1"), "A2")], "hpb")
 
 
-# ----------------------------------------------------------------------------- deduction (App. I, J)
-
-
-def test_app_i_worked_deduction():
-    assert wp.appendix_i() == ["bet high"]
-
-
-def test_app_j_subvectors_scores_and_deductions():
-    for r in wp.appendix_j():
-        assert r["vectors"] == r["paper_vectors"]
-        assert r["deduced"] == r["paper_deduced"]
-        assert r["score"] == r["paper_score"]
-
-
-def test_app_j_is_not_reproduced_by_the_notes_ocorrel_rule():
-    notes = wp.appendix_j(corr_mode=1)
-    assert any(r["vectors"] != r["paper_vectors"] for r in notes)
+# ----------------------------------------------------------------------------- deduction (App. I)
 
 
 def test_deduce_tries_disjuncts_in_order():
@@ -257,10 +168,10 @@ def test_a_bad_reason_anywhere_changes_nothing(reasons, match):
     with pytest.raises(ValueError, match=match):
         rs.train((50, 5, 5), "d2", reasons)
     assert _snapshot(rs) == before
-    prog = pk.random_program()
+    prog = random_program()
     before = _snapshot(prog)
     with pytest.raises(ValueError, match="overlapping"):
-        prog.train((-30, 5, 5, -6, 10, 2, 0), pk.C_CALL, {0: ("category", "H2"), 1: ("category", "X")})
+        prog.train((-30, 5, 5, -6, 10, 2, 0), C_CALL, {0: ("category", "H2"), 1: ("category", "X")})
     assert _snapshot(prog) == before
 
 
@@ -277,29 +188,3 @@ def test_simple_model_random_picks_use_one_seeded_generator():
     assert picks(5) == picks(5) and len(set(picks(5))) > 1 and picks(5) != picks(6)
     with pytest.raises(ValueError, match="seed"):
         SimpleModel(-1)
-
-
-# ----------------------------------------------------------------------------- poker training is reproducible
-
-
-def _dump(rs: RuleSet) -> list[str]:
-    return rs.listing()
-
-
-def test_same_seed_gives_identical_learned_rule_lists():
-    a, b = pk.train_explicit(11), pk.train_explicit(11)
-    assert _dump(a.program) == _dump(b.program) and a.trials == b.trials
-    c, d = pk.train_implicit(12), pk.train_implicit(12)
-    assert _dump(c.program) == _dump(d.program) and c.trials == d.trials
-    m, n = pk.train_explicit(13, noise=0.2), pk.train_explicit(13, noise=0.2)
-    assert _dump(m.program) == _dump(n.program)
-    assert _dump(pk.train_explicit(14).program) != _dump(a.program)
-
-
-def test_trained_programs_keep_the_seed_structure():
-    run = pk.train_explicit(3)
-    assert run.converged and run.trials >= 1 and run.rules == run.program.n_rules()
-    assert run.program.rules[-1].decision is RANDOM
-    imp = pk.train_implicit(4)
-    assert imp.converged and imp.coverage >= 0.95
-    assert all(r.left[0] is not None for r in imp.program.rules if r.decision is not RANDOM)  # every rule keeps H

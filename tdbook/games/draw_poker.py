@@ -1,4 +1,4 @@
-"""Two-player five-card draw as Waterman (1968) plays it (seed 003 App. B I, §5.2; notebook 04).
+"""Two-player five-card draw as Waterman (1968) plays it (Waterman (1968) App. B I, §5.2; notebook 04).
 
 Rules of a *round of play* (r-o-p), App. B Part I:
 
@@ -26,7 +26,7 @@ contribution, again ``POT/2`` (an unmatched raise goes back).  So every r-o-p is
 
 Cards are ints 0..51: ``rank = c // 4 + 2`` (2..14, ace high), ``suit = c % 4`` (C, D, H, S).
 :func:`hand_rank` is the standard ranking (category, then kickers) used at the showdown;
-:func:`vdhand` maps it to the seed's VDHAND scale (1 "one-of-a-kind" … 600,000 royal flush) as
+:func:`vdhand` maps it to Waterman's VDHAND scale (1 "one-of-a-kind" … 600,000 royal flush) as
 the reading notes recommend (§1.3, ambiguity 1): no pair 1 (ace-high 2), pair of rank r r+6,
 two pair 20 + higher pair, trips r+46, straight 100 + high, flush 200 + high, full house
 400 + trips rank, quads 2000·r, straight flush 100,000 + high, royal flush 600,000 — anchored on
@@ -39,6 +39,10 @@ fixed policy seen in the transcripts (pair → 3 cards, trips → 2, two pair �
 Every kernel is ``@njit(cache=True)``; the :class:`DrawPoker` façade raises
 :class:`~tdbook.games.base.IllegalMove` (a ``ValueError``) naming the problem and never
 mutates the state it was given.
+
+The module stays one piece (about 780 lines) because it is one thing: every kernel, the
+bookkeeping of App. B III and the façade read and write the same flat state array whose layout
+is defined at its top; splitting them would spread that layout over several files.
 """
 
 from __future__ import annotations
@@ -108,7 +112,7 @@ CATEGORY_NAMES = (
 
 
 def card(text: str) -> int:
-    """A card from the seed's notation (``"H14"``, ``"D11"``, ``"S8"``) or the usual one (``"Ah"``, ``"Td"``)."""
+    """A card from the document's notation (``"H14"``, ``"D11"``, ``"S8"``) or the usual one (``"Ah"``, ``"Td"``)."""
     t = text.strip().upper()
     m = re.fullmatch(r"([CDHS])(1[0-4]|[2-9])", t)
     if m:
@@ -116,7 +120,7 @@ def card(text: str) -> int:
     m = re.fullmatch(r"([2-9TJQKA])([CDHS])", t)
     if m:
         return _STD_RANKS.index(m.group(1)) * 4 + SUITS.index(m.group(2))
-    raise ValueError(f"not a card: {text!r} (use the seed's 'H14', 'D11', 'S8' or 'Ah', 'Td')")
+    raise ValueError(f"not a card: {text!r} (use Waterman's 'H14', 'D11', 'S8' or 'Ah', 'Td')")
 
 
 def cards(text: str | Sequence[str]) -> np.ndarray:
@@ -129,7 +133,7 @@ def cards(text: str | Sequence[str]) -> np.ndarray:
 
 
 def card_name(c: int, style: str = "seed") -> str:
-    """``"H14"`` (seed style) or ``"Ah"`` (standard style)."""
+    """``"H14"`` (Waterman's style) or ``"Ah"`` (standard style)."""
     c = int(c)
     if not 0 <= c < 52:
         raise ValueError(f"card index must be 0..51, got {c}")
@@ -220,7 +224,7 @@ def rank_category(rank: np.int64) -> int:
 
 @njit(cache=True)
 def vdhand_of_rank(rank: np.int64) -> np.int64:
-    """The seed's VDHAND for a :func:`hand_rank` value (mapping in the module docstring)."""
+    """Waterman's VDHAND for a :func:`hand_rank` value (mapping in the module docstring)."""
     cat = rank >> 20
     top = (rank >> 16) & 15
     if cat == 0:

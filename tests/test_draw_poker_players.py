@@ -1,5 +1,5 @@
-"""Draw-poker players (seed 003 ch. 5, App. B, D, G): the built-in program, the trainer's advice, the
-random rule, the stand-ins, matches and duplicate tests, and manual training by a person."""
+"""Draw-poker players (Waterman (1968) ch. 5, App. B, D, G): the built-in program, the random rule, the
+stand-ins, matches and duplicate tests, and manual training by a person."""
 
 from __future__ import annotations
 
@@ -8,12 +8,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tdbook.experiments import waterman_poker as wp
+from tdbook.core.rng import make_state
+from tdbook.experiments.draw_poker_matches import Protocol, match, proficiency
 from tdbook.games import draw_poker as dp
+from tdbook.learners.draw_poker_heuristics import C_CALL, C_SB, built_in, lisp, random_program
 from tdbook.learners.production_rules import RANDOM
-from tdbook.players import poker as pk
+from tdbook.players.draw_poker import (
+    Table,
+    equity_player,
+    experienced,
+    program_player,
+    random_action,
+    random_player,
+)
+from tdbook.players.draw_poker_equity import equity_tables
+from tdbook.players.draw_poker_human import ManualSession, parse_advice
 
-BUILT_IN = pk.built_in()
+BUILT_IN = built_in()
 
 
 def _beta(rs, h_text, pot, lastbet, r, book=None, phase=dp.BET1):
@@ -32,11 +43,11 @@ def _beta(rs, h_text, pot, lastbet, r, book=None, phase=dp.BET1):
 
 def test_built_in_program_shape_and_variants():
     assert BUILT_IN.n_rules() == 28 and sum(s is not None for s in BUILT_IN.symbols) == 41
-    app = pk.built_in("appB")
+    app = built_in("appB")
     p9 = lambda rs: rs.symbols[rs.symbol_id("P9")].lo - 1  # noqa: E731
     assert (p9(BUILT_IN), p9(app)) == (17, 15)
     with pytest.raises(ValueError):
-        pk.built_in("fig9")
+        built_in("fig9")
 
 
 @pytest.mark.parametrize(
@@ -54,13 +65,9 @@ def test_built_in_rule_numbers_of_app_g(hand, pot, lastbet, r, rule):
     assert BUILT_IN.fire(vals, aux) + 1 == rule
 
 
-def test_trainer_messages_of_app_g():
-    assert wp.trainer_messages() == wp.PAPER_APP_G
-
-
 def test_every_built_in_call_needs_a_pending_bet():
     for rule in BUILT_IN.rules:
-        if rule.decision == pk.C_CALL:
+        if rule.decision == C_CALL:
             b = BUILT_IN.symbols[rule.left[2]]
             assert b.lo >= 1, f"{BUILT_IN.format_rule(rule)} could call with no bet pending"
 
@@ -71,8 +78,8 @@ def test_random_rule_never_calls_without_a_bet(cset, mode, lastbet, seed):
     st_ = np.zeros(dp.NST, dtype=np.int64)
     dp.new_round(st_, np.arange(16, dtype=np.int64), 0, dp.DEFAULT_CAP)
     st_[dp.LASTBET] = lastbet
-    rng = pk.make_state(seed % 10_000, 0)
-    kind, amt, cls = pk.random_action(cset, mode, st_, 11, rng)
+    rng = make_state(seed % 10_000, 0)
+    kind, amt, cls = random_action(cset, mode, st_, 11, rng)
     assert dp.check_action(st_, kind, amt) == 0
     if lastbet == 0:
         assert kind != dp.CALL
@@ -80,21 +87,21 @@ def test_random_rule_never_calls_without_a_bet(cset, mode, lastbet, seed):
 
 def test_matches_are_legal_zero_sum_and_reproducible():
     players = [
-        pk.program_player(BUILT_IN),
-        pk.experienced(),
-        pk.equity_player(),
-        pk.random_player(),
-        pk.program_player(pk.random_program("implicit"), classes="implicit"),
+        program_player(BUILT_IN),
+        experienced(),
+        equity_player(),
+        random_player(),
+        program_player(random_program("implicit"), classes="implicit"),
     ]
     for a in players:
         for b in players:
-            n1, d1 = pk.match(a, b, 60, seed=4)
-            n2, d2 = pk.match(a, b, 60, seed=4)
+            n1, d1 = match(a, b, 60, seed=4)
+            n2, d2 = match(a, b, 60, seed=4)
             assert np.array_equal(n1, n2) and d1 == d2 and d1 >= 60
             assert n1.shape == (60, 2) and np.all(n1.sum(1) == 0), "every r-o-p is zero-sum"
             assert n1[:, 0].any(), "someone wins money over 60 r-o-ps"
-    pr = pk.proficiency(players[0], players[1], 5, seed=2)
-    pr2 = pk.proficiency(players[0], players[1], 5, seed=2)
+    pr = proficiency(players[0], players[1], 5, seed=2)
+    pr2 = proficiency(players[0], players[1], 5, seed=2)
     assert np.array_equal(pr.nets1, pr2.nets1) and pr.nets1.shape == (5, 25)
     assert np.all(np.abs(pr.gross_pct) <= 100)
 
@@ -103,15 +110,15 @@ def test_duplicate_test_swaps_the_hands():
     """Fig. 5-4: with a deterministic player against itself and positions swapped as well as hands, the opponent
     earns in series II exactly what the program earned in series I on every deal (the game order permutation
     included); with the seed's protocol (hands only) the positions differ and so can the amounts."""
-    p = pk.equity_player(bluff=0.0)
-    pr = pk.proficiency(p, p, 10, seed=9, swap_seats=True)
+    p = equity_player(bluff=0.0)
+    pr = proficiency(p, p, 10, seed=9, protocol=Protocol(swap_seats=True))
     assert np.array_equal(pr.nets1, pr.nets2) and np.all(pr.chips_per_rop == 0)
-    seed_protocol = pk.proficiency(p, p, 10, seed=9)
+    seed_protocol = proficiency(p, p, 10, seed=9)
     assert not np.array_equal(seed_protocol.nets1, seed_protocol.nets2)
 
 
 def test_equity_tables_make_sense():
-    pre, post, post_n = pk.equity_tables()
+    pre, post, post_n = equity_tables()
     pair = lambda r: pre[4 + r - 2]  # noqa: E731
     assert pair(14) > pair(8) > pair(2) > pre[0]
     assert 0.45 < float(pre[4 + 9 - 2]) < 0.75
@@ -120,10 +127,10 @@ def test_equity_tables_make_sense():
 
 
 def test_advice_is_read_as_app_d_prints_it():
-    cls, why = pk.parse_advice("BET SB BECAUSE YOUR HAND IS FAIR, AND THE POT IS SMALL")
-    assert cls == pk.C_SB and why == {0: ("category", "H3"), 1: "small"}
-    cls, why = pk.parse_advice("(CALL BECAUSE YOUR HAND IS FAIR, AND THE LASTBET IS LARGE, AND ORP IS (EQUAL TO -1))")
-    assert cls == pk.C_CALL and why[5] == ("set", -1, -1, "R = -1")
+    cls, why = parse_advice("BET SB BECAUSE YOUR HAND IS FAIR, AND THE POT IS SMALL")
+    assert cls == C_SB and why == {0: ("category", "H3"), 1: "small"}
+    cls, why = parse_advice("(CALL BECAUSE YOUR HAND IS FAIR, AND THE LASTBET IS LARGE, AND ORP IS (EQUAL TO -1))")
+    assert cls == C_CALL and why[5] == ("set", -1, -1, "R = -1")
     for bad, msg in [
         ("FOLD BECAUSE YOUR HAND IS POOR", "unknown decision"),
         ("DROP BECAUSE YOUR NERVE IS POOR", "unknown variable"),
@@ -131,11 +138,11 @@ def test_advice_is_read_as_app_d_prints_it():
         ("DROP", "BECAUSE"),
     ]:
         with pytest.raises(ValueError, match=msg):
-            pk.parse_advice(bad)
+            parse_advice(bad)
 
 
 def test_manual_session_refuses_invalid_advice_and_learns():
-    s = pk.ManualSession(seed=3)
+    s = ManualSession(seed=3)
     assert s.waiting_for() == "judge" and s.st[dp.LASTBET] == 0
     before = s.prog.listing()
     with pytest.raises(ValueError, match="no bet is pending"):
@@ -146,7 +153,7 @@ def test_manual_session_refuses_invalid_advice_and_learns():
         s.advise("BET SB BECAUSE THE ORP IS (EQUAL TO 2)")
     assert s.prog.listing() == before and s.trials == 0
     s.advise("BET SB BECAUSE YOUR HAND IS FAIR, AND THE POT IS SMALL")
-    assert s.trials == 1 and s.prog.n_rules() == 1 and s.prog.rules[0].decision == pk.C_SB
+    assert s.trials == 1 and s.prog.n_rules() == 1 and s.prog.rules[0].decision == C_SB
     with pytest.raises(ValueError):
         s.play("bet 25")
     for _ in range(40):
@@ -154,7 +161,7 @@ def test_manual_session_refuses_invalid_advice_and_learns():
     assert s.table.rop >= 2
 
 
-def _step(s: pk.ManualSession) -> None:
+def _step(s: ManualSession) -> None:
     """The reader plays on: accepts every proposal, stands pat, calls a bet or bets 1."""
     w = s.waiting_for()
     if w == "judge":
@@ -166,20 +173,20 @@ def _step(s: pk.ManualSession) -> None:
 
 
 def test_lisp_notation():
-    text = pk.lisp(BUILT_IN)
+    text = lisp(BUILT_IN)
     assert "((SW P8 B5 * * * *) CALL)" in text and "(P1 GREATERP P 40)" in text
     assert "(B9 AND (LESSP B 5) (NOT (EQUAL B 0)))" in text and "(OR6 NOT (EQUAL R -1))" in text
-    rp = pk.random_program()
-    assert pk.lisp(rp).startswith("(((* * * * * * *) RANDOM))")
+    rp = random_program()
+    assert lisp(rp).startswith("(((* * * * * * *) RANDOM))")
     assert rp.rules[0].decision is RANDOM
 
 
-def _session_state(s: pk.ManualSession) -> tuple:
+def _session_state(s: ManualSession) -> tuple:
     return s.prog.listing(), s.trials, s.proposal, s.st.copy().tolist(), list(s.log), s.table.rop
 
 
-def _session_waiting_for(what: str, seed: int = 3) -> pk.ManualSession:
-    s = pk.ManualSession(seed=seed)
+def _session_waiting_for(what: str, seed: int = 3) -> ManualSession:
+    s = ManualSession(seed=seed)
     for _ in range(200):
         if s.waiting_for() == what:
             return s
@@ -205,16 +212,16 @@ def test_manual_replace_refuses_bad_positions_and_changes_nothing(bad, match):
     [
         ((99, {0: ("category", "H1")}), "advised class"),
         ((-1, {0: ("category", "H1")}), "advised class"),
-        ((pk.C_SB, {9: "large"}), "unknown variable"),
-        ((pk.C_SB, {1: "large", 0: ("category", "H9")}), "not a category"),
-        ((pk.C_SB, {}), "at least one reason"),
-        ((pk.C_SB, {1: ("set", 3)}), "set reason"),
-        ((pk.C_SB, {1: "tall"}), "a reason is"),
-        ((pk.C_SB,), "advice is"),
+        ((C_SB, {9: "large"}), "unknown variable"),
+        ((C_SB, {1: "large", 0: ("category", "H9")}), "not a category"),
+        ((C_SB, {}), "at least one reason"),
+        ((C_SB, {1: ("set", 3)}), "set reason"),
+        ((C_SB, {1: "tall"}), "a reason is"),
+        ((C_SB,), "advice is"),
     ],
 )
 def test_manual_advise_with_bad_tuple_advice_changes_nothing(advice, match):
-    s = pk.ManualSession(seed=3)
+    s = ManualSession(seed=3)
     before = _session_state(s)
     with pytest.raises(ValueError, match=match):
         s.advise(advice)
@@ -225,32 +232,12 @@ def test_manual_advise_with_bad_tuple_advice_changes_nothing(advice, match):
     "kw", [{"corr_mode": 2}, {"corr_mode": True}, {"corr_mode": "appJ"}, {"seed": -1}, {"seed": 1.5}, {"seed": True}]
 )
 def test_bad_corr_mode_and_seed_are_refused(kw):
-    p, q = pk.program_player(BUILT_IN), pk.experienced()
+    p, q = program_player(BUILT_IN), experienced()
     calls = [
-        lambda **k: pk.match(p, q, 5, **k),
-        lambda **k: pk.proficiency(p, q, 1, **k),
-        lambda **k: pk.Table(k.pop("seed", 0), 0, **k),
-        lambda **k: pk.train_explicit(k.pop("seed", 0), **k),
-        lambda **k: pk.train_implicit(k.pop("seed", 0), **k),
+        lambda **k: match(p, q, 5, **k),
+        lambda seed=0, **k: proficiency(p, q, 1, seed=seed, protocol=Protocol(**k)),
+        lambda **k: Table(k.pop("seed", 0), 0, **k),
     ]
     for call in calls:
         with pytest.raises(ValueError, match="corr_mode" if "corr_mode" in kw else "seed"):
             call(**kw)
-
-
-def test_implicit_training_counts_games_begun():
-    run = pk.train_implicit(4)
-    assert run.games == -(-run.rops // 5)  # a game is 5 r-o-ps; one cut short by convergence still counts
-
-
-def test_head_to_head_is_antisymmetric_up_to_noise():
-    """Every ordered pair plays the same deals as its mirror, hands and seats swapped, so row i vs column j
-    is minus row j vs column i within the noise (the players' own random choices, the book order)."""
-    cfg = wp.config("quick")
-    players = {"eq": pk.equity_player(bluff=0.0), "built-in": pk.program_player(BUILT_IN, "built-in")}
-    h = wp.head_to_head(players, cfg, 3, 200, progress=False)
-    m, half = h["mean"], h["half"]
-    assert m[0, 1] > 0 > m[1, 0] and m[0, 0] == m[1, 1] == 0
-    assert abs(m[0, 1] + m[1, 0]) == pytest.approx(h["antisymmetry"]) and h["antisymmetry"] <= half[0, 1] + half[1, 0]
-    with pytest.raises(ValueError):
-        wp.head_to_head(players, cfg, 3, 0)

@@ -1,5 +1,6 @@
-"""Figures of notebook 04 (Waterman 1968, seed 003).  Every function takes data computed by
-:mod:`tdbook.experiments.waterman_poker` and returns a matplotlib figure."""
+"""Figures of notebook 04 (Waterman (1968) ch. 5).  Every function takes data computed by
+:mod:`tdbook.experiments.draw_poker` (and the printed values of
+:func:`tdbook.experiments.draw_poker_claims.printed_table_53`) and returns a matplotlib figure."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ def _hist(ax: Any, x: np.ndarray, paper: float | None, label: str, discrete: boo
     ax.hist(x, bins=bins, color=PALETTE[0], alpha=0.75)
     ax.axvline(x.mean(), color=PALETTE[1], linewidth=1.6, label=f"ours: mean {x.mean():.3g}")
     if paper is not None:
-        ax.axvline(paper, **PAPER_STYLE, label=f"seed: {paper:g}")
+        ax.axvline(paper, **PAPER_STYLE, label=f"Waterman: {paper:g}")
     ax.set_xlabel(label)
     ax.legend()
 
@@ -42,7 +43,7 @@ def spread(study: Any, paper: dict, title: str) -> plt.Figure:
     for key, c in (("before", PALETTE[2]), ("after", PALETTE[0])):
         if key in paper:
             ax.axvline(paper[key] / 100, color=c, linestyle="--", linewidth=1.4)
-    ax.set_xlabel("agreement on 50 situations (dashed: seed)")
+    ax.set_xlabel("agreement on 50 situations (dashed: Waterman)")
     ax.legend()
     axes[0].set_ylabel(f"runs (of {len(study.trials)})")
     fig.suptitle(title)
@@ -52,7 +53,7 @@ def spread(study: Any, paper: dict, title: str) -> plt.Figure:
 
 def winnings(table: dict, paper: dict, title: str, what: str = "gross_pct") -> plt.Figure:
     """Table 5-3's winnings column: the single-test percentage difference per kind of program
-    (box: spread of single tests; dot and bar: mean and its 95 % interval; x: the seed)."""
+    (box: spread of single tests; dot and bar: mean and its 95 % interval; x: Waterman's one test)."""
     names = list(table)
     fig, ax = plt.subplots(figsize=(8, 4))
     data = [table[n].values(what) for n in names]
@@ -62,7 +63,13 @@ def winnings(table: dict, paper: dict, title: str, what: str = "gross_pct") -> p
         ax.errorbar(i, m, yerr=h, fmt="o", color=PALETTE[1], capsize=4, label="ours: mean ± 95 %" if i == 1 else None)
         if what == "gross_pct" and "pct" in paper.get(n, {}):
             ax.plot(
-                i, paper[n]["pct"], "x", color="k", markersize=10, mew=2, label="seed (one test)" if i == 1 else None
+                i,
+                paper[n]["pct"],
+                "x",
+                color="k",
+                markersize=10,
+                mew=2,
+                label="Waterman (one test)" if i == 1 else None,
             )
     ax.axhline(0, color="0.5", linewidth=0.8)
     ax.set_xticks(range(1, len(names) + 1), [n.replace("-", "-\n") for n in names])
@@ -120,7 +127,7 @@ def sweeps(sweeps_: dict, paper: dict, title: str) -> plt.Figure:
 
 def noise(studies: dict, paper: dict) -> plt.Figure:
     """The manual-training proxy: trials, redundancies and kept rules against the rate of
-    inconsistent advice (dashed: the seed's manual training)."""
+    inconsistent advice (dashed: Waterman's manual training)."""
     rates = list(studies)
     fig, axes = plt.subplots(1, 3, figsize=(11, 3.2))
     for ax, (what, label) in zip(
@@ -129,7 +136,7 @@ def noise(studies: dict, paper: dict) -> plt.Figure:
         st = [studies[r].stat(what) for r in rates]
         ax.errorbar(rates, [s[0] for s in st], yerr=[s[1] for s in st], fmt="o-", capsize=3)
         if what in paper:
-            ax.axhline(paper[what], **PAPER_STYLE, label="seed: manual")
+            ax.axhline(paper[what], **PAPER_STYLE, label="Waterman: manual")
         ax.set_xlabel("rate of inconsistent advice")
         ax.set_ylabel(label)
         ax.legend()

@@ -1,7 +1,7 @@
-"""Benchmark: rounds of play per second between two rule programs (seed 003 §5.2; issue 6 target ≥ 50,000
+"""Benchmark: rounds of play per second between two rule programs (Waterman (1968) §5.2; issue 6 target ≥ 50,000
 r-o-ps/s on one core), plus hand ranking (hands/s) and duplicate proficiency tests (tests/s).
 
-Plain script, not a timed test:  .venv/bin/python benchmarks/bench_poker.py [--threads N] [--rounds R]
+Plain script, not a timed test:  .venv/bin/python benchmarks/bench_draw_poker.py [--threads N] [--rounds R]
 """
 
 from __future__ import annotations
@@ -12,8 +12,11 @@ import time
 import numba
 import numpy as np
 
+from tdbook.experiments.draw_poker_matches import match, proficiency
+from tdbook.experiments.draw_poker_training import train_explicit, train_implicit
 from tdbook.games import draw_poker as dp
-from tdbook.players import poker as pk
+from tdbook.learners.draw_poker_heuristics import built_in
+from tdbook.players.draw_poker import equity_player, experienced, program_player
 
 
 def best_of(fn, reps: int = 3) -> float:
@@ -32,21 +35,21 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=200_000, help="r-o-ps per match")
     a = ap.parse_args()
     numba.set_num_threads(a.threads)
-    builtin = pk.program_player(pk.built_in(), "built-in")
-    trainee = pk.program_player(pk.train_explicit(1).program, "automatic trainee")
-    implicit = pk.program_player(pk.train_implicit(1).program, "implicit trainee", classes="implicit")
+    builtin = program_player(built_in(), "built-in")
+    trainee = program_player(train_explicit(1).program, "automatic trainee")
+    implicit = program_player(train_implicit(1).program, "implicit trainee", classes="implicit")
     print(f"draw poker, {a.rounds} r-o-ps per match, {a.threads} thread(s)")
     for p0, p1 in [
         (builtin, builtin),
         (builtin, trainee),
         (trainee, implicit),
-        (builtin, pk.experienced()),
-        (builtin, pk.equity_player()),
+        (builtin, experienced()),
+        (builtin, equity_player()),
     ]:
         decisions = [0]
 
         def run() -> None:
-            _, decisions[0] = pk.match(p0, p1, a.rounds, seed=7)  # noqa: B023 - called in this iteration
+            _, decisions[0] = match(p0, p1, a.rounds, seed=7)  # noqa: B023 - called in this iteration
 
         t = best_of(run)
         print(
@@ -65,7 +68,7 @@ def main() -> None:
     t = best_of(lambda: rank_all(hands))
     print(f"  hand ranking + VDHAND: {hands.shape[0] / t:,.0f} hands/s")
     reps = 2000
-    t = best_of(lambda: pk.proficiency(builtin, pk.experienced(), reps, seed=3), reps=2)
+    t = best_of(lambda: proficiency(builtin, experienced(), reps, seed=3), reps=2)
     print(f"  duplicate proficiency tests (2 × 25 r-o-ps): {reps / t:,.0f} tests/s")
 
 
