@@ -106,13 +106,13 @@ def entry_for(stem: str) -> Entry | None:
 
 def index_markdown(profile: str = "standard") -> str:
     """The index of the collection: each notebook, the document it reproduces, and its claim counts."""
-    from .results import load_all
+    from .results import VERDICTS, load_all
 
     files = {f["notebook"]: f for f in load_all(profile)}
     present = {p.stem[:2]: p.stem for p in discover()}
     rows = [
-        "| # | notebook | reproduces | claims (reproduced / differs / not-in-paper / beyond) |",
-        "|---|---|---|---|",
+        "| # | notebook | reproduces | " + " | ".join(VERDICTS) + " |",
+        "|---|---|---|" + "---|" * len(VERDICTS),
     ]
     for e in ENTRIES:
         if e.number == "00":
@@ -121,15 +121,15 @@ def index_markdown(profile: str = "standard") -> str:
         d = DOCUMENTS[e.document]
         doc = f"{d.citation}, *{d.title}*; {e.sections}"
         if stem is None:
-            rows.append(f"| {e.number} | {e.title} *(not yet written)* | {doc} | — |")
+            rows.append(f"| {e.number} | {e.title} *(not yet written)* | {doc} |" + " — |" * len(VERDICTS))
             continue
         f = files.get(stem)
+        title = f"[{e.title}]({stem}.ipynb)"
         if f is None:
-            score = "not run in this profile yet"
+            cells = ["not run in this profile yet"] + [""] * (len(VERDICTS) - 1)
         else:
-            c = f["counts"]
-            score = f"{c['reproduced']} / {c['differs']} / {c['not-in-paper']} / {c['beyond']}"
+            cells = [str(f["counts"].get(v, 0)) for v in VERDICTS]
             if not f.get("complete"):
-                score += " (incomplete run)"
-        rows.append(f"| {e.number} | [{e.title}]({stem}.ipynb) | {doc} | {score} |")
+                title += " (incomplete run)"
+        rows.append(f"| {e.number} | {title} | {doc} | " + " | ".join(cells) + " |")
     return "\n".join(rows)

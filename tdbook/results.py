@@ -33,8 +33,18 @@ from .claims import Bound, Estimate, Range, Spread
 from .core.paths import check_profile, interactive, output_root, record_results_dir, repo_root, results_dir
 from .core.storage import atomic_write_bytes
 
-#: The verdicts every results file counts; the others (:data:`tdbook.claims.VERDICTS`) appear where they occur.
-VERDICTS: tuple[str, ...] = ("reproduced", "differs", "not-in-paper", "beyond")
+#: The verdicts every results file and the scoreboard count, so a reader sees how much of "reproduced" is real
+#: reproduction; ``transcription-error`` (a transcribed table that disagrees with itself) appears where it occurs.
+VERDICTS: tuple[str, ...] = (
+    "reproduced",
+    "differs",
+    "not-in-paper",
+    "aim-met",
+    "aim-missed",
+    "uninformative",
+    "transcription",
+    "beyond",
+)
 
 # ----------------------------------------------------------------------------- values
 

@@ -353,24 +353,14 @@ def _execute(
 
 
 def summary_table(results: Sequence[RunResult]):
-    from .results import Table
+    from .results import VERDICTS, Table
 
     rows = []
     for r in results:
         c = r.counts
         status = r.status + (f" (after {r.retries} restart{'s' if r.retries > 1 else ''})" if r.retries else "")
-        rows.append(
-            [
-                r.notebook,
-                f"{r.seconds:.1f}",
-                status,
-                str(c.get("reproduced", "")),
-                str(c.get("differs", "")),
-                str(c.get("not-in-paper", "")),
-                str(c.get("beyond", "")),
-            ]
-        )
-    return Table(["notebook", "wall s", "status", "reproduced", "differs", "not-in-paper", "beyond"], rows)
+        rows.append([r.notebook, f"{r.seconds:.1f}", status, *(str(c.get(v, "")) for v in VERDICTS)])
+    return Table(["notebook", "wall s", "status", *VERDICTS], rows)
 
 
 def run(
@@ -380,9 +370,25 @@ def run(
     kernel: str = KERNEL,
     stream=sys.stdout,
 ) -> list[RunResult]:
-    """Validate, then execute each chosen notebook in order; print failures and a summary."""
+    """Validate, then execute each chosen notebook in order; print failures and a summary.
+
+    The whole run is a recording run (:func:`tdbook.core.paths.recording`): in the standard profile its
+    notebooks, their results and the scoreboard go to the committed record.
+    """
     paths = resolve_names(names)
     plan = check_request(paths, profile, params)
+    saved = os.environ.get(RECORD_ENV)
+    os.environ[RECORD_ENV] = "1"
+    try:
+        return _run_all(paths, plan, profile, kernel, stream)
+    finally:
+        if saved is None:
+            os.environ.pop(RECORD_ENV, None)
+        else:
+            os.environ[RECORD_ENV] = saved
+
+
+def _run_all(paths: list[Path], plan: dict[Path, dict[str, Any]], profile: str, kernel: str, stream) -> list[RunResult]:
     results = []
     for p in paths:
         print(f"[tdbook] running {p.stem} (profile {profile}) …", file=stream, flush=True)
