@@ -9,8 +9,8 @@ from typing import Any
 import matplotlib.pyplot as plt
 import numpy as np
 
+from ..experiments.tictactoe_table_training import TrainResult
 from ..games.tictactoe import X
-from ..learners.td_table import TrainResult
 from ..plotting import PALETTE
 
 SIDE_NAMES = ("X", "O")
