@@ -456,7 +456,7 @@ def test_corrupt_or_mismatched_shipped_weights_are_refused(tmp_path):
 
     (tmp_path / "bad.npz").write_bytes(b"not a zip file")
     (tmp_path / "bad.json").write_text("{}")
-    with pytest.raises(ValueError, match="not a readable tdbook weights file"):
+    with pytest.raises(ValueError, match="bad.npz is not a tdbook weights file: an .npz archive of the arrays W1, W2"):
         load_perfect(tmp_path / "bad.npz")
     with pytest.raises(ValueError, match="no sidecar"):
         load_perfect(tmp_path / "missing.npz")
@@ -561,3 +561,101 @@ def test_design_training_and_opponent_refuse_bad_settings_by_name():
     with pytest.raises(ValueError, match="net_side"):
         Opponent(perfect_player(), "Z")
     assert Training().but(hidden=80, games=2000).design.hidden == 80
+
+
+# ----------------------------------------------------------------------------- python -m tdbook train tictactoe-net
+
+
+@pytest.fixture
+def fake_root(tmp_path, monkeypatch):
+    """A checkout of our own: data/ holds a 'shipped' net file, build/ is empty."""
+    root = tmp_path / "repo"
+    (root / "data").mkdir(parents=True)
+    (root / "notebooks").mkdir()
+    (root / "pyproject.toml").write_text("")
+    (root / "data" / "tictactoe_net_perfect.npz").write_bytes(b"shipped weights")
+    (root / "data" / "tictactoe_net_perfect.json").write_text("{}")
+    monkeypatch.setenv("TDBOOK_ROOT", str(root))
+    return root
+
+
+def _cli(capsys, *argv):
+    from tdbook.cli import main
+
+    code = main(["train", "tictactoe-net", *argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_train_cli_any_game_count_works_and_writes_under_build_by_default(fake_root, capsys):
+    code, out, err = _cli(capsys, "--games", "200", "--hidden", "4", "--no-progress")
+    assert code == 0, err
+    written = fake_root / "build" / "tictactoe_net_perfect.npz"
+    assert written.is_file() and written.with_suffix(".json").is_file() and "wrote" in out
+    from tdbook.experiments.tictactoe_net_perfect import load_perfect
+
+    pn = load_perfect(written)
+    assert pn.games == 200 and pn.curve[-1]["games"] == 200 and "--games 200" in pn.command
+    assert (fake_root / "data" / "tictactoe_net_perfect.npz").read_bytes() == b"shipped weights"
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--check-every", "2500"], "--check-every must be a positive multiple of 1,000 games"),
+        (["--games", "0"], "--games must be a positive number of games"),
+        (["--alpha", "0"], "--alpha must be a number in (0, 10]"),
+        (["--lambda", "1.5"], "--lambda must be a number in [0, 1]"),
+        (["--out", "net.txt"], "--out must name a .npz file"),
+    ],
+)
+def test_train_cli_refuses_bad_options_up_front(fake_root, capsys, argv, message):
+    code, out, err = _cli(capsys, *argv)
+    assert code == 2 and message in err and err.count("\n") == 1
+    assert "callback_every" not in err and "Traceback" not in err
+    assert not (fake_root / "build").exists()  # nothing was trained or written
+
+
+def test_train_cli_never_overwrites_the_shipped_net_without_force(fake_root, capsys, tmp_path):
+    shipped = fake_root / "data" / "tictactoe_net_perfect.npz"
+    code, _, err = _cli(capsys, "--games", "200", "--out", str(shipped), "--no-progress")
+    assert code == 2 and "pass --force" in err and shipped.read_bytes() == b"shipped weights"
+    code, _, err = _cli(capsys, "--games", "200", "--hidden", "4", "--out", str(shipped), "--force", "--no-progress")
+    assert code == 0, err
+    assert shipped.read_bytes() != b"shipped weights" and "--force" in (shipped.with_suffix(".json")).read_text()
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    code, _, err = _cli(capsys, "--out", str(blocker / "net.npz"))
+    assert code == 2 and "cannot create the directory" in err
+
+
+def test_train_cli_ctrl_c_says_what_was_written_and_how_to_run_again(fake_root, capsys, monkeypatch):
+    from tdbook.experiments import tictactoe_net_perfect as perfect
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(perfect, "train_perfect", interrupted)
+    code, out, err = _cli(capsys, "--games", "3000", "--seed", "7")
+    assert code == 130 and err.count("\n") == 1 and "Traceback" not in err
+    assert "nothing was written" in err and "was not created" in err
+    assert "python -m tdbook train tictactoe-net --games 3000" in err and "--seed 7" in err
+    assert not (fake_root / "build" / "tictactoe_net_perfect.npz").exists()
+
+
+def test_corrupt_or_foreign_weights_name_the_file_and_what_was_expected(tmp_path):
+    from tdbook.experiments.tictactoe_net_perfect import load_perfect
+
+    for name, write in (
+        ("garbage.npz", lambda p: p.write_bytes(b"\x00not an archive")),
+        ("objects.npz", lambda p: np.savez(p, W1=np.array([object()], dtype=object), W2=np.zeros(2), meta=np.zeros(1))),
+        ("foreign.npz", lambda p: np.savez(p, weights=np.zeros(3))),
+    ):
+        path = tmp_path / name
+        write(path)
+        path.with_suffix(".json").write_text('{"games": 1, "wall_time_s": 0, "command": "c"}')
+        with pytest.raises(ValueError) as e:
+            load_perfect(path)
+        text = str(e.value)
+        assert f"{path} is not a tdbook weights file: an .npz archive of the arrays W1, W2" in text
+        assert "pickle" not in text
