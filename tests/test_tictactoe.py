@@ -1,4 +1,4 @@
-"""Tic-tac-toe engine and players (seed 004 §6, App. B.1, B.6, B.7): counts, minimax against an independent
+"""Tic-tac-toe engine and players (Powell (2000) §6, App. B.1, B.6, B.7): counts, minimax against an independent
 pure-Python search, property tests on random games, the App. B.7 greedy rule on hand-made positions."""
 
 from __future__ import annotations

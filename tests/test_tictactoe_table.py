@@ -356,3 +356,51 @@ def test_training_schedule_and_side_refuse_bad_settings_by_name():
 
     with pytest.raises(ValueError, match="side must be 'X' or 'O'"):
         E.Side("Z")
+
+
+def test_app_d_correlation_has_the_same_bits_whatever_the_order_or_layout_of_the_values():
+    """Issue 15 §5: a fresh clone's `make figures` changed App. D's r from 0.9304675127138201 to …203.  The
+    root: np.corrcoef's sums (BLAS dot products, SIMD reductions) associate the terms in an order that
+    depends on the CPU's kernel and on the order of the values.  pearson_r sums exactly (math.fsum), so its
+    bits depend on neither; the mean over runs likewise."""
+    from tdbook.experiments import tictactoe_table_evaluation as EV
+
+    _, vals = EV.appendix_d()
+    rng = np.random.default_rng(3)
+    ours = vals + rng.normal(0.0, 0.1, vals.size)
+    ref = EV.pearson_r(vals, ours)
+    assert ref == pytest.approx(np.corrcoef(vals, ours)[0, 1], abs=1e-13)
+    perms = [rng.permutation(vals.size) for _ in range(40)]
+    assert {EV.pearson_r(vals[p], ours[p]).hex() for p in perms} == {ref.hex()}
+    for offset in range(1, 8):  # the same values at another memory offset (alignment)
+        buf = np.empty(vals.size + 8)
+        moved = buf[offset : offset + vals.size]
+        moved[:] = ours
+        assert EV.pearson_r(vals, moved).hex() == ref.hex()
+    # the cause: the library's reduction is order-dependent in its last bits
+    assert len({float(np.corrcoef(vals[p], ours[p])[0, 1]).hex() for p in perms}) > 1
+    runs = rng.normal(0.5, 0.2, (5, vals.size))
+    means = {EV.mean_over_runs(runs[p]).tobytes() for p in ([0, 1, 2, 3, 4], [4, 3, 2, 1, 0], [2, 0, 4, 1, 3])}
+    assert len(means) == 1
+    with pytest.raises(ValueError, match="same length"):
+        EV.pearson_r([1.0, 2.0], [1.0])
+
+
+def test_table_6_1_transcription_agrees_with_its_claims():
+    """Table 6.1 is transcribed once as a table (the rows' settings and results) and its scored columns are
+    claims: the two must say the same."""
+    from tdbook import claims
+    from tdbook.experiments import tictactoe_table as E
+    from tdbook.experiments.tictactoe_table_claims import table61_key
+
+    rows = E.table61_printed()
+    assert [s.label for s, _ in rows][-2:] == ["λ=0.5 (computer X)", "λ=0.5 (tie=−0.1)"] and len(rows) == 7
+    for spec, printed in rows:
+        key = table61_key(spec.label)
+        for column, cid in (("human", "human-wins"), ("td", "td-wins"), ("draws", "draws")):
+            assert claims.get(E.NOTEBOOK, f"table6.1-{key}-vs-perfect-{cid}-per-20").paper == printed[column]
+        assert printed["human"] + printed["td"] + printed["draws"] == 20
+        if spec.side == "O":
+            assert claims.get(E.NOTEBOOK, f"table6.1-{key}-states").paper == printed["states"]
+        else:
+            assert claims.get(E.NOTEBOOK, "fig6.7-states").paper == printed["states"]

@@ -372,9 +372,9 @@ def seed_study_checks(ss: dict[str, list[dict[str, Any]]], cfg: Any) -> Checks:
 
     return {
         "v1.0-saturates-on-every-seed": dict(
-            ours=bool(all(d["above99"] >= 0.99 for d in ss["v1.0"])),
-            note=f"{cfg.SEEDS} seeds × {cfg.SEED_GAMES:,} games; share of after-states > 0.99 per seed: "
-            f"{[round(d['above99'], 3) for d in ss['v1.0']]}",
+            ours=float(np.mean([d["above99"] >= 0.99 for d in ss["v1.0"]])),
+            note=f"share of seeds ({cfg.SEEDS} × {cfg.SEED_GAMES:,} games) on which at least 99 % of the after-states "
+            f"give an output > 0.99; per seed: {[round(d['above99'], 3) for d in ss['v1.0']]}",
         ),
         "v3.0-10-inputs-weights-overflow": dict(
             ours=bool(share_nan("v3.0, 10 inputs, listing arithmetic") > 0.5),
@@ -480,7 +480,7 @@ def perfect_checks(pn: PerfectNet, chk: dict[str, float], ev: Any) -> Checks:
         "beyond-perfect-net-optimal-share": dict(
             ours=round(chk["optimal"], 4),
             note=f"share of the 4,520 non-terminal reachable positions answered with a minimax-optimal move "
-            f"(X {100 * ev.optimal['X']:.1f} %, O {100 * ev.optimal['O']:.1f} %); target ≥ 95 %",
+            f"(X {100 * ev.optimal['X']:.1f} %, O {100 * ev.optimal['O']:.1f} %)",
         ),
         "beyond-perfect-net-training-games": dict(
             ours=int(pn.games),

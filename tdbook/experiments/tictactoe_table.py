@@ -386,6 +386,18 @@ def plateau_game(res: TrainResult, side: int, upto: int, band: float = 0.5) -> i
     return int(g[0] if off.size == 0 else g[min(off[-1] + 1, g.size - 1)])
 
 
+def chatter(res: TrainResult, side: int, start: int, stop: int, window: int = 10_000) -> float:
+    """How much a learning curve 'chatters' once levelled off (§6.2): the s.d. of ``side``'s win % over
+    consecutive ``window``-game blocks of the games ``start + 1`` .. ``stop``."""
+    g = res.games_axis().ravel()
+    w = res.window_percent()[..., side].ravel()
+    keep = (g > start) & (g <= stop)
+    k = max(1, window // res.log_every)
+    x = w[keep]
+    x = x[: len(x) // k * k].reshape(-1, k).mean(axis=1)
+    return float(x.std(ddof=1)) if x.size > 1 else float("nan")
+
+
 # ----------------------------------------------------------------------------- Table 6.1
 
 

@@ -8,6 +8,7 @@ Everything here reads tables and returns numbers; the training runs are in
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,8 +116,8 @@ def value_stats(table: np.ndarray) -> dict[str, float]:
 
 def transcribe_appendix_d(seed_text: str) -> list[tuple[str, float]]:
     """(state, value) pairs of App. D's OCR that are unambiguous: 9 characters (OCR 'E' read as 'B', 'D'
-    as 'O'), a reachable non-terminal X after-state, and met exactly once.  The command that wrote
-    ``data/appendix_d.tsv``: ``write_appendix_d(Path('../shared/seeds/004_cef981d7b973a94b.txt'))``."""
+    as 'O'), a reachable non-terminal X after-state, and met exactly once.  ``tdbook/claims/tables/
+    powell2000_appendix_d.tsv`` was written by :func:`write_appendix_d` from the thesis's OCR text."""
     start = seed_text.find("Appendix D. Tic-Tac-Toe")
     if start < 0:
         raise ValueError("no 'Appendix D. Tic-Tac-Toe' heading in the seed text")
@@ -136,14 +137,16 @@ def transcribe_appendix_d(seed_text: str) -> list[tuple[str, float]]:
 
 
 def write_appendix_d(seed_path: Path, out: Path | None = None) -> Path:
-    """Write the transcription of :func:`transcribe_appendix_d` to ``data/appendix_d.tsv``."""
+    """Write the transcription of :func:`transcribe_appendix_d` of the OCR text at ``seed_path`` to
+    ``tdbook/claims/tables/powell2000_appendix_d.tsv`` (or ``out``)."""
     pairs = transcribe_appendix_d(Path(seed_path).read_text(encoding="utf-8"))
     out = table_path("powell2000", "appendix_d") if out is None else out
     head = (
-        "# Seed 004 (Powell 2000), Appendix D, pp. 125-137: the learned TD(lambda) X table (alpha 0.05, lambda 0.5).\n"
-        "# Unambiguous entries of the OCR only (9 characters, 'E'->'B', 'D'->'O', reachable non-terminal X\n"
-        "# after-state, met once). Written by tdbook.experiments.tictactoe_table.write_appendix_d(\n"
-        "#   Path('../shared/seeds/004_cef981d7b973a94b.txt'))\n"
+        "# Powell (2000) App. D, pp. 125-137: the learned TD(lambda) X table (alpha 0.05, lambda 0.5), as printed.\n"
+        "# Unambiguous entries of the thesis's OCR text only (9 characters, 'E'->'B', 'D'->'O', reachable "
+        "non-terminal X\n"
+        "# after-state, met once). Written by tdbook.experiments.tictactoe_table_evaluation.write_appendix_d(<the OCR\n"
+        "#   text of the thesis>)\n"
         "state\tvalue\n"
     )
     out.write_text(head + "".join(f"{s}\t{v:.4f}\n" for s, v in pairs), encoding="utf-8")
@@ -173,23 +176,39 @@ def first_move_values(table: np.ndarray) -> np.ndarray:
     return np.array([table[place(0, s, X)] for s in range(9)])
 
 
+def pearson_r(x: Any, y: Any) -> float:
+    """Pearson's r of two equally long series, computed with exactly rounded sums (``math.fsum``) of
+    element-wise products: the same bits on every machine, for every memory layout and every order of the
+    values.  ``np.corrcoef`` is not: its BLAS dot products and SIMD sums associate the terms in an order
+    that depends on the CPU's kernel (and on the order of the values), which changed App. D's r in its
+    last digit between machines."""
+    x, y = np.asarray(x, dtype=float).ravel(), np.asarray(y, dtype=float).ravel()
+    if x.shape != y.shape or x.size < 2:
+        raise ValueError(f"pearson_r needs two series of the same length >= 2, got {x.size} and {y.size}")
+    dx, dy = x - math.fsum(x) / x.size, y - math.fsum(y) / y.size
+    return math.fsum(dx * dy) / math.sqrt(math.fsum(dx * dx) * math.fsum(dy * dy))
+
+
+def mean_over_runs(values: np.ndarray) -> np.ndarray:
+    """The mean over the first axis (runs) of each column, with exactly rounded sums (see :func:`pearson_r`)."""
+    v = np.asarray(values, dtype=float)
+    return np.array([math.fsum(col) / v.shape[0] for col in v.reshape(v.shape[0], -1).T]).reshape(v.shape[1:])
+
+
 def appendix_d_comparison(td_as_x: Any) -> dict[str, Any]:
     """Our X tables (``td_as_x.tables()``: Fig. 6.7's runs) against App. D: first-move values, greedy opening,
     and the per-state correlation."""
     codes, vals = appendix_d()
     tabs = td_as_x.tables()
     fm = np.array([first_move_values(t) for t in tabs])
-    corr = [float(np.corrcoef(vals, t[codes])[0, 1]) for t in tabs]
-    corr_mean = float(np.corrcoef(vals, tabs[:, codes].mean(axis=0))[0, 1])
-    between = [
-        float(np.corrcoef(tabs[i, codes], tabs[j, codes])[0, 1])
-        for i in range(len(tabs))
-        for j in range(i + 1, len(tabs))
-    ]
+    corr = [pearson_r(vals, t[codes]) for t in tabs]
+    corr_mean = pearson_r(vals, mean_over_runs(tabs[:, codes]))
+    between = [pearson_r(tabs[i, codes], tabs[j, codes]) for i in range(len(tabs)) for j in range(i + 1, len(tabs))]
     openings = [table_player(t).move(0) for t in tabs]
     return dict(
         codes=codes,
         values=vals,
+        mean_values=mean_over_runs(tabs[:, codes]),
         first_moves=fm,
         corr=corr,
         corr_mean=corr_mean,

@@ -414,6 +414,24 @@ def run_batch(
     return vals, sweeps
 
 
+def _solve(A: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``A x = b`` by Gaussian elimination with partial pivoting in plain floating point: the same
+    operations in the same order on every machine (a LAPACK solve may round differently per CPU)."""
+    n = len(b)
+    M = [[float(A[i, j]) for j in range(n)] + [float(b[i])] for i in range(n)]
+    for k in range(n):
+        piv = max(range(k, n), key=lambda i: abs(M[i][k]))
+        M[k], M[piv] = M[piv], M[k]
+        for i in range(k + 1, n):
+            f = M[i][k] / M[k][k]
+            for j in range(k, n + 1):
+                M[i][j] -= f * M[k][j]
+    x = [0.0] * n
+    for i in range(n - 1, -1, -1):
+        x[i] = (M[i][n] - math.fsum(M[i][j] * x[j] for j in range(i + 1, n))) / M[i][i]
+    return np.array(x)
+
+
 def batch_fixed_points(
     positions: np.ndarray, offsets: np.ndarray, n_states: int, init: float = 0.5
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -421,7 +439,8 @@ def batch_fixed_points(
 
     MC → the sample average of the returns that followed each visit; TD(0) → the certainty-equivalence
     estimate, the exact values of the maximum-likelihood model (transition counts) of the data.
-    Unvisited states keep ``init``.  Returns ``(mc, td)`` over the n states.
+    Unvisited states keep ``init``.  Returns ``(mc, td)`` over the n states (the linear system solved by
+    :func:`_solve`, so that the check's last digits do not depend on the machine).
     """
     n = check_n_states(n_states)
     visits = np.zeros(n + 2)
@@ -441,5 +460,5 @@ def batch_fixed_points(
     if len(seen):
         P = T[np.ix_(seen, seen)] / visits[seen][:, None]
         r = T[seen, n + 1] / visits[seen]
-        td[seen - 1] = np.linalg.solve(np.eye(len(seen)) - P, r)
+        td[seen - 1] = _solve(np.eye(len(seen)) - P, r)
     return mc, td

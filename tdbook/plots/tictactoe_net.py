@@ -1,4 +1,4 @@
-"""Figures for notebook 07 (tic-tac-toe TD(λ) networks; seed 004 §6.6, Figs 6.10–6.16).
+"""Figures for notebook 07 (tic-tac-toe TD(λ) networks; Powell (2000) §6.6, Figs 6.10–6.16).
 
 Each function returns a figure.
 """
