@@ -1,4 +1,4 @@
-"""Benchmark: random-walk episodes per second (seed 004 §4.3; issue 3 target ≥ 7 M episodes/s per core
+"""Benchmark: random-walk episodes per second (Powell (2000) §4.3; issue 3 target ≥ 7 M episodes/s per core
 for TD(0) at 5 states; a pure-Python loop manages ~73,000).
 
 Plain script, not a timed test:  .venv/bin/python benchmarks/bench_random_walk.py [--threads N]
@@ -11,15 +11,16 @@ import time
 
 import numba
 
-from tdbook.learners.tabular import run_many
+from tdbook.learners.random_walk import Learner, run_many
 
 
 def rate(method: str, trace: str, lam: float, runs: int, episodes: int, start: str, reps: int = 3) -> float:
-    run_many(method, 0.1, lam, trace, start, runs=2, episodes=10, record="rms")  # compile / load cache
+    learner = Learner(method, 0.1, lam, trace, start)
+    run_many(learner, runs=2, episodes=10, record="rms")  # compile / load cache
     best = float("inf")
     for rep in range(reps):
         t = time.perf_counter()
-        run_many(method, 0.1, lam, trace, start, runs=runs, episodes=episodes, seed=rep, record="rms")
+        run_many(learner, runs=runs, episodes=episodes, seed=rep, record="rms")
         best = min(best, time.perf_counter() - t)
     return runs * episodes / best
 

@@ -1,4 +1,4 @@
-"""Benchmark: tic-tac-toe games per second (seed 004 §6.1–6.2; issue 4 target ≥ 500k games/s per core for
+"""Benchmark: tic-tac-toe games per second (Powell (2000) §6.1–6.2; issue 4 target ≥ 500k games/s per core for
 TD(λ) table training — 300× the ~1,560 games/s of the Sutton & Barto companion self-play trainer).
 
 Plain script, not a timed test:  .venv/bin/python benchmarks/bench_tictactoe.py [--games N]
@@ -11,8 +11,9 @@ import time
 
 import numba
 
-from tdbook.learners.td_table import train
-from tdbook.players.tictactoe import empty_table, match, perfect_player, random_player, table_player
+from tdbook.experiments.tictactoe_table_training import Training, train
+from tdbook.learners.tictactoe_table import empty_table
+from tdbook.players.tictactoe import match, perfect_player, random_player, table_player
 
 
 def best_of(fn, reps: int = 3) -> float:
@@ -39,8 +40,7 @@ def main() -> None:
             random_player(),
             table_player(empty_table(), rule, epsilon=0.05),
             (False, True),
-            g,
-            chunk=min(500_000, g),
+            Training(g, chunk=min(500_000, g)),
             progress=False,
         )
 
@@ -50,8 +50,7 @@ def main() -> None:
             table_player(empty_table(), "corrected", epsilon=0.05),
             table_player(empty_table(), "corrected", epsilon=0.05),
             (True, True),
-            g,
-            chunk=min(500_000, g),
+            Training(g, chunk=min(500_000, g)),
             progress=False,
         )
 

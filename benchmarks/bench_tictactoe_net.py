@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numba
 
-from tdbook.learners.tictactoe_net import train
+from tdbook.experiments.tictactoe_net_training import Training, train
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_td_net import bench as bench_steps  # noqa: E402  (the shared net's own step benchmark)
@@ -40,11 +40,11 @@ CASES = [
 
 
 def games_per_second(kw: dict, games: int, repeats: int = 3) -> float:
-    train(games=1000, progress=False, **kw)  # compile / load from cache
+    train(Training().but(games=1000, **kw), progress=False)  # compile / load from cache
     best = 0.0
     for r in range(repeats):
         t0 = time.perf_counter()
-        train(games=games, progress=False, seed=r, **kw)
+        train(Training().but(games=games, seed=r, **kw), progress=False)
         best = max(best, games / (time.perf_counter() - t0))
     return best
 

@@ -1,4 +1,4 @@
-"""Random walk, TD(0) / MC / TD(λ) learners and the App. C reconstruction (seed 004 §4.3–4.4, App. A, App. C)."""
+"""Random walk, TD(0) / MC / TD(λ) learners and the App. C reconstruction (Powell (2000) §4.3–4.4, App. A, App. C)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tdbook.experiments import random_walk as rw
+from tdbook.experiments import random_walk_appendix_c as appc
 from tdbook.games.random_walk import (
     RandomWalk,
     parse_start,
@@ -17,9 +18,10 @@ from tdbook.games.random_walk import (
     sample_walks,
     true_values,
 )
-from tdbook.learners.tabular import batch_fixed_points, run_batch, run_many
+from tdbook.learners.random_walk import Learner, batch_fixed_points, run_batch, run_many
 
-APPC = rw.appendix_c()
+APPC = appc.appendix_c()
+STANDARD = Learner("tdlambda", 0.1, 0.5, "standard", "D")
 
 
 # ----------------------------------------------------------------------------- the walk
@@ -31,7 +33,7 @@ def test_true_values_are_sixths():
 
 
 def test_initial_rms_matches_appendix_c_row_1():
-    assert abs(rw.initial_rms() - 0.2357) <= 5e-5
+    assert abs(appc.initial_rms() - 0.2357) <= 5e-5
 
 
 def test_appendix_c_transcription_rms_column_matches_formula():
@@ -91,27 +93,27 @@ def test_walks_are_reproducible_and_fair():
 )
 def test_scripted_walk_reproduces_appendix_c_row(row, walk):
     """App. A rule, α=0.1, λ=0.5, duplicate-list ('thesis') traces: printed row → next printed row."""
-    out = rw.replay([walk], APPC[row - 1, :5], 0.1, 0.5, "thesis")
+    out = appc.replay([walk], APPC[row - 1, :5])
     assert np.max(np.abs(out[1] - APPC[row, :5])) <= 1.01e-4  # start is itself rounded to 4 decimals
 
 
 def test_exact_chain_rows_1_to_4():
     """From the exact all-0.5 start the first three walks reproduce rows 2–4 to 4 decimals."""
-    out = rw.replay(["D,E,D,E,Room2", "D,C,D,E,D,E,Room2", "D,C,B,A,Room1"])
+    out = appc.replay(["D,E,D,E,Room2", "D,C,D,E,D,E,Room2", "D,C,B,A,Room1"])
     assert np.max(np.abs(out - APPC[:4, :5])) <= 5.01e-5
     assert np.allclose(out[1, 3:], [0.5234, 0.5938], atol=5.01e-5)
     assert np.allclose(out[3, :4], [0.4500, 0.4750, 0.4942, 0.5417], atol=5.01e-5)
 
 
 def test_standard_traces_or_start_c_do_not_reproduce_row_2():
-    std = rw.replay(["D,E,D,E,Room2"], trace="standard")
+    std = appc.replay(["D,E,D,E,Room2"], learner=STANDARD)
     assert np.max(np.abs(std[1] - APPC[1, :5])) > 1e-3
-    rec = rw.reconstruct_appendix_c("standard", "D", max_len=14, rows=1, progress=False)
+    rec = appc.reconstruct_appendix_c(STANDARD, appc.Search(max_len=14), rows=1, progress=False)
     assert rec.first_failure == 1
 
 
 def test_search_finds_the_unique_short_walks():
-    rec = rw.reconstruct_appendix_c("thesis", "D", max_len=14, rows=3, progress=False)
+    rec = appc.reconstruct_appendix_c(appc.APPENDIX_C_LEARNER, appc.Search(max_len=14), rows=3, progress=False)
     assert rec.walks() == ["D,E,D,E,Room2", "D,C,D,E,D,E,Room2", "D,C,B,A,Room1"]
     assert all(t.solutions == 1 and t.exact_chain for t in rec.transitions)
     assert rec.max_dev() <= 5.01e-5
@@ -123,39 +125,40 @@ def test_search_finds_the_unique_short_walks():
 @pytest.mark.parametrize("trace", ["standard", "thesis", "replacing"])
 @pytest.mark.parametrize("start", ["C", "D"])
 def test_td_lambda_zero_is_td0_bit_for_bit(trace, start):
-    a = run_many("td0", 0.1, start=start, runs=20, episodes=50, seed=3)
-    b = run_many("tdlambda", 0.1, 0.0, trace, start, runs=20, episodes=50, seed=3)
+    a = run_many(Learner("td0", 0.1, start=start), runs=20, episodes=50, seed=3)
+    b = run_many(Learner("tdlambda", 0.1, 0.0, trace, start), runs=20, episodes=50, seed=3)
     assert np.array_equal(a, b)
 
 
 def test_same_seed_same_arrays_and_different_seed_differs():
     for m in ("td0", "mc", "tdlambda"):
-        a = run_many(m, 0.05, 0.5, "thesis", runs=8, episodes=30, seed=11)
-        assert np.array_equal(a, run_many(m, 0.05, 0.5, "thesis", runs=8, episodes=30, seed=11))
-        assert not np.array_equal(a, run_many(m, 0.05, 0.5, "thesis", runs=8, episodes=30, seed=12))
-    r = run_many("td0", 0.1, runs=8, episodes=30, seed=11, record="rms")
-    v = run_many("td0", 0.1, runs=8, episodes=30, seed=11)
+        learner = Learner(m, 0.05, 0.5, "thesis")
+        a = run_many(learner, runs=8, episodes=30, seed=11)
+        assert np.array_equal(a, run_many(learner, runs=8, episodes=30, seed=11))
+        assert not np.array_equal(a, run_many(learner, runs=8, episodes=30, seed=12))
+    r = run_many(Learner("td0", 0.1), runs=8, episodes=30, seed=11, record="rms")
+    v = run_many(Learner("td0", 0.1), runs=8, episodes=30, seed=11)
     assert np.allclose(r, rms_error(v, true_values(5)), atol=1e-15)
 
 
 def test_runs_are_independent_of_how_many_runs_are_made():
-    a = run_many("tdlambda", 0.1, 0.5, "standard", runs=3, episodes=20, seed=5)
-    b = run_many("tdlambda", 0.1, 0.5, "standard", runs=10, episodes=20, seed=5)
+    a = run_many(Learner("tdlambda", 0.1, 0.5, "standard"), runs=3, episodes=20, seed=5)
+    b = run_many(Learner("tdlambda", 0.1, 0.5, "standard"), runs=10, episodes=20, seed=5)
     assert np.array_equal(a, b[:3])
 
 
 def test_row_zero_is_initial_and_mc_matches_scripted_episode():
-    v = run_many("mc", 0.1, start="C", runs=1, episodes=3, seed=2)[0]
+    v = run_many(Learner("mc", 0.1, start="C"), runs=1, episodes=3, seed=2)[0]
     assert np.all(v[0] == 0.5)
     pos, off = sample_walks(5, 3, 3, 2, 0)
-    out = rw.replay([pos[off[i] : off[i + 1]] for i in range(3)], method="mc", alpha=0.1, lam=0.0)
+    out = appc.replay([pos[off[i] : off[i + 1]] for i in range(3)], learner=Learner("mc", 0.1))
     assert np.array_equal(out, v)
 
 
 @settings(max_examples=40, deadline=None)
 @given(alpha=st.floats(1e-3, 1.0), seed=st.integers(0, 2**32), start=st.sampled_from("ABCDE"))
 def test_td0_estimates_stay_in_unit_interval(alpha, seed, start):
-    v = run_many("td0", alpha, start=start, runs=4, episodes=40, seed=seed)
+    v = run_many(Learner("td0", alpha, start=start), runs=4, episodes=40, seed=seed)
     assert np.all((v >= 0.0) & (v <= 1.0))
 
 
@@ -163,10 +166,10 @@ def test_td0_estimates_stay_in_unit_interval(alpha, seed, start):
 @given(alpha=st.floats(1e-3, 1.0), lam=st.floats(0.0, 1.0), seed=st.integers(0, 2**32))
 def test_standard_td_lambda_equals_scripted_replay(alpha, lam, seed):
     """The many-runs kernel and the scripted-episode path agree on the same walks."""
-    v = run_many("tdlambda", alpha, lam, "standard", "C", runs=1, episodes=5, seed=seed)[0]
+    v = run_many(Learner("tdlambda", alpha, lam, "standard", "C"), runs=1, episodes=5, seed=seed)[0]
     pos, off = sample_walks(5, 3, 5, seed, 0)
     walks = [pos[off[i] : off[i + 1]] for i in range(5)]
-    out = rw.replay(walks, alpha=alpha, lam=lam, trace="standard")
+    out = appc.replay(walks, learner=Learner("tdlambda", alpha, lam, "standard"))
     assert np.array_equal(out, v)
     assert np.allclose(out, _reference_td_lambda(walks, alpha, lam), rtol=0, atol=1e-12)
 
@@ -188,9 +191,9 @@ def _reference_td_lambda(walks, alpha, lam, n=5):
 
 
 def test_thesis_semantics_diverges_at_lambda_one():
-    c = rw.curve("tdlambda", 0.1, 1.0, "thesis", "C", runs=50, episodes=100, seed=1)
+    c = rw.curve(Learner("tdlambda", 0.1, 1.0, "thesis", "C"), runs=50, episodes=100, seed=1)
     assert c.diverged > 0.5
-    s = rw.curve("tdlambda", 0.1, 1.0, "standard", "C", runs=50, episodes=100, seed=1)
+    s = rw.curve(Learner("tdlambda", 0.1, 1.0, "standard", "C"), runs=50, episodes=100, seed=1)
     assert s.diverged == 0
 
 
@@ -215,16 +218,18 @@ def test_thesis_semantics_diverges_at_lambda_one():
     ],
 )
 def test_bad_arguments_name_the_argument(kw, name):
-    args = dict(method="tdlambda", alpha=0.1, lam=0.5, trace="standard", start="C", runs=2, episodes=5)
+    args = dict(method="tdlambda", alpha=0.1, lam=0.5, trace="standard", start="C", runs=2, episodes=5, seed=0)
     args.update(kw)
+    run = {k: args.pop(k) for k in ("runs", "episodes", "seed")}
     with pytest.raises(ValueError, match=name):
-        run_many(**args)
+        run_many(Learner(**args), **run)
 
 
 def test_batch_refuses_bad_init_and_tol():
     for kw, name in ((dict(init=float("inf")), "init"), (dict(tol="1e-9"), "tol"), (dict(tol=0.0), "tol")):
         with pytest.raises(ValueError, match=name):
-            run_batch(runs=2, episodes=3, **kw)
+            learner = Learner("td0", init=kw.pop("init", 0.5))
+            run_batch(learner, runs=2, episodes=3, **kw)
 
 
 def test_config_profiles_and_bad_knob():
@@ -244,7 +249,7 @@ def test_batch_converges_to_closed_form_fixed_points():
     """Batch MC → sample averages of returns; batch TD(0) → certainty-equivalence solution (S&B §6.3)."""
     vals = {}
     for m in ("td0", "mc"):
-        vals[m], sweeps = run_batch(m, "C", 5, runs=2, episodes=30, seed=4)
+        vals[m], sweeps = run_batch(Learner(m, start="C"), runs=2, episodes=30, seed=4)
         assert sweeps.max() < 1_000_000
     pos, off = sample_walks(5, 3, 30, 4, 0)
     for k in (1, 5, 30):

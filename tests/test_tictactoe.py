@@ -1,4 +1,4 @@
-"""Tic-tac-toe engine and players (seed 004 §6, App. B.1, B.6, B.7): counts, minimax against an independent
+"""Tic-tac-toe engine and players (Powell (2000) §6, App. B.1, B.6, B.7): counts, minimax against an independent
 pure-Python search, property tests on random games, the App. B.7 greedy rule on hand-made positions."""
 
 from __future__ import annotations
@@ -289,7 +289,7 @@ def test_player_input_checks():
 
 
 def test_human_board_refuses_illegal_clicks_and_plays_both_sides():
-    from tdbook.players.human_tictactoe import HumanBoard
+    from tdbook.widgets.tictactoe import HumanBoard
 
     t = _table_with({"XXO OOB XBB": -0.4})
     b = HumanBoard({"thesis O": P.table_player(t), "perfect": P.perfect_player(1)}, human="X")
@@ -347,7 +347,7 @@ def test_best_response_against_random_and_perfect():
 
 
 def test_human_board_refuses_off_board_squares_and_takes_back_a_move_the_opponent_cannot_answer():
-    from tdbook.players.human_tictactoe import HumanBoard
+    from tdbook.widgets.tictactoe import HumanBoard
 
     b = HumanBoard({"perfect": P.perfect_player(1)}, human="X")
     for s in (9, 27, -1, -9, 2.0, True, "4"):
@@ -378,3 +378,20 @@ def test_exact_outcomes_refuses_codes_that_would_wrap_or_are_unreachable():
     unreachable = T.place(T.place(0, 0, T.X), 1, T.X)  # two Xs, no O
     with pytest.raises(ValueError, match="reachable"):
         P.exact_outcomes(r, r, unreachable)
+
+
+def test_human_session_is_the_board_without_a_display():
+    """The session logic (players layer) plays and refuses exactly as the widget board shows it."""
+    from tdbook.players.tictactoe_human import HumanSession
+
+    s = HumanSession({"perfect": P.perfect_player(1), "random": P.random_player(2)}, human="O")
+    assert T.N_X[s.code] == 1 and s.message.startswith("perfect played square")  # the opponent (X) opened
+    assert not s.play(9) and s.error and "square 0..8" in s.message
+    s.choose(opponent="random", human="X")
+    assert s.code == 0 and s.opponent_name == "random" and s.message == "Your move."
+    assert s.play(4) and T.square(s.code, 4) == T.X and len(s.moves) == 2 and not s.error
+    with pytest.raises(ValueError, match="no opponent 'nobody'"):
+        s.choose(opponent="nobody")
+    with pytest.raises(ValueError, match="human must be 'X' or 'O'"):
+        s.choose(human="Z")
+    assert "board " + T.board_string(s.code) in s.scoreline()

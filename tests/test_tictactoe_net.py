@@ -1,6 +1,6 @@
-"""Tic-tac-toe TD(λ) nets (notebook 07): the jitted thesis-mode training loop against a line-by-line Python port
-of App. B.1/B.8/B.9, the encodings, the net-as-table-player equivalence, the thesis's v1.0 saturation, the
-beyond-the-thesis net against the perfect player, and clear errors on bad input."""
+"""Tic-tac-toe TD(λ) nets (notebook 07; Powell (2000) §6.5–6.7): the jitted thesis-mode training loop against a
+line-by-line Python port of App. B.1/B.8/B.9, the encodings, the net-as-table-player equivalence, the thesis's v1.0
+saturation, the beyond-the-thesis net against the perfect player, and clear errors on bad input."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 
 from tdbook.core.rng import randint, uniform
+from tdbook.experiments import tictactoe_net_training as training
+from tdbook.experiments.tictactoe_net_training import Opponent, Training, net_state
 from tdbook.games.tictactoe import (
     DRAW,
     EMPTY,
@@ -23,15 +25,43 @@ from tdbook.games.tictactoe import (
     parse_board,
     positions_to_move,
 )
+from tdbook.learners import tictactoe_net as learner
 from tdbook.learners.td_net import TDNet
-from tdbook.learners.tictactoe_net import FIXES, check_fixes, net_state, new_net, train
+from tdbook.learners.tictactoe_net import FIXES, VERSIONS, NetDesign, check_fixes, encode_after
 from tdbook.players.tictactoe import (
     exact_outcomes,
     match,
     optimal_fraction,
     perfect_player,
 )
-from tdbook.players.tictactoe_net import VERSIONS, NetPlayer, encode_after, greedy_square
+from tdbook.players.tictactoe_net import NetPlayer, greedy_square
+
+
+def new_net(version="v1.0", fixes="thesis", *, seed=0, **design):
+    """A fresh net (the test's shorthand for ``learner.new_net(NetDesign(...), seed)``)."""
+    return learner.new_net(NetDesign(version, fixes, **design), seed)
+
+
+def train(
+    version="v1.0",
+    fixes="thesis",
+    *,
+    net=None,
+    opponent=None,
+    net_side="X",
+    opponent_learns=True,
+    callback=None,
+    callback_every=0,
+    progress=True,
+    **settings,
+):
+    """One training run (the test's shorthand for a :class:`Training` with its :class:`NetDesign`)."""
+    spec = Training().but(version=version, fixes=fixes, **settings)
+    opp = None if opponent is None else Opponent(opponent, net_side, opponent_learns)
+    return training.train(
+        spec, net=net, opponent=opp, callback=callback, callback_every=callback_every, progress=progress
+    )
+
 
 # ----------------------------------------------------------------------------- a plain port of App. B.1, B.8, B.9
 
@@ -394,7 +424,8 @@ def test_corrected_net_passes_the_perfect_player_test_on_a_small_budget():
 
 
 def test_shipped_net_plays_perfectly():
-    from tdbook.experiments.tictactoe_net import ALL_POSITIONS, load_perfect
+    from tdbook.experiments.tictactoe_net_evaluation import ALL_POSITIONS
+    from tdbook.experiments.tictactoe_net_perfect import load_perfect
 
     pn = load_perfect()
     p = pn.player.as_table_player()
@@ -408,7 +439,7 @@ def test_shipped_net_plays_perfectly():
 def test_shipped_net_is_what_its_command_makes(tmp_path):
     """The shipped net is retrained from its sidecar's command (about a minute) and must come out
     bit-identical: the weights in data/ are what the recorded command makes."""
-    from tdbook.experiments.tictactoe_net import load_perfect, train_main
+    from tdbook.experiments.tictactoe_net_perfect import load_perfect, train_main
 
     pn = load_perfect()
     out = tmp_path / "net.npz"
@@ -421,11 +452,11 @@ def test_shipped_net_is_what_its_command_makes(tmp_path):
 
 
 def test_corrupt_or_mismatched_shipped_weights_are_refused(tmp_path):
-    from tdbook.experiments.tictactoe_net import PerfectNet, load_perfect, save_perfect
+    from tdbook.experiments.tictactoe_net_perfect import PerfectNet, load_perfect, save_perfect
 
     (tmp_path / "bad.npz").write_bytes(b"not a zip file")
     (tmp_path / "bad.json").write_text("{}")
-    with pytest.raises(ValueError, match="not a readable tdbook weights file"):
+    with pytest.raises(ValueError, match="bad.npz is not a tdbook weights file: an .npz archive of the arrays W1, W2"):
         load_perfect(tmp_path / "bad.npz")
     with pytest.raises(ValueError, match="no sidecar"):
         load_perfect(tmp_path / "missing.npz")
@@ -511,3 +542,120 @@ def test_train_with_a_net_refuses_conflicting_settings_and_a_failing_callback_le
         )
     assert np.array_equal(net.W1, w1) and np.array_equal(net.W2, w2)  # weights restored
     assert (net.alpha, net.beta) == (0.2, 0.3)  # and the annealed step sizes
+
+
+def test_design_training_and_opponent_refuse_bad_settings_by_name():
+    with pytest.raises(ValueError, match="unknown TDNN version"):
+        NetDesign("v4.0")
+    with pytest.raises(ValueError, match="unknown activation"):
+        NetDesign("v1.0", activation="relu")
+    with pytest.raises(ValueError, match="unknown encoding"):
+        NetDesign("v1.0", encoding="bits")
+    assert NetDesign("v3.0", "fixed").fixes == FIXES and NetDesign("v3.0", "fixed").encoding_name == "mover"
+    with pytest.raises(ValueError, match="target must be"):
+        Training(target="greedy")
+    with pytest.raises(ValueError, match="log_every"):
+        Training(log_every=0)
+    with pytest.raises(ValueError, match="opponent must be a tictactoe Player"):
+        Opponent(object())
+    with pytest.raises(ValueError, match="net_side"):
+        Opponent(perfect_player(), "Z")
+    assert Training().but(hidden=80, games=2000).design.hidden == 80
+
+
+# ----------------------------------------------------------------------------- python -m tdbook train tictactoe-net
+
+
+@pytest.fixture
+def fake_root(tmp_path, monkeypatch):
+    """A checkout of our own: data/ holds a 'shipped' net file, build/ is empty."""
+    root = tmp_path / "repo"
+    (root / "data").mkdir(parents=True)
+    (root / "notebooks").mkdir()
+    (root / "pyproject.toml").write_text("")
+    (root / "data" / "tictactoe_net_perfect.npz").write_bytes(b"shipped weights")
+    (root / "data" / "tictactoe_net_perfect.json").write_text("{}")
+    monkeypatch.setenv("TDBOOK_ROOT", str(root))
+    return root
+
+
+def _cli(capsys, *argv):
+    from tdbook.cli import main
+
+    code = main(["train", "tictactoe-net", *argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_train_cli_any_game_count_works_and_writes_under_build_by_default(fake_root, capsys):
+    code, out, err = _cli(capsys, "--games", "200", "--hidden", "4", "--no-progress")
+    assert code == 0, err
+    written = fake_root / "build" / "tictactoe_net_perfect.npz"
+    assert written.is_file() and written.with_suffix(".json").is_file() and "wrote" in out
+    from tdbook.experiments.tictactoe_net_perfect import load_perfect
+
+    pn = load_perfect(written)
+    assert pn.games == 200 and pn.curve[-1]["games"] == 200 and "--games 200" in pn.command
+    assert (fake_root / "data" / "tictactoe_net_perfect.npz").read_bytes() == b"shipped weights"
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--check-every", "2500"], "--check-every must be a positive multiple of 1,000 games"),
+        (["--games", "0"], "--games must be a positive number of games"),
+        (["--alpha", "0"], "--alpha must be a number in (0, 10]"),
+        (["--lambda", "1.5"], "--lambda must be a number in [0, 1]"),
+        (["--out", "net.txt"], "--out must name a .npz file"),
+    ],
+)
+def test_train_cli_refuses_bad_options_up_front(fake_root, capsys, argv, message):
+    code, out, err = _cli(capsys, *argv)
+    assert code == 2 and message in err and err.count("\n") == 1
+    assert "callback_every" not in err and "Traceback" not in err
+    assert not (fake_root / "build").exists()  # nothing was trained or written
+
+
+def test_train_cli_never_overwrites_the_shipped_net_without_force(fake_root, capsys, tmp_path):
+    shipped = fake_root / "data" / "tictactoe_net_perfect.npz"
+    code, _, err = _cli(capsys, "--games", "200", "--out", str(shipped), "--no-progress")
+    assert code == 2 and "pass --force" in err and shipped.read_bytes() == b"shipped weights"
+    code, _, err = _cli(capsys, "--games", "200", "--hidden", "4", "--out", str(shipped), "--force", "--no-progress")
+    assert code == 0, err
+    assert shipped.read_bytes() != b"shipped weights" and "--force" in (shipped.with_suffix(".json")).read_text()
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    code, _, err = _cli(capsys, "--out", str(blocker / "net.npz"))
+    assert code == 2 and "cannot create the directory" in err
+
+
+def test_train_cli_ctrl_c_says_what_was_written_and_how_to_run_again(fake_root, capsys, monkeypatch):
+    from tdbook.experiments import tictactoe_net_perfect as perfect
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(perfect, "train_perfect", interrupted)
+    code, out, err = _cli(capsys, "--games", "3000", "--seed", "7")
+    assert code == 130 and err.count("\n") == 1 and "Traceback" not in err
+    assert "nothing was written" in err and "was not created" in err
+    assert "python -m tdbook train tictactoe-net --games 3000" in err and "--seed 7" in err
+    assert not (fake_root / "build" / "tictactoe_net_perfect.npz").exists()
+
+
+def test_corrupt_or_foreign_weights_name_the_file_and_what_was_expected(tmp_path):
+    from tdbook.experiments.tictactoe_net_perfect import load_perfect
+
+    for name, write in (
+        ("garbage.npz", lambda p: p.write_bytes(b"\x00not an archive")),
+        ("objects.npz", lambda p: np.savez(p, W1=np.array([object()], dtype=object), W2=np.zeros(2), meta=np.zeros(1))),
+        ("foreign.npz", lambda p: np.savez(p, weights=np.zeros(3))),
+    ):
+        path = tmp_path / name
+        write(path)
+        path.with_suffix(".json").write_text('{"games": 1, "wall_time_s": 0, "command": "c"}')
+        with pytest.raises(ValueError) as e:
+            load_perfect(path)
+        text = str(e.value)
+        assert f"{path} is not a tdbook weights file: an .npz archive of the arrays W1, W2" in text
+        assert "pickle" not in text

@@ -1,4 +1,4 @@
-"""TD(λ) after-state tables (seed 004 §6.1–6.2, App. B.1 main.cc, B.7 TDlambdaPolicy.h).
+"""TD(λ) after-state tables (Powell (2000) §6.1–6.2, App. B.1 main.cc, B.7 TDlambdaPolicy.h).
 
 The central test transliterates App. B's C++ line by line into plain Python — string keys, a dict
 for ``std::map``, ``board[i][j]`` with ``i`` the column, the column-major scan, ``val != kInitialize
@@ -12,9 +12,16 @@ import numpy as np
 import pytest
 
 from tdbook.core import rng
+from tdbook.experiments import tictactoe_table_training as TR
 from tdbook.games import tictactoe as T
-from tdbook.learners import td_table as L
+from tdbook.learners import tictactoe_table as L
 from tdbook.players import tictactoe as P
+
+
+def train(x, o, learning, games, progress=False, **schedule):
+    """App. B.1 training (the test's shorthand for ``TR.train(x, o, learning, TR.Training(games, ...))``)."""
+    return TR.train(x, o, learning, TR.Training(games, **schedule), progress=progress)
+
 
 K_EMPTY, K_X, K_O, K_NOWIN, K_DRAW = -1, 0, 1, 2, 3
 
@@ -174,7 +181,7 @@ def test_kernel_equals_a_line_by_line_port_of_appendix_b(setting):
     counts_port = _main_cc(pols, games)
     learning = [isinstance(p, _TDlambda) for p in pols]
     players = [P.table_player(P.empty_table(), "thesis", draw, 0.05) if lr else P.random_player() for lr in learning]
-    res = L.train(
+    res = train(
         players[0],
         players[1],
         learning,
@@ -185,7 +192,6 @@ def test_kernel_equals_a_line_by_line_port_of_appendix_b(setting):
         seed=seed,
         log_every=games,
         save_digits=None,
-        progress=False,
     )
     assert tuple(res.log[0, -1]) == counts_port
     for i, p in enumerate(pols):
@@ -214,16 +220,16 @@ def test_learn_by_hand():
 
 
 def test_terminal_after_states_never_change_and_same_seed_same_table():
-    kw = dict(games=60_000, chunk=20_000, alpha=0.05, lam=0.5, seed=3, progress=False)
-    a = L.train(P.random_player(), P.table_player(P.empty_table(), epsilon=0.05), (False, True), **kw)
-    b = L.train(P.random_player(), P.table_player(P.empty_table(), epsilon=0.05), (False, True), **kw)
+    kw = dict(games=60_000, chunk=20_000, alpha=0.05, lam=0.5, seed=3)
+    a = train(P.random_player(), P.table_player(P.empty_table(), epsilon=0.05), (False, True), **kw)
+    b = train(P.random_player(), P.table_player(P.empty_table(), epsilon=0.05), (False, True), **kw)
     assert np.array_equal(a.tables, b.tables) and np.array_equal(a.log, b.log)
     term = T.after_states(T.O, terminal=True)
     assert not a.tables[1, term].any()
     nz = np.flatnonzero(a.tables[1])
     assert set(nz) <= set(T.after_states(T.O, terminal=False))  # only O's own non-terminal after-states
     assert L.states_stored(a.tables[1]) == nz.size == a.states[-1][1]
-    c = L.train(P.random_player(), P.table_player(P.empty_table(), epsilon=0.05), (False, True), **{**kw, "seed": 4})
+    c = train(P.random_player(), P.table_player(P.empty_table(), epsilon=0.05), (False, True), **{**kw, "seed": 4})
     assert not np.array_equal(a.tables, c.tables)
     # the random player's table is untouched; the counters restart every chunk
     assert not a.tables[0].any() and a.log.shape == (3, 20, 3) and a.log[:, -1].sum(axis=1).tolist() == [20_000] * 3
@@ -235,7 +241,7 @@ def test_save_precision_and_crossover_bookkeeping():
     r = L.round_significant(t)
     assert r[1] == 0.123457 and r[5] == -1.0 and r[7] == 2.5e-9 and L.states_stored(r) == 3
     log = np.array([[[1, 0, 0], [1, 1, 0], [1, 3, 0], [4, 3, 1], [4, 6, 2]]])
-    res = L.TrainResult(np.zeros((2, T.N_CODES)), log, 1, 5, (False, True))
+    res = TR.TrainResult(np.zeros((2, T.N_CODES)), log, 1, 5, (False, True))
     assert res.crossover(1) == 5 and res.crossover(0) is None
     assert res.final_percent(1) == pytest.approx((50.0, 2 / 12 * 100, 4 / 12 * 100))
     assert res.window_percent()[0, 3].tolist() == [300.0, 0.0, 100.0]
@@ -255,9 +261,9 @@ def test_train_rejects_bad_parameters():
     ]:
         args = {"games": 1000, "chunk": 500, "log_every": 100, **kw}
         with pytest.raises(ValueError, match=msg):
-            L.train(rp, tp, (False, True), progress=False, **args)
+            train(rp, tp, (False, True), **args)
     with pytest.raises(ValueError, match="only a table player can learn"):
-        L.train(rp, tp, (True, True), 100, chunk=100, log_every=10, progress=False)
+        train(rp, tp, (True, True), 100, chunk=100, log_every=10)
 
 
 # ----------------------------------------------------------------------------- notebook 06's experiment helpers
@@ -265,12 +271,13 @@ def test_train_rejects_bad_parameters():
 
 def test_appendix_d_transcription():
     from tdbook.experiments import tictactoe_table as E
+    from tdbook.experiments import tictactoe_table_evaluation as EV
 
-    codes, vals = E.appendix_d()
+    codes, vals = EV.appendix_d()
     assert len(codes) >= 500 and np.all(np.abs(vals) <= 1.0)
     assert all(T.to_move(int(c)) == T.O and T.STATUS[c] == T.ONGOING for c in codes)
     d = dict(zip(codes.tolist(), vals.tolist()))
-    for s, v in E.THESIS["appd_first_moves"].items():  # the opening values read by hand from the OCR
+    for s, v in E.thesis_first_moves().items():  # the opening values read by hand from the OCR
         c = T.place(0, s, T.X)
         assert c not in d or d[c] == v
     text = (
@@ -278,11 +285,11 @@ def test_appendix_d_transcription():
         "BXBBBBBBB 0.4000 XOBBBBBBB 0.1000 XBBBBBBB 0.5518\n"
     )
     # terminal, met twice, X to move and 8-character entries are dropped; OCR 'E' is read as 'B'
-    assert E.transcribe_appendix_d(text) == [("BBBBBBBBX", 0.5308), ("BXOBXXOOX", 1.0)]
+    assert EV.transcribe_appendix_d(text) == [("BBBBBBBBX", 0.5308), ("BXOBXXOOX", 1.0)]
 
 
 def test_sure_draw_after_states_and_fig68_on_a_hand_made_table():
-    from tdbook.experiments import tictactoe_table as E
+    from tdbook.experiments import tictactoe_table_evaluation as E
 
     sure = E.sure_draw_after_states()
     for c in sure:
@@ -332,3 +339,68 @@ def test_explore_runs_and_rejects_bad_parameters():
     ):
         with pytest.raises(ValueError):
             E.explore(**kw)
+
+
+def test_training_schedule_and_side_refuse_bad_settings_by_name():
+    for kw, msg in [
+        ({"games": 0}, "games"),
+        ({"games": 1000, "chunk": 300}, "multiple"),
+        ({"games": 1000, "save_digits": 0}, "save_digits"),
+        ({"games": 1000, "alpha": 2.0}, "alpha"),
+    ]:
+        with pytest.raises(ValueError, match=msg):
+            TR.Training(**kw)
+    with pytest.raises(ValueError, match="spec must be a Training"):
+        TR.train(P.random_player(), P.random_player(), (False, False), {"games": 10})
+    from tdbook.experiments import tictactoe_table as E
+
+    with pytest.raises(ValueError, match="side must be 'X' or 'O'"):
+        E.Side("Z")
+
+
+def test_app_d_correlation_has_the_same_bits_whatever_the_order_or_layout_of_the_values():
+    """Issue 15 §5: a fresh clone's `make figures` changed App. D's r from 0.9304675127138201 to …203.  The
+    root: np.corrcoef's sums (BLAS dot products, SIMD reductions) associate the terms in an order that
+    depends on the CPU's kernel and on the order of the values.  pearson_r sums exactly (math.fsum), so its
+    bits depend on neither; the mean over runs likewise."""
+    from tdbook.experiments import tictactoe_table_evaluation as EV
+
+    _, vals = EV.appendix_d()
+    rng = np.random.default_rng(3)
+    ours = vals + rng.normal(0.0, 0.1, vals.size)
+    ref = EV.pearson_r(vals, ours)
+    assert ref == pytest.approx(np.corrcoef(vals, ours)[0, 1], abs=1e-13)
+    perms = [rng.permutation(vals.size) for _ in range(40)]
+    assert {EV.pearson_r(vals[p], ours[p]).hex() for p in perms} == {ref.hex()}
+    for offset in range(1, 8):  # the same values at another memory offset (alignment)
+        buf = np.empty(vals.size + 8)
+        moved = buf[offset : offset + vals.size]
+        moved[:] = ours
+        assert EV.pearson_r(vals, moved).hex() == ref.hex()
+    # the cause: the library's reduction is order-dependent in its last bits
+    assert len({float(np.corrcoef(vals[p], ours[p])[0, 1]).hex() for p in perms}) > 1
+    runs = rng.normal(0.5, 0.2, (5, vals.size))
+    means = {EV.mean_over_runs(runs[p]).tobytes() for p in ([0, 1, 2, 3, 4], [4, 3, 2, 1, 0], [2, 0, 4, 1, 3])}
+    assert len(means) == 1
+    with pytest.raises(ValueError, match="same length"):
+        EV.pearson_r([1.0, 2.0], [1.0])
+
+
+def test_table_6_1_transcription_agrees_with_its_claims():
+    """Table 6.1 is transcribed once as a table (the rows' settings and results) and its scored columns are
+    claims: the two must say the same."""
+    from tdbook import claims
+    from tdbook.experiments import tictactoe_table as E
+    from tdbook.experiments.tictactoe_table_claims import table61_key
+
+    rows = E.table61_printed()
+    assert [s.label for s, _ in rows][-2:] == ["λ=0.5 (computer X)", "λ=0.5 (tie=−0.1)"] and len(rows) == 7
+    for spec, printed in rows:
+        key = table61_key(spec.label)
+        for column, cid in (("human", "human-wins"), ("td", "td-wins"), ("draws", "draws")):
+            assert claims.get(E.NOTEBOOK, f"table6.1-{key}-vs-perfect-{cid}-per-20").paper == printed[column]
+        assert printed["human"] + printed["td"] + printed["draws"] == 20
+        if spec.side == "O":
+            assert claims.get(E.NOTEBOOK, f"table6.1-{key}-states").paper == printed["states"]
+        else:
+            assert claims.get(E.NOTEBOOK, "fig6.7-states").paper == printed["states"]

@@ -1,43 +1,33 @@
-"""Notebook 05's runs: random-walk TD vs Monte Carlo vs TD(λ) (seed 004 §4.3–4.4, App. A, App. C).
+"""Notebook 05's runs: random-walk TD vs Monte Carlo vs TD(λ) (Powell (2000) §4.3–4.4, App. A, App. C).
 
 Everything a notebook cell calls returns data (numpy arrays, dataclasses); plotting is in
-:mod:`tdbook.plots.random_walk`.  Runs are seeded: run ``r`` of every configuration uses coin
-stream ``r`` of the seed, so all configurations see the same walks (common random numbers) and
-TD(λ=0) reproduces TD(0) bit for bit.
+:mod:`tdbook.plots.random_walk`, App. C's row-by-row reconstruction in
+:mod:`tdbook.experiments.random_walk_appendix_c`.  Runs are seeded: run ``r`` of every configuration uses
+coin stream ``r`` of the seed, so all configurations see the same walks (common random numbers) and
+TD(λ=0) reproduces TD(0) bit for bit.  The ``*_checks`` functions turn runs into the measured values of
+the notebook's claims (``{claim id: results.check keyword arguments}``; the printed values are in
+``tdbook/claims/powell2000.toml``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numba import njit
 from tqdm.auto import tqdm
 
-from ..claims import table_path
+from .. import claims
 from ..core import profiles
-from ..games.random_walk import (
-    check_n_states,
-    format_walk,
-    parse_start,
-    parse_walk,
-    rms_error,
-    sample_walks,
-    state_names,
-    true_values,
-)
-from ..learners.tabular import (
-    METHODS,
-    TRACES,
-    batch_fixed_points,
-    check_args,
-    play_episode,
-    run_batch,
-    run_many,
-    td_lambda_step,
-)
+from ..games.random_walk import parse_start, rms_error, sample_walks, state_names, true_values, walk_length_tail
+from ..learners.random_walk import TRACES, Learner, batch_fixed_points, check_run, run_batch, run_many
+from ..results import Spread, Table
+from .random_walk_appendix_c import Reconstruction, ScriptedRows, Search, appc_statistics, reconstruct_appendix_c
+
+NOTEBOOK = "05_random_walk"
+#: ``{claim id: keyword arguments of results.check}`` — what a ``*_checks`` function returns
+Checks = dict[str, dict[str, Any]]
 
 #: Profile defaults for notebook 05 (see :func:`config`).
 PROFILES: dict[str, dict[str, Any]] = {
@@ -95,327 +85,21 @@ PROFILES: dict[str, dict[str, Any]] = {
 def config(profile: str, **knobs: Any) -> profiles.Config:
     """Resolve notebook 05's knobs for ``profile`` (a knob passed as None takes the profile default)."""
     cfg = profiles.resolve(profile, PROFILES, **knobs)
-    check_args("td0", 0.1, 0.0, "standard", cfg.START, 5, cfg.RUNS, cfg.EPISODES, 0)
+    Learner("td0", 0.1, 0.0, "standard", cfg.START)
+    check_run(cfg.RUNS, cfg.EPISODES, 0)
     for a in list(cfg.TD_ALPHAS) + list(cfg.MC_ALPHAS) + [cfg.LAMBDA_ALPHA]:
-        check_args("td0", a)
+        Learner("td0", a)
     for lam in list(cfg.LAMBDAS) + list(cfg.SURFACE_LAMBDAS):
-        check_args("tdlambda", 0.1, lam)
+        Learner("tdlambda", 0.1, lam)
     for name in ("SEARCH_MAX_LEN", "SEARCH_BUDGET", "SURFACE_RUNS", "SURFACE_ALPHAS", "BATCH_RUNS", "BATCH_EPISODES"):
         if cfg[name] < 1:
             raise ValueError(f"{name} must be >= 1, got {cfg[name]!r}")
     return cfg
 
 
-# ----------------------------------------------------------------------------- App. C data
-
-
-def appendix_c() -> np.ndarray:
-    """App. C (p. 122) as printed: 100 rows × (A, B, C, D, E, RMS); row k = estimates *before* episode k."""
-    t = np.loadtxt(table_path("powell2000", "appendix_c"), comments="#", skiprows=3, delimiter="\t")
-    if t.shape != (100, 7) or not np.array_equal(t[:, 0], np.arange(1, 101)):
-        raise ValueError(
-            f"{table_path('powell2000', 'appendix_c')} is corrupt: expected 100 numbered rows of 7 columns"
-        )
-    return t[:, 1:]
-
-
-def initial_rms(n_states: int = 5, init: float = 0.5) -> float:
-    """RMS error of the all-``init`` estimate against the true values (App. C row 1: 0.2357)."""
-    return float(rms_error(np.full(n_states, init), true_values(n_states)))
-
-
-def replay(
-    walks: Sequence[str | np.ndarray],
-    values: Sequence[float] | None = None,
-    alpha: float = 0.1,
-    lam: float = 0.5,
-    trace: str = "thesis",
-    method: str = "tdlambda",
-) -> np.ndarray:
-    """Apply scripted walks (e.g. ``"D,E,D,E,Room2"``) one after another; returns the estimates before
-    the first walk and after each, shape ``(len(walks)+1, 5)``.  App. A update rule; §4.4 Code 4.3."""
-    m, t, n, _ = check_args(method, alpha, lam, trace)
-    V = np.zeros(n + 2)
-    V[1 : n + 1] = 0.5 if values is None else np.asarray(values, dtype=float)
-    out = [V[1 : n + 1].copy()]
-    for w in walks:
-        pos = parse_walk(w, n) if isinstance(w, str) else np.asarray(w, dtype=np.int64)
-        play_episode(V, pos, m, t, float(alpha), float(lam))
-        out.append(V[1 : n + 1].copy())
-    return np.array(out)
-
-
-@njit(cache=True)
-def search_episode(
-    V0: np.ndarray,
-    target: np.ndarray,
-    start: int,
-    alpha: float,
-    lam: float,
-    trace: int,
-    tol: float,
-    dmax: float,
-    max_len: int,
-    budget: int,
-    sol_pos: np.ndarray,
-    sol_len: np.ndarray,
-    sol_vals: np.ndarray,
-) -> tuple[int, int, bool]:
-    """Depth-first search over walks from ``start`` (≤ ``max_len`` steps) whose TD(λ) episode turns the
-    estimates ``V0`` (length n+2) into ``target`` (length n) to within ``tol`` in every state.
-
-    Pruning (never discards a walk that stays within the δ bound): a state s that is off its target by
-    more than it can still move without being revisited — at most α·dmax·e[s]/(1−λ), its trace decaying
-    by λ per list entry per step — must be visited again, and the walk must still be able to cover all
-    such states and reach a room within ``max_len`` steps.  ``dmax`` bounds |δ|.  Returns
-    ``(solutions, nodes, complete)``; the first ``len(sol_len)`` solutions are stored.
-    """
-    n = V0.shape[0] - 2
-    L = max_len
-    Vs = np.zeros((L + 1, n + 2))
-    es = np.zeros((L + 1, n + 2))
-    cs = np.zeros((L + 1, n + 2), dtype=np.int64)
-    pos = np.zeros(L + 1, dtype=np.int64)
-    choice = np.zeros(L + 1, dtype=np.int64)
-    for x in range(n + 2):
-        Vs[0, x] = V0[x]
-    Vs[0, 0] = 0.0
-    Vs[0, n + 1] = 0.0
-    pos[0] = start
-    K = alpha * dmax / (1.0 - lam) if lam < 1.0 else 1e300
-    keep = sol_len.shape[0]
-    nsol = 0
-    nodes = 0
-    d = 0
-    while d >= 0:
-        if choice[d] == 2:
-            d -= 1
-            continue
-        if nodes >= budget:
-            return nsol, nodes, False
-        ch = choice[d]
-        choice[d] += 1
-        q = pos[d] - 1 + 2 * ch
-        m = d + 1
-        for x in range(n + 2):
-            Vs[m, x] = Vs[d, x]
-            es[m, x] = es[d, x]
-            cs[m, x] = cs[d, x]
-        td_lambda_step(Vs[m], es[m], cs[m], pos[d], q, n, alpha, lam, trace)
-        nodes += 1
-        if q == 0 or q == n + 1:
-            ok = True
-            for x in range(n):
-                if abs(Vs[m, x + 1] - target[x]) > tol:
-                    ok = False
-                    break
-            if ok:
-                if nsol < keep:
-                    for j in range(m):
-                        sol_pos[nsol, j] = pos[j]
-                    sol_pos[nsol, m] = q
-                    sol_len[nsol] = m
-                    for x in range(n + 2):
-                        sol_vals[nsol, x] = Vs[m, x]
-                nsol += 1
-            continue
-        if m >= L:
-            continue
-        lo = q
-        hi = q
-        for x in range(1, n + 1):
-            if x != q and abs(target[x - 1] - Vs[m, x]) - tol > K * es[m, x]:
-                if x < lo:
-                    lo = x
-                if x > hi:
-                    hi = x
-        c1 = (hi - q) + hi  # cover up to hi, then leave through Room 1
-        c2 = (q - lo) + (n + 1 - lo)  # cover down to lo, then leave through Room 2
-        if m + (c1 if c1 < c2 else c2) > L:
-            continue
-        d = m
-        pos[d] = q
-        choice[d] = 0
-    return nsol, nodes, True
-
-
-#: printed values carry ±5e-5 rounding; a simulated value "agrees to 4 decimals" within this
-TOL_EXACT = 5.01e-5
-#: from a *printed* (rounded) start the error can double: start rounding + print rounding
-TOL_ROUNDED = 1.01e-4
-
-
-@dataclass
-class Transition:
-    """One App. C row-to-row transition (row k → k+1, i.e. episode k)."""
-
-    row: int
-    found: bool
-    exact_chain: bool  # searched from the exact simulated state carried from row 1 (else from printed row k)
-    tol: float
-    walk: str = ""
-    steps: int = 0
-    solutions: int = 0
-    horizon: int = 0  # every walk of ≤ horizon steps was examined (when complete)
-    complete: bool = True
-    max_dev: float = float("nan")
-    nodes: int = 0
-    values: np.ndarray = field(default_factory=lambda: np.zeros(0))
-
-
-@dataclass
-class Reconstruction:
-    """Result of :func:`reconstruct_appendix_c`."""
-
-    trace: str
-    start: str
-    alpha: float
-    lam: float
-    max_len: int
-    transitions: list[Transition]
-
-    @property
-    def found(self) -> int:
-        return sum(t.found for t in self.transitions)
-
-    @property
-    def exact(self) -> int:
-        """Transitions matched to 4 decimals from the exact state carried forward from row 1."""
-        return sum(t.found and t.exact_chain for t in self.transitions)
-
-    @property
-    def exact_prefix(self) -> int:
-        """How many transitions from row 1 on are reconstructed in one unbroken exact chain."""
-        k = 0
-        for t in self.transitions:
-            if not (t.found and t.exact_chain):
-                break
-            k += 1
-        return k
-
-    @property
-    def first_failure(self) -> int | None:
-        """The row k whose transition k → k+1 is the first with no matching walk (None if none)."""
-        for t in self.transitions:
-            if not t.found:
-                return t.row
-        return None
-
-    @property
-    def unique(self) -> int:
-        return sum(t.found and t.solutions == 1 for t in self.transitions)
-
-    def max_dev(self, exact_only: bool = False) -> float:
-        d = [t.max_dev for t in self.transitions if t.found and (t.exact_chain or not exact_only)]
-        return float(max(d)) if d else float("nan")
-
-    def walks(self) -> list[str]:
-        return [t.walk for t in self.transitions]
-
-    def table(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "rows": f"{t.row}→{t.row + 1}",
-                "found": t.found,
-                "from": "exact" if t.exact_chain else "printed",
-                "steps": t.steps or "",
-                "walk": t.walk,
-                "solutions": t.solutions,
-                "searched ≤": t.horizon,
-                "max |sim − printed|": (f"{t.max_dev:.1e}" if t.found else ""),
-            }
-            for t in self.transitions
-        ]
-
-    def as_table(self, caption: str = "") -> Any:
-        """The per-transition table, displayable in a notebook."""
-        from ..results import Table
-
-        rows = self.table()
-        return Table(list(rows[0]), [list(r.values()) for r in rows], caption)
-
-
-def reconstruct_appendix_c(
-    trace: str = "thesis",
-    start: str = "D",
-    alpha: float = 0.1,
-    lam: float = 0.5,
-    max_len: int = 26,
-    budget: int = 2_000_000_000,
-    rows: int = 99,
-    dmax: float = 1.3,
-    stop_at_first_failure: bool = False,
-    progress: bool = True,
-) -> Reconstruction:
-    """Find, for each App. C transition, the walks that turn printed row k into printed row k+1 (App. A rule).
-
-    The exact simulated estimates are carried forward from row 1 while every transition matches to
-    4 decimals (|sim − printed| ≤ 5.01e-5); after a transition with no matching walk of ≤ ``max_len``
-    steps the chain is broken, and later transitions start from the printed row with tolerance 1.01e-4
-    (rounded start + rounded print).  Iterative deepening in steps of 4; once a walk is found the search
-    is repeated 4 steps deeper (within ``max_len``) to test uniqueness.  ``dmax`` bounds |δ| for pruning
-    (values stay in [−0.15, 1.15]).  Seed 004 App. A, App. C.
-    """
-    m, t, n, spos = check_args("tdlambda", alpha, lam, trace, start)
-    if not isinstance(max_len, int) or max_len < 2:
-        raise ValueError(f"max_len must be an int >= 2, got {max_len!r}")
-    tab = appendix_c()[:, :n]
-    V = np.zeros(n + 2)
-    V[1 : n + 1] = tab[0]
-    exact = True
-    out: list[Transition] = []
-    keep = 8
-    for k in tqdm(range(min(rows, 99)), desc=f"App. C search ({trace}, start {start})", disable=not progress):
-        if not exact:
-            V = np.zeros(n + 2)
-            V[1 : n + 1] = tab[k]
-        tol = TOL_EXACT if exact else TOL_ROUNDED
-        tr = Transition(row=k + 1, found=False, exact_chain=exact, tol=tol)
-        lens = list(range(6, max_len, 4)) + [max_len]
-        for L in lens:
-            sp = np.zeros((keep, L + 1), dtype=np.int64)
-            sl = np.zeros(keep, dtype=np.int64)
-            sv = np.zeros((keep, n + 2))
-            ns, nodes, complete = search_episode(
-                V, tab[k + 1], spos, float(alpha), float(lam), t, tol, dmax, L, budget, sp, sl, sv
-            )
-            tr.nodes += nodes
-            tr.horizon, tr.complete = L, complete
-            if ns:
-                tr.found = True
-                tr.walk = format_walk(sp[0, : sl[0] + 1], n)
-                tr.steps = int(sl[0])
-                tr.values = sv[0, 1 : n + 1].copy()
-                tr.max_dev = float(np.max(np.abs(tr.values - tab[k + 1])))
-                tr.solutions = ns
-                L2 = min(L + 4, max_len)
-                if L2 > L:  # uniqueness: look a little deeper
-                    sp = np.zeros((keep, L2 + 1), dtype=np.int64)
-                    sl = np.zeros(keep, dtype=np.int64)
-                    sv = np.zeros((keep, n + 2))
-                    ns2, nodes2, complete2 = search_episode(
-                        V, tab[k + 1], spos, float(alpha), float(lam), t, tol, dmax, L2, budget, sp, sl, sv
-                    )
-                    tr.nodes += nodes2
-                    tr.solutions, tr.horizon, tr.complete = ns2, L2, complete2
-                break
-            if not complete:
-                break
-        out.append(tr)
-        if tr.found and exact:
-            V = np.zeros(n + 2)
-            V[1 : n + 1] = tr.values
-        else:
-            exact = False
-        if stop_at_first_failure and not tr.found:
-            break
-    return Reconstruction(trace, start, float(alpha), float(lam), max_len, out)
-
-
-def replay_reconstruction(rec: Reconstruction) -> np.ndarray:
-    """Replay the exact chain of reconstructed walks from App. C row 1 (rows 1..exact_prefix+1)."""
-    k = rec.exact_prefix
-    return replay(rec.walks()[:k], appendix_c()[0, :5], rec.alpha, rec.lam, rec.trace)
+def search(cfg: Any) -> Search:
+    """The App. C search limits of a configuration (``SEARCH_MAX_LEN`` steps, ``SEARCH_BUDGET`` nodes)."""
+    return Search(cfg.SEARCH_MAX_LEN, cfg.SEARCH_BUDGET)
 
 
 # ----------------------------------------------------------------------------- learning curves
@@ -448,22 +132,13 @@ def _summarise(label: str, rms: np.ndarray) -> Curve:
     return Curve(label, mean, 1.96 * sd / np.sqrt(runs), median, sd, float(bad.any(axis=1).mean()), runs)
 
 
-def curve(
-    method: str,
-    alpha: float,
-    lam: float = 0.0,
-    trace: str = "standard",
-    start: str = "C",
-    runs: int = 100,
-    episodes: int = 100,
-    seed: int = 0,
-    label: str | None = None,
-) -> Curve:
-    """One averaged RMS learning curve (§4.3 Fig. 4.3, §4.4 Fig. 4.4)."""
+def curve(learner: Learner, runs: int = 100, episodes: int = 100, seed: int = 0, label: str | None = None) -> Curve:
+    """One averaged RMS learning curve of ``learner`` (§4.3 Fig. 4.3, §4.4 Fig. 4.4)."""
     with np.errstate(over="ignore", invalid="ignore"):
-        rms = run_many(method, alpha, lam, trace, start, runs=runs, episodes=episodes, seed=seed, record="rms")
+        rms = run_many(learner, runs=runs, episodes=episodes, seed=seed, record="rms")
     if label is None:
-        label = {"td0": f"TD(0) α={alpha:g}", "mc": f"MC α={alpha:g}"}.get(method, f"TD(λ={lam:g}) α={alpha:g}")
+        a, lam = learner.alpha, learner.lam
+        label = {"td0": f"TD(0) α={a:g}", "mc": f"MC α={a:g}"}.get(learner.method, f"TD(λ={lam:g}) α={a:g}")
     return _summarise(label, rms)
 
 
@@ -472,7 +147,7 @@ def fig43(cfg: Any, seed: int) -> dict[str, list[Curve]]:
     jobs = [("td0", a) for a in cfg.TD_ALPHAS] + [("mc", a) for a in cfg.MC_ALPHAS]
     out: dict[str, list[Curve]] = {"td0": [], "mc": []}
     for method, a in tqdm(jobs, desc="Fig. 4.3 curves"):
-        out[method].append(curve(method, a, start=cfg.START, runs=cfg.RUNS, episodes=cfg.EPISODES, seed=seed))
+        out[method].append(curve(Learner(method, a, start=cfg.START), cfg.RUNS, cfg.EPISODES, seed))
     return out
 
 
@@ -481,41 +156,18 @@ def fig44(cfg: Any, seed: int) -> dict[str, list[Curve]]:
     out: dict[str, list[Curve]] = {"standard": [], "thesis": []}
     jobs = [(tr, lam) for tr in out for lam in cfg.LAMBDAS]
     for tr, lam in tqdm(jobs, desc="Fig. 4.4 curves"):
-        out[tr].append(
-            curve("tdlambda", cfg.LAMBDA_ALPHA, lam, tr, cfg.START, cfg.RUNS, cfg.EPISODES, seed, label=f"λ={lam:g}")
-        )
+        learner = Learner("tdlambda", cfg.LAMBDA_ALPHA, lam, tr, cfg.START)
+        out[tr].append(curve(learner, cfg.RUNS, cfg.EPISODES, seed, label=f"λ={lam:g}"))
     return out
 
 
 def td0_identity(alpha: float, start: str, runs: int, episodes: int, seed: int) -> dict[str, bool]:
     """TD(λ=0) in each trace semantics vs TD(0): are the estimate arrays bit-identical? (§4.4 eq. 4.12–4.13)"""
-    ref = run_many("td0", alpha, 0.0, "standard", start, runs=runs, episodes=episodes, seed=seed)
+    ref = run_many(Learner("td0", alpha, 0.0, "standard", start), runs, episodes, seed)
     return {
-        tr: bool(
-            np.array_equal(ref, run_many("tdlambda", alpha, 0.0, tr, start, runs=runs, episodes=episodes, seed=seed))
-        )
+        tr: bool(np.array_equal(ref, run_many(Learner("tdlambda", alpha, 0.0, tr, start), runs, episodes, seed)))
         for tr in TRACES
     }
-
-
-def single_run(
-    alpha: float = 0.1,
-    lam: float = 0.5,
-    trace: str = "thesis",
-    start: str = "D",
-    episodes: int = 99,
-    seed: int = 0,
-    run: int = 0,
-) -> tuple[np.ndarray, np.ndarray]:
-    """One seeded run in App. C's format: estimates before each of ``episodes+1`` rows, and their RMS."""
-    vals = run_many("tdlambda", alpha, lam, trace, start, runs=run + 1, episodes=episodes, seed=seed)[run]
-    return vals, rms_error(vals, true_values(vals.shape[1]))
-
-
-def appc_statistics(values: np.ndarray) -> dict[str, float]:
-    """App. C style summary of runs ``(..., 100, 5)``: final RMS, minimum RMS and mean RMS over rows 51–100."""
-    rms = rms_error(values, true_values(values.shape[-1]))
-    return {"final": rms[..., -1], "min": rms.min(axis=-1), "mean51_100": rms[..., 50:].mean(axis=-1)}
 
 
 def td_vs_mc(f43: dict[str, list[Curve]], episodes: Sequence[int] = (10, 100)) -> dict[str, Any]:
@@ -603,17 +255,8 @@ def alpha_surface(
     jobs = [(i, j) for i in range(len(lambdas)) for j in range(len(alphas))]
     for i, j in tqdm(jobs, desc="α × λ surface"):
         with np.errstate(over="ignore", invalid="ignore"):
-            rms = run_many(
-                "tdlambda",
-                float(alphas[j]),
-                float(lambdas[i]),
-                trace,
-                start,
-                runs=runs,
-                episodes=E,
-                seed=seed,
-                record="rms",
-            )
+            learner = Learner("tdlambda", float(alphas[j]), float(lambdas[i]), trace, start)
+            rms = run_many(learner, runs=runs, episodes=E, seed=seed, record="rms")
         for e in episodes:
             x = rms[:, e]
             bad = ~np.isfinite(x) | (x > 1e6)
@@ -640,7 +283,7 @@ def batch_comparison(
     truth = true_values(5)
     res = {}
     for m in tqdm(("td0", "mc"), desc="batch updating"):
-        res[m] = run_batch(m, start, 5, runs, episodes, seed, tol=tol)
+        res[m] = run_batch(Learner(m, start=start), runs, episodes, seed, tol=tol)
     pos, off = sample_walks(5, parse_start(start), episodes, seed, 0)
     dev = {"td0": 0.0, "mc": 0.0}
     for k in range(1, episodes + 1):
@@ -671,9 +314,10 @@ def explore(
     seed: int = 0,
 ) -> dict[str, Any]:
     """The widget's experiment: one configuration's averaged RMS curve plus run 0's estimates."""
-    check_args(method, alpha, lam, trace, start, 5, runs, episodes, seed)
+    learner = Learner(method, alpha, lam, trace, start)
+    check_run(runs, episodes, seed)
     with np.errstate(over="ignore", invalid="ignore"):
-        vals = run_many(method, alpha, lam, trace, start, runs=runs, episodes=episodes, seed=seed)
+        vals = run_many(learner, runs=runs, episodes=episodes, seed=seed)
     rms = rms_error(vals, true_values(5))
     label = {"td0": f"TD(0) α={alpha:g}", "mc": f"MC α={alpha:g}"}.get(method, f"TD(λ={lam:g}, {trace}) α={alpha:g}")
     return {
@@ -685,33 +329,255 @@ def explore(
     }
 
 
-__all__ = [
-    "PROFILES",
-    "config",
-    "appendix_c",
-    "initial_rms",
-    "replay",
-    "search_episode",
-    "reconstruct_appendix_c",
-    "replay_reconstruction",
-    "Reconstruction",
-    "Transition",
-    "Curve",
-    "curve",
-    "fig43",
-    "fig44",
-    "td0_identity",
-    "td_vs_mc",
-    "lambda_vs_fig43",
-    "single_run",
-    "appc_statistics",
-    "alpha_surface",
-    "surface_alphas",
-    "Surface",
-    "batch_comparison",
-    "BatchResult",
-    "explore",
-    "METHODS",
-    "TRACES",
-    "check_n_states",
-]
+# ----------------------------------------------------------------------------- the claims' measured values
+
+
+def _printed(claim_id: str) -> Any:
+    """The printed value of one of notebook 05's claims (tdbook/claims/powell2000.toml)."""
+    return claims.get(NOTEBOOK, claim_id).paper
+
+
+def truth_checks() -> Checks:
+    """§4.3's true values, solved from the Bellman system."""
+    return {"true-values": dict(ours=true_values(5))}
+
+
+def rms_column_checks(appc: np.ndarray) -> Checks:
+    """App. C's RMS column recomputed from its printed A–E with App. A's formula."""
+    return {"appc-rms-column": dict(ours=list(rms_error(appc[:, :5], true_values(5))))}
+
+
+def scripted_row_checks(rows: ScriptedRows) -> Checks:
+    """App. C row 2 from its scripted walk under the textbook traces (the thesis's traces reproduce it: the
+    exact chain, :func:`reconstruction_checks`, scores rows 2 and 4 with the rest)."""
+    return {"appc-row1to2-standard-traces": dict(ours=float(np.abs(rows.row2_standard - rows.printed[1, :5]).max()))}
+
+
+def reconstruction_checks(rec: Reconstruction, chain: np.ndarray) -> Checks:
+    """How much of App. C the walk search reconstructs (``chain``: the exact chain replayed from row 1)."""
+    k = chain.shape[0]
+    matched = [t for t in rec.transitions if t.found]
+    return {
+        "appc-exact-chain": dict(
+            ours=list(chain.ravel()),
+            take=5 * k,
+            note=f"{k - 1} reconstructed walks replayed from row 1 reproduce all {5 * k} printed values to 4 decimals",
+        ),
+        "appc-transitions-matched": dict(
+            ours=rec.found,
+            note=(
+                f"walks ≤ {rec.max_len} steps; {rec.exact} matched to 4 decimals from the exact state, "
+                f"the rest from printed rows to 1.01e-4; unmatched rows: "
+                f"{[t.row for t in rec.transitions if not t.found]}"
+            ),
+        ),
+        "appc-max-deviation": dict(
+            ours=rec.max_dev(),
+            note=f"over {5 * len(matched)} printed values of matched transitions; "
+            f"exact-chain rows only: {rec.max_dev(True):.2e}",
+        ),
+        "appc-unique-walks": dict(ours=rec.unique),
+    }
+
+
+def long_walk_checks(rec: Reconstruction) -> Checks:
+    """How many of App. C's 99 walks should be longer than the search horizon (exact tail probability)."""
+    p_long = walk_length_tail(rec.max_len, "D")
+    unmatched = [t.row for t in rec.transitions if not t.found]
+    return {
+        "appc-expected-long-walks": dict(
+            ours=99 * p_long,
+            note=f"expected walks > {rec.max_len} steps among 99 from D "
+            f"(P = {p_long:.4f}); unmatched transitions: {len(unmatched)} (rows {unmatched})",
+        )
+    }
+
+
+#: the textbook readings whose App. C search is expected to fail at once: (trace semantics, start)
+TEXTBOOK_READINGS: tuple[tuple[str, str], ...] = (("standard", "D"), ("thesis", "C"), ("standard", "C"))
+
+
+def textbook_searches(cfg: Any) -> dict[tuple[str, str], Reconstruction]:
+    """The App. C search under each of :data:`TEXTBOOK_READINGS`, stopped at its first unmatched row."""
+    return {
+        (trace, start): reconstruct_appendix_c(
+            Learner("tdlambda", 0.1, 0.5, trace, start), search(cfg), stop_at_first_failure=True
+        )
+        for trace, start in TEXTBOOK_READINGS
+    }
+
+
+def textbook_search_checks(searches: dict[tuple[str, str], Reconstruction]) -> Checks:
+    out: Checks = {}
+    for (trace, start), r in searches.items():
+        out[f"appc-search-{trace}-start{start}"] = dict(
+            ours=r.first_failure,
+            note=f"first App. C row k whose transition k→k+1 has no matching walk ≤ {r.max_len} steps "
+            f"({trace} traces, start {start}); matched before it: {r.found}",
+        )
+    return out
+
+
+def appc_spread_checks(many: np.ndarray, runs: int) -> Checks:
+    """App. C's final RMS and mean RMS of rows 51–100 (one printed run) against the spread of ``runs``
+    seeded runs of the same rule (``many``: their estimates, (runs, 100, 5))."""
+    stats = appc_statistics(many)
+    out: Checks = {}
+    for key, label in [("final", "RMS at row 100"), ("mean51_100", "mean RMS rows 51–100")]:
+        s, p = stats[key], _printed(f"appc-{key}")
+        out[f"appc-{key}"] = dict(
+            ours=Spread.of(s),
+            note=f"{label}: App. C is a single run, so it is judged by where it falls among {runs} seeded "
+            f"runs (reproduced inside their central 95%): at the {Spread.rank(s, p):.0f}th percentile; "
+            f"our mean {s.mean():.4f}, s.d. {s.std():.4f}",
+        )
+    return out
+
+
+def fig43_checks(f43: dict[str, list[Curve]]) -> Checks:
+    """Fig. 4.3: TD(0) against constant-α MC."""
+    v = td_vs_mc(f43)
+    at10, at100, every = (
+        v["every_td_beats_every_mc@10"],
+        v["every_td_beats_every_mc@100"],
+        v["best_td_below_best_mc_every_episode"],
+    )
+    return {
+        "fig4.3-td-consistently-better": dict(
+            ours=bool(at10 and at100 and every),
+            note=f"every TD(0) α below every MC α after 10 episodes: {at10}, after 100: {at100}; the best TD(0) curve "
+            f"below the best MC curve at every episode: {every} (exceptions: {v['episodes_best_td_not_below']})",
+        ),
+        "fig4.3-mc-unstable-with-alpha": dict(
+            ours=v["mc_spread_grows_with_alpha"],
+            note=f"run-to-run s.d. of MC RMS at the last episode grows with α: "
+            f"{np.round(v['mc_final_sd'], 4).tolist()}",
+        ),
+    }
+
+
+def fig44_checks(f44: dict[str, list[Curve]], f43: dict[str, list[Curve]], cfg: Any, seed: int) -> Checks:
+    """Fig. 4.4: λ = 0 is TD(0), and TD(λ) at α = ``LAMBDA_ALPHA`` against TD(0) and the Fig. 4.3 curves."""
+    ident = td0_identity(cfg.LAMBDA_ALPHA, cfg.START, min(cfg.RUNS, 200), cfg.EPISODES, seed)
+    out: Checks = {
+        "fig4.4-lambda0-is-td0": dict(
+            ours=bool(ident["standard"] and ident["thesis"]), note=f"estimate arrays bit-identical: {ident}"
+        )
+    }
+    for tr, cid in (
+        ("thesis", "fig4.4-td-lambda-consistently-better"),
+        ("standard", "fig4.4-standard-traces-td-lambda-better"),
+    ):
+        v = {e: lambda_vs_fig43(f44, f43, cfg.LAMBDAS, cfg.LAMBDA_ALPHA, e, tr) for e in (10, cfg.EPISODES)}
+        parts = "; ".join(
+            f"episode {e}: best 0<λ<1 (λ={x['best_lambda']:g}, {x['best_lambda_rms']:.4f}) vs the best Fig. 4.3 curve "
+            f"{x['best_fig43_rms']:.4f}, every 0<λ<1 below TD(0) α={cfg.LAMBDA_ALPHA:g} "
+            f"({x['td0_same_alpha_rms']:.4f}): {x['all_mid_lambdas_beat_td0_same_alpha']}"
+            for e, x in v.items()
+        )
+        out[cid] = dict(
+            ours=all(x["best_mid_lambda_beats_best_fig43"] for x in v.values()),
+            note=f"{tr} traces, α={cfg.LAMBDA_ALPHA:g}: the best TD(λ) curve below every Fig. 4.3 curve after 10 and "
+            f"after {cfg.EPISODES} episodes? {parts}",
+        )
+    if 1.0 in cfg.LAMBDAS:
+        div = {tr: f44[tr][list(cfg.LAMBDAS).index(1.0)].diverged for tr in f44}
+        out["fig4.4-thesis-lambda1-diverges"] = dict(
+            ours=div["thesis"],
+            note=f"fraction of runs that blow up at λ=1 (thesis traces); standard traces: {div['standard']}",
+        )
+    return out
+
+
+def surface_checks(surf: dict[str, Surface], episodes: int) -> Checks:
+    """The α × λ study: the best grid point after 10 and after ``episodes`` episodes, per trace semantics."""
+    out: Checks = {}
+    for tr, s in surf.items():
+        for e in (10, episodes):
+            best = min(s.best(e), key=lambda b: b[2])
+            out[f"beyond-best-alpha-lambda-{tr}@{e}"] = dict(
+                ours=[best[0], best[1], best[2]],
+                note=f"[λ, α, mean RMS] of the best grid point after {e} episodes ({tr} traces)",
+            )
+    return out
+
+
+def batch_checks(bres: BatchResult, episodes: int) -> Checks:
+    """Batch TD(0) against batch MC: their closed-form fixed points, and which is closer to the truth."""
+    return {
+        "beyond-batch-fixed-points": dict(
+            ours=max(bres.check_td, bres.check_mc),
+            note=f"max |batch − closed form| (TD vs certainty equivalence {bres.check_td:.1e}, "
+            f"MC vs sample averages {bres.check_mc:.1e})",
+        ),
+        "beyond-batch-td-better": dict(
+            ours=bool(bres.td.mean[-1] < bres.mc.mean[-1]),
+            note=f"batch TD {bres.td.mean[-1]:.4f} vs batch MC {bres.mc.mean[-1]:.4f} RMS after {episodes} episodes",
+        ),
+    }
+
+
+# ----------------------------------------------------------------------------- tables shown in the notebook
+
+
+def scripted_rows_table(rows: ScriptedRows) -> Table:
+    """App. C row 2 as printed, and as the scripted walk makes it under each trace semantics."""
+    return Table(
+        ["", *state_names(5)],
+        [
+            ["row 2 printed", *rows.printed[1, :5]],
+            ["thesis traces", *rows.row2.round(4)],
+            ["standard traces", *rows.row2_standard.round(4)],
+        ],
+    )
+
+
+def textbook_search_table(searches: dict[tuple[str, str], Reconstruction]) -> Table:
+    return Table(
+        ["traces", "start", "first unmatched transition"],
+        [[t, s, f"{r.first_failure}→{r.first_failure + 1}"] for (t, s), r in searches.items()],
+    )
+
+
+def appc_stats_table(appc: np.ndarray, many: np.ndarray, run: np.ndarray, seed: int) -> Table:
+    """App. C's summary numbers, our runs' mean and s.d., and one seeded run's."""
+    stats, printed, one = appc_statistics(many), appc_statistics(appc[None, :, :5]), appc_statistics(run[None])
+    return Table(
+        ["statistic", "App. C", f"mean of {many.shape[0]} runs", "s.d.", f"seed {seed}"],
+        [
+            [k, f"{printed[k][0]:.4f}", f"{stats[k].mean():.4f}", f"{stats[k].std():.4f}", f"{one[k][0]:.4f}"]
+            for k in stats
+        ],
+    )
+
+
+def curve_table(curves: Sequence[Curve]) -> Table:
+    return Table(
+        ["curve", "RMS @10", "RMS @100"],
+        [
+            [c.label, f"{c.mean[10]:.4f} ± {c.halfwidth[10]:.4f}", f"{c.mean[-1]:.4f} ± {c.halfwidth[-1]:.4f}"]
+            for c in curves
+        ],
+    )
+
+
+def fig44_table(f44: dict[str, list[Curve]], cfg: Any) -> Table:
+    return Table(
+        ["traces", "λ", "RMS @10", f"RMS @{cfg.EPISODES}", "diverged"],
+        [
+            [tr, f"{lam:g}", f"{c.mean[10]:.4f}", f"{c.mean[-1]:.4f}", f"{c.diverged:.0%}"]
+            for tr in f44
+            for lam, c in zip(cfg.LAMBDAS, f44[tr])
+        ],
+    )
+
+
+def surface_table(surf: dict[str, Surface], episodes: int) -> Table:
+    return Table(
+        ["traces", "λ", "best α @10", "RMS", f"best α @{episodes}", "RMS"],
+        [
+            [tr, f"{a[0]:g}", f"{a[1]:.3g}", f"{a[2]:.4f}", f"{b[1]:.3g}", f"{b[2]:.4f}"]
+            for tr, s in surf.items()
+            for a, b in zip(s.best(10), s.best(episodes))
+        ],
+    )

@@ -1,4 +1,4 @@
-"""The bounded random walk of seed 004 §4.3 (Fig. 4.2, "modified from Sutton 1998") and App. A.
+"""The bounded random walk of Powell (2000) §4.3 (Fig. 4.2, "modified from Sutton 1998") and App. A.
 
 A corridor of ``n`` non-terminal states (default 5, named A–E) between Room 1 (left end,
 reward 0) and Room 2 (right end, reward 1); every step moves left or right with
@@ -14,6 +14,7 @@ therefore never depends on the learner: every learner consumes exactly one bit p
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -94,24 +95,43 @@ def format_walk(positions: Sequence[int], n_states: int = 5) -> str:
 
 
 def true_values(n_states: int = 5) -> np.ndarray:
-    """The exact values P(end in Room 2 | state), from the Bellman system V = P V + r (§4.3: 1/6 … 5/6)."""
+    """The exact values P(end in Room 2 | state), from the Bellman system V = P V + r (§4.3: 1/6 … 5/6).
+
+    The system is tridiagonal (``V[i] − ½V[i−1] − ½V[i+1] = r[i]``) and is solved by forward elimination
+    and back substitution in plain floating point — the same operations in the same order on every
+    machine (a BLAS/LAPACK solve may round differently on different CPUs)."""
     n = check_n_states(n_states)
-    P = 0.5 * (np.eye(n, k=1) + np.eye(n, k=-1))
-    r = np.zeros(n)
+    r = [0.0] * n
     r[-1] = 0.5  # the step E → Room 2 pays 1 with probability ½
-    return np.linalg.solve(np.eye(n) - P, r)
+    cp, dp = [0.0] * n, [0.0] * n
+    cp[0], dp[0] = -0.5, r[0]
+    for i in range(1, n):
+        m = 1.0 + 0.5 * cp[i - 1]  # 1 − (−½)·cp[i−1]
+        cp[i] = -0.5 / m
+        dp[i] = (r[i] + 0.5 * dp[i - 1]) / m
+    v = [0.0] * n
+    v[-1] = dp[-1]
+    for i in range(n - 2, -1, -1):
+        v[i] = dp[i] - cp[i] * v[i + 1]
+    return np.array(v)
 
 
 def walk_length_tail(max_steps: int, start: str | int = "D", n_states: int = 5) -> float:
     """Exact P(a walk from ``start`` lasts more than ``max_steps`` steps): the mass still in the corridor
-    after ``max_steps`` steps of the sub-stochastic transition matrix (§4.3)."""
+    after ``max_steps`` steps of the sub-stochastic transition matrix (§4.3), propagated step by step
+    (each state passes half its mass to each neighbour) and summed exactly (``math.fsum``)."""
     n = check_n_states(n_states)
     if not isinstance(max_steps, (int, np.integer)) or isinstance(max_steps, bool) or max_steps < 0:
         raise ValueError(f"max_steps must be an int >= 0, got {max_steps!r}")
-    P = 0.5 * (np.eye(n, k=1) + np.eye(n, k=-1))
-    p = np.zeros(n)
-    p[parse_start(start, n) - 1] = 1.0
-    return float((p @ np.linalg.matrix_power(P, int(max_steps))).sum())
+    p = np.zeros(n + 2)  # with the two rooms, which absorb
+    p[parse_start(start, n)] = 1.0
+    for _ in range(int(max_steps)):
+        q = np.zeros(n + 2)
+        q[:-2] += 0.5 * p[1:-1]
+        q[2:] += 0.5 * p[1:-1]
+        q[0] = q[-1] = 0.0
+        p = q
+    return math.fsum(p[1:-1])
 
 
 def rms_error(values: np.ndarray, truth: np.ndarray) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""Tic-tac-toe (seed 004 §6, Fig. 6.1; App. B.1 ``main.cc``): jitted core on base-3 codes, and a Python façade.
+"""Tic-tac-toe (Powell (2000) §6, Fig. 6.1; App. B.1 ``main.cc``): jitted core on base-3 codes, and a Python façade.
 
 **Board.** Nine squares ``s = 3·row + col`` numbered from the upper left, across and down — the order
 of App. B's ``board_string`` and of App. D's state strings (``board[i][j]`` in the C++ is column ``i``,

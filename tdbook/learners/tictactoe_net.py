@@ -1,69 +1,236 @@
-"""Training TD(λ) networks on tic-tac-toe as App. B.1 ``main.cc`` + B.8 ``TDNeuralPolicy`` + B.9 ``TDSuttonNet``
-run them (seed 004 §6.5–6.6), with each of the listing's defects switchable to its fix.
+"""The TD(λ) networks of Powell (2000) §6.5–6.6 on tic-tac-toe: their inputs, outputs and rewards (the value
+function) and App. B.8's ``learn`` step, with each of the listing's defects switchable to its fix.
 
-**The thesis mode** (no fixes) keeps the listing's behaviour:
+**Versions** (:data:`VERSIONS`; 8 hidden units each, §6.5):
 
-- *one network and one set of traces* for both players in self-play (``main.cc`` creates a single
-  global ``TDSuttonNet`` for every ``n`` policy), each policy keeping its own previous output
-  ``myCurrent``;
-- *the empty-board reset*: every game starts with ``reset()``, which zeroes the traces, feeds the
-  all-zero input (bias only) forward and loads its gradient into the traces, and sets ``myCurrent`` to
-  that output — so each player's first TD error is measured against the zero input;
-- ``learn`` after every own move: ``δ = r + γ·V(next) − myCurrent``, weights move by the traces
-  (``W1 += α δ e1``, ``W2 += β δ e2``), the next state is evaluated again with the new weights and
-  its gradient added to the decayed traces (:func:`tdbook.learners.td_net.td_step`);
-- *the terminal target includes γ·V(final board)*: at the end of a game ``next`` is the final board
-  (encoded with the learner's own turn unit) and ``r`` the outcome reward, but ``V(next)`` is still
-  added; the player who did not make the last move learns once more from the same board;
-- the score of a move that ends the game is the net's value of the final board;
-- App. B.9's derivative ``2y(1−y)`` for v3.0; ε = 1/20 exploration always (``myLearning`` never
-  becomes false); α = 0.05 input→hidden, β = 0.1 hidden→output, λ = 0.5, γ = 1, 8 hidden units,
-  weights U[−0.1, 0.1], bias units 1.0.
+=======  =======  ==============================  ================================  ===========================
+version  outputs  activation (hidden and output)  rewards win / draw / loss         move score
+=======  =======  ==============================  ================================  ===========================
+v1.0     1        logistic (Eq. 6.2)              1 / 0.5 / 0                       ``out[0]`` = P(win)
+v1.1     1        logistic                        1 / 0 / −1                        ``out[0]``
+v2.0     2        logistic                        (1,0) / (0,1) / (0,0)             ``max(out[0], out[1])``
+v2.1     2        logistic                        (1,−1) / (−1,1) / (−1,−1)         ``max(out[0], out[1])``
+v3.0     1        thesis (1−e^−x)/(1+e^−x) (6.15) 1 / 0 / −1                        ``out[0]``
+=======  =======  ==============================  ================================  ===========================
 
-**Fixes** (:data:`FIXES`; ``"fixed"`` = all of them):
+v3.0 also uses the listing's derivative ``2y(1−y)`` (Eq. 6.16, App. B.9 ``output_function_prime``) on
+every unit; v1/v2 are not listed and use the logistic's own ``y(1−y)`` (Eq. 6.3).  v2's score is the
+listing's ``max(out[0], out[1])`` (App. B.8 ``move``); v2.1's draw reward for the win unit is the
+text's −1 (the listing's hybrid reward block writes 0, :data:`V21_LISTING_DRAW`).
+
+**Encodings** (:data:`ENCODINGS`) of an *after-state* (the board right after a move) for the player
+who just made it — App. B.8 ``board_vector(board, plyr.piece())``:
+
+- ``"thesis"`` (20 inputs): unit ``2s`` = X on square ``s``, ``2s+1`` = O on ``s``, unit 18 = "X's
+  turn", 19 = "O's turn" — the turn unit marks the player who *just moved*, i.e. whose probability
+  of victory the output estimates;
+- ``"mover"`` (18 inputs, a fix): unit ``2s`` = the mover's piece on ``s``, ``2s+1`` = the opponent's;
+  the same board seen by the other side is the colour-swapped input, so the net need not "invert"
+  its estimate when only a turn unit changes (the difficulty the thesis names at the end of §6.6);
+- ``"signed"`` (10 inputs): §6.6's first v3.0 input, +1 X / −1 O / 0 blank per square and a turn unit
+  +1 X / −1 O.
+
+**The learning step** (:func:`net_learn`, App. B.8 ``learn`` after every own move): ``δ = r + γ·V(next)
+− myCurrent``, weights move by the traces (``W1 += α δ e1``, ``W2 += β δ e2``), the next state is evaluated
+again with the new weights and its gradient added to the decayed traces
+(:func:`tdbook.learners.td_net.td_step`).  The thesis's defects, each switchable to its fix
+(:data:`FIXES`; ``"fixed"`` = all of them):
 
 - ``separate_traces`` — each player's TD chain has its own traces (self-play still shares the weights);
-- ``terminal_reward`` — the terminal target is the reward alone (``V(terminal) = 0``);
+- ``terminal_reward`` — the terminal target is the reward alone (``V(terminal) = 0``), not ``r + γ·V(final)``;
 - ``true_derivative`` — the activation's own derivative (for v3.0's ``tanh(x/2)``: ``(1−y²)/2``);
 - ``mover_encoding`` — the 18-input board seen from the player who moved (no turn units);
 - ``immediate_win`` — a move that ends the game is scored by its reward when choosing;
 - ``first_move_start`` — no zero-input reset: a player's episode starts at its first after-state.
 
-Against a fixed opponent (the thesis's "trained against TD(λ)" and "Random" rows) the net plays one
-side and an App. B.6/B.7 player the other; a TD(λ) table opponent keeps learning with the same α and λ
-(``main.cc`` passes one global α and λ to every policy) unless told otherwise.
+The game loops that call the learning step (self-play, against a table or random player, the negamax
+target) are protocols: :mod:`tdbook.experiments.tictactoe_net_training`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numba import njit
-from tqdm.auto import tqdm
 
-from ..core.rng import make_state, randint, uniform
-from ..games.tictactoe import DRAW, ONGOING, POW3, STATUS, X_WINS, O, X, positions_to_move, to_move
-from ..players.tictactoe import KIND_RANDOM, KIND_TABLE, Player, choose, empty_table
-from ..players.tictactoe_net import (
-    DRAW_ROW,
-    LOSS,
-    N_INPUTS,
-    SCORES,
-    WIN,
-    NetPlayer,
-    best_after,
-    check_encoding,
-    check_version,
-    encode_after,
-    net_move,
-    random_square,
-)
-from .td_net import ACTIVATIONS, TDNet, forward, start_episode, td_step, update_and_decay
-from .td_table import learn as table_learn
+from ..games.tictactoe import DRAW, EMPTY, N_O, N_X, ONGOING, REACHABLE, STATUS, O, X
+from .td_net import ACTIVATIONS, TDNet, forward, start_episode, td_step
+
+ENCODINGS: dict[str, int] = {"thesis": 0, "mover": 1, "signed": 2}
+N_INPUTS: dict[str, int] = {"thesis": 20, "mover": 18, "signed": 10}
+SCORES: dict[str, int] = {"first": 0, "max": 1}
+#: rows of a reward array: the outcome for the player who learns
+WIN, DRAW_ROW, LOSS = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class Version:
+    """One of the thesis's TDNN versions (§6.5–6.6)."""
+
+    name: str
+    n_out: int
+    activation: str  # hidden and output units (td_net.ACTIVATIONS)
+    derivative: str  # td_net.DERIVATIVES: "thesis" = App. B.9's 2y(1−y)
+    rewards: tuple[tuple[float, ...], ...]  # (win, draw, loss), one value per output
+    score: str  # "first" or "max"
+    note: str = ""
+
+    def reward_array(self) -> np.ndarray:
+        return np.array(self.rewards, dtype=np.float64)
+
+
+VERSIONS: dict[str, Version] = {
+    "v1.0": Version(
+        "v1.0",
+        1,
+        "logistic",
+        "true",
+        ((1.0,), (0.5,), (0.0,)),
+        "first",
+        "Tesauro-style P(win); rewards loss 0, draw 0.5, win 1 (§6.5)",
+    ),
+    "v1.1": Version(
+        "v1.1", 1, "logistic", "true", ((1.0,), (0.0,), (-1.0,)), "first", "as v1.0 with rewards −1 / 0 / 1 (§6.6)"
+    ),
+    "v2.0": Version(
+        "v2.0",
+        2,
+        "logistic",
+        "true",
+        ((1.0, 0.0), (0.0, 1.0), (0.0, 0.0)),
+        "max",
+        "outputs P(win), P(draw); loss rewards both 0 (§6.5)",
+    ),
+    "v2.1": Version(
+        "v2.1",
+        2,
+        "logistic",
+        "true",
+        ((1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)),
+        "max",
+        "as v2.0 with −1 for the outcome that did not happen (§6.6)",
+    ),
+    "v3.0": Version(
+        "v3.0",
+        1,
+        "thesis",
+        "thesis",
+        ((1.0,), (0.0,), (-1.0,)),
+        "first",
+        "expected reward in (−1, 1), Eq. 6.15 activation, Eq. 6.16 / App. B.9 derivative 2y(1−y)",
+    ),
+}
+#: App. B.8's reward block gives the win unit 0 in a draw (the text §6.6 says −1)
+V21_LISTING_DRAW = (0.0, 1.0)
+
+
+def check_version(version: str) -> Version:
+    if version not in VERSIONS:
+        raise ValueError(f"unknown TDNN version {version!r}; choose from: {', '.join(VERSIONS)}")
+    return VERSIONS[version]
+
+
+def check_encoding(encoding: str) -> int:
+    if encoding not in ENCODINGS:
+        raise ValueError(f"unknown encoding {encoding!r}; choose from: {', '.join(ENCODINGS)}")
+    return ENCODINGS[encoding]
+
+
+# ----------------------------------------------------------------------------- kernels
+
+
+@njit(cache=True)
+def encode_after(code: int, mover: int, enc: int, idx: np.ndarray, val: np.ndarray) -> int:
+    """Sparse input of position ``code`` seen by ``mover`` (X or O) — App. B.8 ``board_vector``.
+    Writes ``idx[:n]``, ``val[:n]`` and returns ``n``."""
+    n = 0
+    c = code
+    for s in range(9):
+        p = c % 3
+        c //= 3
+        if p != EMPTY:
+            if enc == 0:
+                idx[n] = 2 * s if p == X else 2 * s + 1
+                val[n] = 1.0
+            elif enc == 1:
+                idx[n] = 2 * s if p == mover else 2 * s + 1
+                val[n] = 1.0
+            else:
+                idx[n] = s
+                val[n] = 1.0 if p == X else -1.0
+            n += 1
+    if enc == 0:
+        idx[n] = 18 if mover == X else 19
+        val[n] = 1.0
+        n += 1
+    elif enc == 2:
+        idx[n] = 9
+        val[n] = 1.0 if mover == X else -1.0
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def score_of(o: np.ndarray, score: int) -> float:
+    """The number the move rule maximises: ``out[0]`` or ``max(out[0], out[1])`` (v2)."""
+    if score == 1:
+        return max(o[0], o[1])
+    return o[0]
+
+
+@njit(cache=True)
+def after_score(W1, W2, bias, hact, oact, enc, score, immediate, rewards, after, mover, idx, val, h, o) -> float:
+    """Score of after-state ``after`` for ``mover``: the net's, or (``immediate``) the reward's when it
+    ends the game."""
+    if immediate and STATUS[after] != ONGOING:
+        row = DRAW_ROW if STATUS[after] == DRAW else WIN
+        return score_of(rewards[row], score)
+    nnz = encode_after(after, mover, enc, idx, val)
+    forward(W1, W2, idx, val, nnz, bias, hact, oact, h, o)
+    return score_of(o, score)
+
+
+@njit(cache=True)
+def score_table(W1, W2, bias, hact, oact, enc, score, immediate, rewards, codes) -> np.ndarray:
+    """The move score of every after-state in ``codes`` for the side that just moved (N_CODES array, 0 elsewhere)."""
+    out = np.zeros(STATUS.shape[0])
+    raw = output_table(W1, W2, bias, hact, oact, enc, codes)
+    for i in range(codes.shape[0]):
+        a = codes[i]
+        if immediate and STATUS[a] != ONGOING:
+            out[a] = score_of(rewards[DRAW_ROW if STATUS[a] == DRAW else WIN], score)
+        else:
+            out[a] = score_of(raw[i], score)
+    return out
+
+
+@njit(cache=True)
+def output_table(W1, W2, bias, hact, oact, enc, codes) -> np.ndarray:
+    """Raw outputs ``(len(codes), n_out)`` of the net on the after-states ``codes`` (for the side that moved)."""
+    out = np.empty((codes.shape[0], W2.shape[1]))
+    idx = np.empty(10, dtype=np.int64)
+    val = np.empty(10)
+    h = np.empty(W1.shape[1])
+    o = np.empty(W2.shape[1])
+    for i in range(codes.shape[0]):
+        a = codes[i]
+        mover = X if N_X[a] > N_O[a] else O
+        nnz = encode_after(a, mover, enc, idx, val)
+        forward(W1, W2, idx, val, nnz, bias, hact, oact, h, o)
+        out[i] = o
+    return out
+
+
+#: every reachable position with at least one piece — an after-state of exactly one side
+AFTER_STATES = np.flatnonzero(REACHABLE & ((N_X.astype(np.int64) + N_O) > 0)).astype(np.int64)
+
+
+# ----------------------------------------------------------------------------- the thesis's defects and their fixes
+
 
 SEPARATE_TRACES, TERMINAL_REWARD, IMMEDIATE_WIN, FIRST_MOVE_START = 1, 2, 4, 8
 #: every thesis defect that can be fixed; two of them are not kernel flags but a derivative and an encoding
@@ -81,8 +248,6 @@ _FLAG = {
     "immediate_win": IMMEDIATE_WIN,
     "first_move_start": FIRST_MOVE_START,
 }
-#: the columns of :attr:`NetRun.flog`
-FLOG_COLUMNS = ("mean output", "negative TD errors", "max |w|")
 
 
 def check_fixes(fixes: str | Iterable[str]) -> tuple[str, ...]:
@@ -105,11 +270,13 @@ def mode_name(fixes: tuple[str, ...]) -> str:
     return "thesis" if not fixes else "fixed" if set(fixes) == set(FIXES) else "+".join(fixes)
 
 
-# ----------------------------------------------------------------------------- kernels
+def flags_of(fixes: tuple[str, ...]) -> int:
+    """The kernel flags of the fixes that are flags (the derivative and the encoding are not)."""
+    return sum(_FLAG[f] for f in fixes if f in _FLAG)
 
 
 @njit(cache=True)
-def _net_learn(
+def net_learn(
     p,
     code,
     piece,
@@ -170,7 +337,7 @@ def _net_learn(
 
 
 @njit(cache=True)
-def _max_abs(W1, W2) -> float:
+def max_abs(W1, W2) -> float:
     """The largest |weight|, or NaN when some weight is NaN."""
     m = 0.0
     for W in (W1, W2):
@@ -182,349 +349,6 @@ def _max_abs(W1, W2) -> float:
                 if a > m:
                     m = a
     return m
-
-
-@njit(cache=True)
-def _game_over(r, W1, W2, counts, log, flog, log_every, log_pos, acc, nonfinite) -> int:
-    """Count the outcome ``r``, note the first game with a non-finite weight, and every ``log_every``
-    games write the counts and the window's (mean output, share of δ < 0, max |w|) to the log."""
-    counts[0 if r == X_WINS else 2 if r == DRAW else 1] += 1
-    played = counts[0] + counts[1] + counts[2]
-    if nonfinite[0] < 0 and not math.isfinite(_max_abs(W1, W2)):
-        nonfinite[0] = played
-    if log_every > 0 and played % log_every == 0 and log_pos < log.shape[0]:
-        log[log_pos, :] = counts
-        flog[log_pos, 0] = acc[1] / max(acc[0], 1.0)
-        flog[log_pos, 1] = acc[2] / max(acc[0], 1.0)
-        flog[log_pos, 2] = _max_abs(W1, W2)
-        acc[:] = 0.0
-        log_pos += 1
-    return log_pos
-
-
-@njit(cache=True)
-def play_and_learn(
-    n_games,
-    W1,
-    W2,
-    eW1,
-    eW2,
-    alpha,
-    beta,
-    gamma,
-    lam,
-    bias,
-    hact,
-    oact,
-    dmode,
-    enc,
-    score,
-    rewards,
-    epsilon,
-    flags,
-    net_side,
-    okind,
-    otable,
-    orule,
-    oeps,
-    odraw,
-    olearn,
-    st,
-    counts,
-    log,
-    flog,
-    log_every,
-    log_pos,
-    acc,
-    nonfinite,
-) -> int:
-    """Play ``n_games`` App. B.1 games, side 0 = X, side 1 = O; the net plays the sides with
-    ``net_side[i]`` and learns; the other side is an App. B.6/B.7 policy (``okind`` …) that learns by
-    App. B.7 when ``olearn``.  ``counts`` (X wins, O wins, draws) accumulates; every ``log_every`` games
-    the counts go to ``log[log_pos]`` and (mean output, share of negative TD errors, max |w|) of the
-    window to ``flog[log_pos]``.  ``nonfinite[0]`` gets the first game (1-based, counted by ``counts``)
-    after which a weight is not finite.  Returns the new ``log_pos``."""
-    n_out = W2.shape[1]
-    idx = np.empty(10, dtype=np.int64)
-    val = np.empty(10)
-    h = np.empty(W1.shape[1])
-    o = np.empty(n_out)
-    vn = np.empty(n_out)
-    delta = np.empty(n_out)
-    cur = np.zeros((2, n_out))
-    has = np.zeros(2, dtype=np.bool_)
-    moves = np.zeros(5, dtype=np.int64)  # the table opponent's after-states and traces (App. B.7)
-    E = np.zeros(5)
-    for _ in range(n_games):
-        for p in range(2):
-            has[p] = False
-        if (flags & FIRST_MOVE_START) == 0:  # reset(): zero traces, evaluate the zero input, load its gradient
-            for p in range(2):
-                if net_side[p]:
-                    t = 0 if (flags & SEPARATE_TRACES) == 0 else p
-                    start_episode(W1, W2, eW1[t], eW2[t], idx, val, 0, bias, hact, oact, dmode, h, o)
-                    for k in range(n_out):
-                        cur[p, k] = o[k]
-                    has[p] = True
-        nm = 0
-        tcur = -1
-        code = 0
-        side = 0
-        while True:
-            piece = X if side == 0 else O
-            if net_side[side]:
-                s = net_move(
-                    W1,
-                    W2,
-                    bias,
-                    hact,
-                    oact,
-                    enc,
-                    score,
-                    (flags & IMMEDIATE_WIN) != 0,
-                    rewards,
-                    epsilon,
-                    code,
-                    st,
-                    idx,
-                    val,
-                    h,
-                    o,
-                )
-            else:
-                s = choose(okind, otable, orule, oeps, odraw, code, st)
-            code = code + piece * POW3[s]
-            r = STATUS[code]
-            if net_side[side]:
-                row = -1 if r == ONGOING else (DRAW_ROW if r == DRAW else WIN)
-                _net_learn(
-                    side,
-                    code,
-                    piece,
-                    row,
-                    has,
-                    cur,
-                    W1,
-                    W2,
-                    eW1,
-                    eW2,
-                    alpha,
-                    beta,
-                    gamma,
-                    lam,
-                    bias,
-                    hact,
-                    oact,
-                    dmode,
-                    enc,
-                    rewards,
-                    flags,
-                    idx,
-                    val,
-                    h,
-                    o,
-                    vn,
-                    delta,
-                    acc,
-                )
-            elif okind == KIND_TABLE:
-                moves[nm] = code
-                E[nm] = 0.0
-                nm += 1
-                if olearn:
-                    rew = 0.0
-                    if r == DRAW:
-                        rew = odraw
-                    elif r != ONGOING:
-                        rew = 1.0
-                    table_learn(otable, moves, E, nm, tcur, code, rew, alpha, lam, gamma)
-                tcur = code
-            if r != ONGOING:
-                break
-            side = 1 - side
-        other = 1 - side  # main.cc: the side that did not move last learns the outcome too
-        if net_side[other]:
-            _net_learn(
-                other,
-                code,
-                X if other == 0 else O,
-                DRAW_ROW if r == DRAW else LOSS,
-                has,
-                cur,
-                W1,
-                W2,
-                eW1,
-                eW2,
-                alpha,
-                beta,
-                gamma,
-                lam,
-                bias,
-                hact,
-                oact,
-                dmode,
-                enc,
-                rewards,
-                flags,
-                idx,
-                val,
-                h,
-                o,
-                vn,
-                delta,
-                acc,
-            )
-        elif okind == KIND_TABLE and olearn:
-            table_learn(otable, moves, E, nm, tcur, code, odraw if r == DRAW else -1.0, alpha, lam, gamma)
-        log_pos = _game_over(r, W1, W2, counts, log, flog, log_every, log_pos, acc, nonfinite)
-    return log_pos
-
-
-@njit(cache=True)
-def play_and_learn_negamax(
-    n_games,
-    W1,
-    W2,
-    eW1,
-    eW2,
-    alpha,
-    beta,
-    gamma,
-    lam,
-    bias,
-    hact,
-    oact,
-    dmode,
-    enc,
-    rewards,
-    epsilon,
-    starts,
-    p_start,
-    st,
-    counts,
-    log,
-    flog,
-    log_every,
-    log_pos,
-    acc,
-    nonfinite,
-) -> int:
-    """Self-play TD(λ) with a one-ply *negamax* target (beyond the thesis; Watkins-style traces).
-
-    One chain of plies, one net valuing each after-state for the side that just moved (an
-    encoding from the mover's point of view; rewards win ``w``, draw 0, loss ``−w``).  When the side
-    to move at after-state ``a_t`` has scored its replies (it does so to choose), their best score
-    ``m`` gives ``a_t`` the target ``−m`` — the value of ``a_t`` if the opponent replies greedily,
-    whatever it then actually plays — so exploration does not bias the values:
-    ``δ_t = −m − V(a_t)``.  Traces live in the frame of the latest mover, so they change sign
-    from ply to ply: ``e ← −γλ e + ∇V(a_{t+1})`` (``td_step`` with decay ``−γλ``), and are cut
-    (decay 0) after an exploratory move, as in Watkins's Q(λ).  A move that ends the game is
-    scored by its reward and its after-state learns ``δ = r − V(a_T)``.  With probability ``p_start`` a
-    game starts from a position drawn uniformly from ``starts`` instead of the empty board
-    ("exploring starts").  Logging as :func:`play_and_learn`."""
-    n_out = W2.shape[1]
-    idx = np.empty(10, dtype=np.int64)
-    val = np.empty(10)
-    h = np.empty(W1.shape[1])
-    o = np.empty(n_out)
-    delta = np.empty(n_out)
-    cur = 0.0
-    for _ in range(n_games):
-        code = 0
-        if p_start > 0.0 and uniform(st) < p_start:
-            code = starts[randint(st, starts.shape[0])]
-        side = 0 if to_move(code) == X else 1
-        first = True
-        while True:
-            piece = X if side == 0 else O
-            s, m = best_after(W1, W2, bias, hact, oact, enc, 0, True, rewards, code, idx, val, h, o)
-            explore = epsilon > 0.0 and uniform(st) < epsilon
-            if explore or s < 0:
-                s2 = random_square(code, st)
-                explore = s2 != s
-                s = s2
-            code = code + piece * POW3[s]
-            r = STATUS[code]
-            nnz = encode_after(code, piece, enc, idx, val)
-            if first:
-                start_episode(W1, W2, eW1[0], eW2[0], idx, val, nnz, bias, hact, oact, dmode, h, o)
-                first = False
-            else:
-                delta[0] = -m - cur
-                td_step(
-                    W1,
-                    W2,
-                    eW1[0],
-                    eW2[0],
-                    delta,
-                    idx,
-                    val,
-                    nnz,
-                    alpha,
-                    beta,
-                    0.0 if explore else -gamma * lam,
-                    bias,
-                    hact,
-                    oact,
-                    dmode,
-                    h,
-                    o,
-                )
-                acc[0] += 1.0
-                acc[1] += o[0]
-                if delta[0] < 0.0:
-                    acc[2] += 1.0
-            cur = o[0]
-            if r != ONGOING:
-                delta[0] = (rewards[DRAW_ROW, 0] if r == DRAW else rewards[WIN, 0]) - cur
-                update_and_decay(W1, W2, eW1[0], eW2[0], delta, alpha, beta, 0.0)
-                break
-            side = 1 - side
-        log_pos = _game_over(r, W1, W2, counts, log, flog, log_every, log_pos, acc, nonfinite)
-    return log_pos
-
-
-# ----------------------------------------------------------------------------- Python side
-
-
-@dataclass
-class NetRun:
-    """A training run: the trained net (as a :class:`NetPlayer`), its log and its settings."""
-
-    player: NetPlayer
-    log: np.ndarray  # (logs, 3) cumulative X wins, O wins, draws
-    flog: np.ndarray  # (logs, 3) per window: FLOG_COLUMNS
-    log_every: int
-    nonfinite_game: int | None  # first game after which some weight was NaN/inf
-    params: dict = field(default_factory=dict)
-    opponent_table: np.ndarray | None = None  # the table opponent after training (it may learn too)
-
-    @property
-    def net(self) -> TDNet:
-        return self.player.net
-
-    @property
-    def games(self) -> int:
-        return int(self.log[-1].sum()) if len(self.log) else 0
-
-    def games_axis(self) -> np.ndarray:
-        return np.arange(1, len(self.log) + 1) * self.log_every
-
-    def cumulative_percent(self) -> np.ndarray:
-        """(logs, 3) % of X wins, O wins, draws since the start — what ``main.cc`` printed every 1,000 games."""
-        return 100.0 * self.log / np.maximum(self.log.sum(axis=1, keepdims=True), 1)
-
-    def window_percent(self) -> np.ndarray:
-        """(logs, 3) % of X wins, O wins, draws within each ``log_every``-game window."""
-        return 100.0 * np.diff(self.log, axis=0, prepend=0) / self.log_every
-
-    def final_percent(self, last: int | None = None) -> np.ndarray:
-        """(X wins, O wins, draws) % over the last ``last`` games (all games when None)."""
-        if last is None or last >= self.games:
-            return self.cumulative_percent()[-1]
-        k = max(1, last // self.log_every)
-        d = self.log[-1] - (self.log[-1 - k] if len(self.log) > k else 0)
-        return 100.0 * d / max(d.sum(), 1)
 
 
 def _pos_int(name: str, v: Any) -> int:
@@ -546,338 +370,75 @@ def _unit(name: str, v: Any, lo_open: bool = False, hi: float = 1.0) -> float:
     return float(v)
 
 
-def new_net(
-    version: str = "v1.0",
-    fixes: str | Iterable[str] = "thesis",
-    *,
-    hidden: int = 8,
-    alpha: float = 0.05,
-    beta: float = 0.1,
-    gamma: float = 1.0,
-    lam: float = 0.5,
-    init: float = 0.1,
-    activation: str | None = None,
-    output: str | None = None,
-    encoding: str | None = None,
-    seed: int = 0,
-) -> TDNet:
-    """A fresh net for ``version`` under ``fixes`` (shape from the encoding; thesis init U[−0.1, 0.1]).
-    ``activation`` overrides the version's unit activation, ``output`` that of the output units only."""
-    v = check_version(version)
-    fx = check_fixes(fixes)
-    enc = encoding or ("mover" if "mover_encoding" in fx else "thesis")
-    check_encoding(enc)
-    act = activation or v.activation
-    out = output or act
-    for a in (act, out):
-        if a not in ACTIVATIONS:
-            raise ValueError(f"unknown activation {a!r}; choose from: {', '.join(ACTIVATIONS)}")
-    deriv = "true" if "true_derivative" in fx else v.derivative
-    return TDNet(
-        N_INPUTS[enc],
-        _pos_int("hidden", hidden),
-        v.n_out,
-        hidden=act,
-        output=out,
-        derivative=deriv,
-        alpha=_unit("alpha", alpha, True, 10.0),
-        beta=_unit("beta", beta, True, 10.0),
-        gamma=_unit("gamma", gamma),
-        lam=_unit("lam", lam),
-        init=_unit("init", init, hi=10.0),
-        seed=seed,
-    )
+@dataclass(frozen=True)
+class NetDesign:
+    """One TDNN: its ``version`` (outputs, rewards, activation, move score), the ``fixes`` applied (a name
+    from :data:`FIXES`, a tuple of them, ``"thesis"`` for none or ``"fixed"`` for all) and its
+    hyper-parameters.  ``None`` means the thesis's: 8 hidden units, α = 0.05 input→hidden, β = 0.1
+    hidden→output, γ = 1, λ = 0.5, weights U[−0.1, 0.1], the version's activation, and the encoding the
+    fixes imply (``mover`` with ``mover_encoding``, else ``thesis``); ``output`` overrides the output
+    units' activation only.  Built only from valid names (ValueError naming the bad one)."""
 
+    version: str = "v1.0"
+    fixes: str | tuple[str, ...] = "thesis"
+    hidden: int | None = None
+    alpha: float | None = None
+    beta: float | None = None
+    gamma: float | None = None
+    lam: float | None = None
+    init: float | None = None
+    activation: str | None = None
+    output: str | None = None
+    encoding: str | None = None
 
-def train(
-    version: str = "v1.0",
-    fixes: str | Iterable[str] = "thesis",
-    *,
-    games: int = 500_000,
-    opponent: Player | None = None,
-    net_side: str = "X",
-    opponent_learns: bool = True,
-    hidden: int | None = None,
-    alpha: float | None = None,
-    beta: float | None = None,
-    gamma: float | None = None,
-    lam: float | None = None,
-    epsilon: float = 0.05,
-    init: float | None = None,
-    activation: str | None = None,
-    output: str | None = None,
-    encoding: str | None = None,
-    rewards: np.ndarray | None = None,
-    net: TDNet | None = None,
-    seed: int = 0,
-    log_every: int = 1000,
-    target: str = "own",
-    exploring_starts: float = 0.0,
-    alpha_final: float | None = None,
-    allow_nonfinite: bool = False,
-    callback: Callable[[int, NetPlayer], Any] | None = None,
-    callback_every: int = 0,
-    progress: bool = True,
-    desc: str = "",
-) -> NetRun:
-    """Train a TDNN ``version`` for ``games`` games: self-play when ``opponent`` is None, else the net plays
-    ``net_side`` ("X" or "O") against ``opponent`` (a :class:`~tdbook.players.tictactoe.Player`; a table
-    player learns on with α, λ when ``opponent_learns``; its table is copied).  ``net`` continues
-    training an existing net (its shape must fit); the net's own settings are used, and ``hidden``,
-    ``alpha``, ``beta``, ``gamma``, ``lam``, ``init``, ``activation`` or ``output`` passed with it must
-    agree with them (ValueError otherwise).  Without ``net`` a fresh one is made with these settings
-    (None: 8 hidden units, α 0.05, β 0.1, γ 1, λ 0.5, init 0.1, the version's activation).
-    ``target``: ``"own"`` — App. B.8's, each player's
-    after-state learns from its own next one; ``"negamax"`` — beyond the thesis, self-play with a one-ply
-    greedy target (:func:`play_and_learn_negamax`; needs one output, rewards win = −loss, draw 0, and
-    ``fixes="fixed"``); ``exploring_starts`` (negamax only): the share of games that start from a
-    uniformly drawn reachable position instead of the empty board.  ``alpha_final``: anneal both step
-    sizes geometrically so that they end at ``alpha_final / alpha`` times their start (per 1,000-game
-    block; None = constant).  A run whose weights become NaN or infinite raises ValueError (and leaves
-    a given ``net`` as it was) unless ``allow_nonfinite`` — the listing's behaviour, kept to show v3.0
-    diverging: the run goes on, the net then plays at random, and :attr:`NetRun.nonfinite_game` says when.
-    ``callback(games_so_far, player)`` is called every
-    ``callback_every`` games (a multiple of ``log_every``) with the net as it is then (evaluate it at once:
-    the weights keep changing).  Same arguments and seed ⇒ identical weights."""
-    v = check_version(version)
-    fx = check_fixes(fixes)
-    games = _pos_int("games", games)
-    log_every = _pos_int("log_every", log_every)
-    epsilon = _unit("epsilon", epsilon)
-    if net is None:
-        net = new_net(
-            version,
-            fx,
-            hidden=_default(hidden, 8),
-            alpha=_default(alpha, 0.05),
-            beta=_default(beta, 0.1),
-            gamma=_default(gamma, 1.0),
-            lam=_default(lam, 0.5),
-            init=_default(init, 0.1),
-            activation=activation,
-            output=output,
-            encoding=encoding,
-            seed=seed,
-        )
-    elif isinstance(net, TDNet):
-        given = dict(
-            hidden=hidden, alpha=alpha, beta=beta, gamma=gamma, lam=lam, init=init, activation=activation, output=output
-        )
-        own = dict(
-            hidden=net.n_hidden,
-            alpha=net.alpha,
-            beta=net.beta,
-            gamma=net.gamma,
-            lam=net.lam,
-            init=net.init,
-            activation=net.hidden,
-            output=net.output,
-        )
-        clash = [
-            f"{k}={given[k]!r} (the net has {own[k]!r})" for k in given if given[k] is not None and given[k] != own[k]
-        ]
-        if clash:
-            raise ValueError(
-                "train(net=...) continues the given net with its own settings; these arguments "
-                "conflict with it: " + ", ".join(clash)
-            )
-    enc_name = encoding or ("mover" if "mover_encoding" in fx else "thesis")
-    if not isinstance(net, TDNet) or net.n_in != N_INPUTS[enc_name] or net.n_out != v.n_out:
-        raise ValueError(
-            f"net must be a TDNet with {N_INPUTS[enc_name]} inputs and {v.n_out} outputs for "
-            f"{version} on the {enc_name!r} encoding"
-        )
-    net.check_finite()
-    saved = (net.W1.copy(), net.W2.copy())
-    R = v.reward_array() if rewards is None else np.asarray(rewards, dtype=np.float64)
-    if R.shape != (3, v.n_out) or not np.all(np.isfinite(R)):
-        raise ValueError(f"rewards must be finite with shape (3, {v.n_out}) (win, draw, loss), got {R.shape}")
-    if target not in ("own", "negamax"):
-        raise ValueError(f"target must be 'own' or 'negamax', got {target!r}")
-    if target == "negamax":
-        if opponent is not None:
-            raise ValueError("the negamax target is for self-play (opponent=None)")
-        if v.n_out != 1 or R[WIN, 0] != -R[LOSS, 0] or R[DRAW_ROW, 0] != 0.0 or v.score != "first":
-            raise ValueError(
-                f"the negamax target needs one output valued win = −loss, draw = 0; {version} has rewards {R.tolist()}"
-            )
-        if set(fx) != set(FIXES):
-            raise ValueError("the negamax target is a variant of the fixed learner: use fixes='fixed'")
-    p_start = _unit("exploring_starts", exploring_starts)
-    a0, b0 = net.alpha, net.beta
-    ratio = 1.0 if alpha_final is None else _unit("alpha_final", alpha_final, True, 10.0) / a0
-    if p_start > 0 and target != "negamax":
-        raise ValueError("exploring_starts needs target='negamax'")
-    starts = np.concatenate([positions_to_move(X), positions_to_move(O)]).astype(np.int64)
-    if opponent is None:
-        sides = np.array([True, True])
-        okind, otable, orule, oeps, odraw, olearn = KIND_RANDOM, empty_table(), 0, 0.0, 0.0, False
-    else:
-        if not isinstance(opponent, Player):
-            raise ValueError(
-                f"opponent must be a tictactoe Player (random/perfect/table), got {type(opponent).__name__}"
-            )
-        if net_side not in ("X", "O"):
-            raise ValueError(f"net_side must be 'X' or 'O', got {net_side!r}")
-        sides = np.array([net_side == "X", net_side == "O"])
-        okind, otable, orule, oeps, odraw = (
-            opponent.kind,
-            opponent.table.copy(),
-            opponent.rule,
-            opponent.epsilon,
-            opponent.draw_value,
-        )
-        olearn = bool(opponent_learns) and okind == KIND_TABLE
-    flags = sum(_FLAG[f] for f in fx if f in _FLAG)
-    score = SCORES[v.score]
-    eW1 = np.zeros((2,) + net.eW1.shape)
-    eW2 = np.zeros((2,) + net.eW2.shape)
-    st = net_state(seed)
-    counts = np.zeros(3, dtype=np.int64)
-    n_logs = games // log_every
-    log = np.zeros((n_logs, 3), dtype=np.int64)
-    flog = np.zeros((n_logs, 3))
-    acc = np.zeros(3)
-    nonfinite = np.array([-1], dtype=np.int64)
-    block = max(log_every, (50_000 // log_every) * log_every)
-    if callback is not None:
-        callback_every = _pos_int("callback_every", callback_every)
-        if callback_every % log_every:
-            raise ValueError(f"callback_every ({callback_every}) must be a multiple of log_every ({log_every})")
-    immediate = "immediate_win" in fx
-    pos = 0
-    with tqdm(
-        total=games, desc=desc or f"TDNN {version} ({mode_name(fx)})", unit="game", disable=not progress, leave=False
-    ) as bar:
-        done = 0
-        while done < games:
-            n = min(block, games - done)
-            if callback is not None:
-                n = min(n, callback_every - done % callback_every)
-            if ratio != 1.0:  # annealed step sizes: a new value every log_every games
-                n = min(n, log_every)
-                net.alpha, net.beta = a0 * ratio ** (done / games), b0 * ratio ** (done / games)
-            if target == "negamax":
-                pos = play_and_learn_negamax(
-                    n,
-                    net.W1,
-                    net.W2,
-                    eW1,
-                    eW2,
-                    net.alpha,
-                    net.beta,
-                    net.gamma,
-                    net.lam,
-                    net.bias,
-                    net.hact,
-                    net.oact,
-                    net.dmode,
-                    check_encoding(enc_name),
-                    R,
-                    epsilon,
-                    starts,
-                    p_start,
-                    st,
-                    counts,
-                    log,
-                    flog,
-                    log_every,
-                    pos,
-                    acc,
-                    nonfinite,
-                )
-            else:
-                pos = play_and_learn(
-                    n,
-                    net.W1,
-                    net.W2,
-                    eW1,
-                    eW2,
-                    net.alpha,
-                    net.beta,
-                    net.gamma,
-                    net.lam,
-                    net.bias,
-                    net.hact,
-                    net.oact,
-                    net.dmode,
-                    check_encoding(enc_name),
-                    score,
-                    R,
-                    epsilon,
-                    flags,
-                    sides,
-                    okind,
-                    otable,
-                    orule,
-                    oeps,
-                    odraw,
-                    olearn,
-                    st,
-                    counts,
-                    log,
-                    flog,
-                    log_every,
-                    pos,
-                    acc,
-                    nonfinite,
-                )
-            done += n
-            bar.update(n)
-            if callback is not None and (done % callback_every == 0 or done == games):
-                try:
-                    callback(done, NetPlayer(net, version, enc_name, immediate_win=immediate, rewards=R, seed=seed))
-                except BaseException:  # a failing callback leaves the net as it was before train()
-                    net.W1[:], net.W2[:] = saved
-                    net.alpha, net.beta = a0, b0
-                    raise
-    net.alpha, net.beta = a0, b0
-    if nonfinite[0] >= 0 and not allow_nonfinite:
-        net.W1[:], net.W2[:] = saved
-        raise ValueError(
-            f"training diverged: the weights became non-finite at game {int(nonfinite[0]):,} "
-            f"({version}, {mode_name(fx)}); pass allow_nonfinite=True to keep the diverged net"
-        )
-    player = NetPlayer(net, version, enc_name, immediate_win=immediate, rewards=R, seed=seed)
-    params = dict(
-        version=version,
-        fixes=list(fx),
-        mode=mode_name(fx),
-        games=games,
-        hidden=net.n_hidden,
-        alpha=net.alpha,
-        beta=net.beta,
-        gamma=net.gamma,
-        lam=net.lam,
-        epsilon=epsilon,
-        init=net.init,
-        activation=net.hidden,
-        output=net.output,
-        derivative=net.derivative,
-        encoding=enc_name,
-        seed=seed,
-        opponent="self" if opponent is None else opponent.name,
-        net_side="both" if opponent is None else net_side,
-        opponent_learns=bool(olearn),
-        target=target,
-        exploring_starts=p_start,
-        alpha_final=None if alpha_final is None else float(alpha_final),
-    )
-    return NetRun(
-        player,
-        log[:pos],
-        flog[:pos],
-        log_every,
-        None if nonfinite[0] < 0 else int(nonfinite[0]),
-        params,
-        None if opponent is None or okind != KIND_TABLE else otable,
-    )
+    def __post_init__(self) -> None:
+        check_version(self.version)
+        object.__setattr__(self, "fixes", check_fixes(self.fixes))
+        check_encoding(self.encoding_name)
+        for a in (self.activation, self.output):
+            if a is not None and a not in ACTIVATIONS:
+                raise ValueError(f"unknown activation {a!r}; choose from: {', '.join(ACTIVATIONS)}")
+
+    @property
+    def encoding_name(self) -> str:
+        return self.encoding or ("mover" if "mover_encoding" in self.fixes else "thesis")
+
+    @property
+    def mode(self) -> str:
+        return mode_name(self.fixes)
+
+    def hyper_parameters(self) -> dict[str, Any]:
+        """The hyper-parameters this design sets (the ``None`` ones left out)."""
+        keys = ("hidden", "alpha", "beta", "gamma", "lam", "init", "activation", "output")
+        return {k: getattr(self, k) for k in keys if getattr(self, k) is not None}
 
 
 def _default(value: Any, default: Any) -> Any:
     return default if value is None else value
 
 
-def net_state(seed: int) -> np.ndarray:
-    """The random stream of a training run (stream 1 of ``seed``; stream 0 initialises the weights)."""
-    return make_state(seed, 1)
+def new_net(design: NetDesign = NetDesign(), seed: int = 0) -> TDNet:
+    """A fresh net of ``design`` (shape from its version and encoding; the thesis init U[−0.1, 0.1]),
+    its weights drawn from stream 0 of ``seed``."""
+    if not isinstance(design, NetDesign):
+        raise ValueError(f"design must be a NetDesign, got {type(design).__name__}")
+    v = check_version(design.version)
+    fx = design.fixes
+    enc = design.encoding_name
+    act = design.activation or v.activation
+    out = design.output or act
+    deriv = "true" if "true_derivative" in fx else v.derivative
+    return TDNet(
+        N_INPUTS[enc],
+        _pos_int("hidden", _default(design.hidden, 8)),
+        v.n_out,
+        hidden=act,
+        output=out,
+        derivative=deriv,
+        alpha=_unit("alpha", _default(design.alpha, 0.05), True, 10.0),
+        beta=_unit("beta", _default(design.beta, 0.1), True, 10.0),
+        gamma=_unit("gamma", _default(design.gamma, 1.0)),
+        lam=_unit("lam", _default(design.lam, 0.5)),
+        init=_unit("init", _default(design.init, 0.1), hi=10.0),
+        seed=seed,
+    )

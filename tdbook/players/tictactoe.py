@@ -1,4 +1,4 @@
-"""Tic-tac-toe players (seed 004 §6.1, App. B.6–B.7): random, perfect, and the TD(λ) after-state table player.
+"""Tic-tac-toe players (Powell (2000) §6.1, App. B.6–B.7): random, perfect, and the TD(λ) after-state table player.
 
 A *policy* is four numbers and a table, so that jitted loops can play any pairing without Python
 objects: ``kind`` (``KIND_RANDOM``, ``KIND_PERFECT``, ``KIND_TABLE``), the table player's greedy
@@ -68,6 +68,7 @@ from ..games.tictactoe import (
     positions_to_move,
     to_move,
 )
+from ..learners.tictactoe_table import check_table, empty_table
 
 KIND_RANDOM, KIND_PERFECT, KIND_TABLE = 0, 1, 2
 KINDS: dict[str, int] = {"random": KIND_RANDOM, "perfect": KIND_PERFECT, "table": KIND_TABLE}
@@ -79,11 +80,6 @@ RULE_FLAGS: dict[str, int] = {
     "unknown_eligible": UNKNOWN_ELIGIBLE,
     "random_tiebreak": RANDOM_TIEBREAK,
 }
-
-
-def empty_table() -> np.ndarray:
-    """A fresh value table: every after-state at App. B.7's ``kInitialize`` = 0."""
-    return np.zeros(N_CODES, dtype=np.float64)
 
 
 def check_rule(rule: str | int) -> int:
@@ -103,16 +99,6 @@ def rule_name(rule: int) -> str:
         if v == rule:
             return k
     return "+".join(k for k, v in RULE_FLAGS.items() if rule & v)
-
-
-def check_table(table: Any) -> np.ndarray:
-    """``table`` as a float64 array of length N_CODES with finite values, else ValueError."""
-    t = np.asarray(table)
-    if t.shape != (N_CODES,):
-        raise ValueError(f"a tic-tac-toe value table has shape ({N_CODES},), got {t.shape}")
-    if not np.issubdtype(t.dtype, np.floating) or not np.all(np.isfinite(t)):
-        raise ValueError("a tic-tac-toe value table must hold finite floating-point values")
-    return t.astype(np.float64, copy=False)
 
 
 # ----------------------------------------------------------------------------- kernels

@@ -1,42 +1,14 @@
-"""Tic-tac-toe TD(λ) network players (seed 004 §6.5–6.6, App. B.8 ``TDNeuralPolicy.h``).
-
-**Versions** (:data:`VERSIONS`; 8 hidden units each, §6.5):
-
-=======  =======  ==============================  ================================  ===========================
-version  outputs  activation (hidden and output)  rewards win / draw / loss         move score
-=======  =======  ==============================  ================================  ===========================
-v1.0     1        logistic (Eq. 6.2)              1 / 0.5 / 0                       ``out[0]`` = P(win)
-v1.1     1        logistic                        1 / 0 / −1                        ``out[0]``
-v2.0     2        logistic                        (1,0) / (0,1) / (0,0)             ``max(out[0], out[1])``
-v2.1     2        logistic                        (1,−1) / (−1,1) / (−1,−1)         ``max(out[0], out[1])``
-v3.0     1        thesis (1−e^−x)/(1+e^−x) (6.15) 1 / 0 / −1                        ``out[0]``
-=======  =======  ==============================  ================================  ===========================
-
-v3.0 also uses the listing's derivative ``2y(1−y)`` (Eq. 6.16, App. B.9 ``output_function_prime``) on
-every unit; v1/v2 are not listed and use the logistic's own ``y(1−y)`` (Eq. 6.3).  v2's score is the
-listing's ``max(out[0], out[1])`` (App. B.8 ``move``); v2.1's draw reward for the win unit is the
-text's −1 (the listing's hybrid reward block writes 0, :data:`V21_LISTING_DRAW`).
-
-**Encodings** (:data:`ENCODINGS`) of an *after-state* (the board right after a move) for the player
-who just made it — App. B.8 ``board_vector(board, plyr.piece())``:
-
-- ``"thesis"`` (20 inputs): unit ``2s`` = X on square ``s``, ``2s+1`` = O on ``s``, unit 18 = "X's
-  turn", 19 = "O's turn" — the turn unit marks the player who *just moved*, i.e. whose probability
-  of victory the output estimates;
-- ``"mover"`` (18 inputs, a fix): unit ``2s`` = the mover's piece on ``s``, ``2s+1`` = the opponent's;
-  the same board seen by the other side is the colour-swapped input, so the net need not "invert"
-  its estimate when only a turn unit changes (the difficulty the thesis names at the end of §6.6);
-- ``"signed"`` (10 inputs): §6.6's first v3.0 input, +1 X / −1 O / 0 blank per square and a turn unit
-  +1 X / −1 O.
+"""Tic-tac-toe TD(λ) network players (Powell (2000) §6.5–6.6, App. B.8 ``TDNeuralPolicy::move``).
 
 **Move rule** (App. B.8 ``move``): scan the empty squares column-major (``board[i][j]``, ``i`` the
-column, as App. B.7), score each after-state and keep it when ``val > best`` with ``best`` starting at
-−1.0; if none qualifies (or with probability ε while learning) play a uniformly random square.  With
-``immediate_win`` (a fix) a move that ends the game is scored by its reward instead of by the net.
+column, as App. B.7), score each after-state (:mod:`tdbook.learners.tictactoe_net`: the net's output
+for the side that moved, or with ``immediate_win`` the reward of a move that ends the game) and keep it
+when ``val > best`` with ``best`` starting at −1.0; if none qualifies (or with probability ε while
+learning) play a uniformly random square.
 
-A net player is turned into an App. B.7 after-state *table* player (:func:`as_table_player`) whose
-table holds the net's score of every reachable after-state: the table player's ``"thesis"`` rule is
-the same column-major ``val > best`` scan from −1.0, so matches, exact outcome probabilities and
+A net player is turned into an App. B.7 after-state *table* player (:meth:`NetPlayer.as_table_player`)
+whose table holds the net's score of every reachable after-state: the table player's ``"thesis"`` rule
+is the same column-major ``val > best`` scan from −1.0, so matches, exact outcome probabilities and
 optimal-move fractions come from :mod:`tdbook.players.tictactoe` unchanged.
 """
 
@@ -49,158 +21,19 @@ import numpy as np
 from numba import njit
 
 from ..core.rng import randint, uniform
-from ..games.tictactoe import (
-    DRAW,
-    EMPTY,
-    N_CODES,
-    N_O,
-    N_X,
-    ONGOING,
-    POW3,
-    REACHABLE,
-    SCAN_COLUMN_MAJOR,
-    STATUS,
-    O,
-    X,
-    board_string,
-    legal_moves,
-    to_move,
+from ..games.tictactoe import EMPTY, N_CODES, POW3, SCAN_COLUMN_MAJOR, board_string, legal_moves, to_move
+from ..learners.td_net import TDNet
+from ..learners.tictactoe_net import (
+    AFTER_STATES,
+    N_INPUTS,
+    SCORES,
+    after_score,
+    check_encoding,
+    check_version,
+    output_table,
+    score_table,
 )
-from ..learners.td_net import TDNet, forward
 from .tictactoe import Player, _live, table_player
-
-ENCODINGS: dict[str, int] = {"thesis": 0, "mover": 1, "signed": 2}
-N_INPUTS: dict[str, int] = {"thesis": 20, "mover": 18, "signed": 10}
-SCORES: dict[str, int] = {"first": 0, "max": 1}
-#: rows of a reward array: the outcome for the player who learns
-WIN, DRAW_ROW, LOSS = 0, 1, 2
-
-
-@dataclass(frozen=True)
-class Version:
-    """One of the thesis's TDNN versions (§6.5–6.6)."""
-
-    name: str
-    n_out: int
-    activation: str  # hidden and output units (td_net.ACTIVATIONS)
-    derivative: str  # td_net.DERIVATIVES: "thesis" = App. B.9's 2y(1−y)
-    rewards: tuple[tuple[float, ...], ...]  # (win, draw, loss), one value per output
-    score: str  # "first" or "max"
-    note: str = ""
-
-    def reward_array(self) -> np.ndarray:
-        return np.array(self.rewards, dtype=np.float64)
-
-
-VERSIONS: dict[str, Version] = {
-    "v1.0": Version(
-        "v1.0",
-        1,
-        "logistic",
-        "true",
-        ((1.0,), (0.5,), (0.0,)),
-        "first",
-        "Tesauro-style P(win); rewards loss 0, draw 0.5, win 1 (§6.5)",
-    ),
-    "v1.1": Version(
-        "v1.1", 1, "logistic", "true", ((1.0,), (0.0,), (-1.0,)), "first", "as v1.0 with rewards −1 / 0 / 1 (§6.6)"
-    ),
-    "v2.0": Version(
-        "v2.0",
-        2,
-        "logistic",
-        "true",
-        ((1.0, 0.0), (0.0, 1.0), (0.0, 0.0)),
-        "max",
-        "outputs P(win), P(draw); loss rewards both 0 (§6.5)",
-    ),
-    "v2.1": Version(
-        "v2.1",
-        2,
-        "logistic",
-        "true",
-        ((1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)),
-        "max",
-        "as v2.0 with −1 for the outcome that did not happen (§6.6)",
-    ),
-    "v3.0": Version(
-        "v3.0",
-        1,
-        "thesis",
-        "thesis",
-        ((1.0,), (0.0,), (-1.0,)),
-        "first",
-        "expected reward in (−1, 1), Eq. 6.15 activation, Eq. 6.16 / App. B.9 derivative 2y(1−y)",
-    ),
-}
-#: App. B.8's reward block gives the win unit 0 in a draw (the text §6.6 says −1)
-V21_LISTING_DRAW = (0.0, 1.0)
-
-
-def check_version(version: str) -> Version:
-    if version not in VERSIONS:
-        raise ValueError(f"unknown TDNN version {version!r}; choose from: {', '.join(VERSIONS)}")
-    return VERSIONS[version]
-
-
-def check_encoding(encoding: str) -> int:
-    if encoding not in ENCODINGS:
-        raise ValueError(f"unknown encoding {encoding!r}; choose from: {', '.join(ENCODINGS)}")
-    return ENCODINGS[encoding]
-
-
-# ----------------------------------------------------------------------------- kernels
-
-
-@njit(cache=True)
-def encode_after(code: int, mover: int, enc: int, idx: np.ndarray, val: np.ndarray) -> int:
-    """Sparse input of position ``code`` seen by ``mover`` (X or O) — App. B.8 ``board_vector``.
-    Writes ``idx[:n]``, ``val[:n]`` and returns ``n``."""
-    n = 0
-    c = code
-    for s in range(9):
-        p = c % 3
-        c //= 3
-        if p != EMPTY:
-            if enc == 0:
-                idx[n] = 2 * s if p == X else 2 * s + 1
-                val[n] = 1.0
-            elif enc == 1:
-                idx[n] = 2 * s if p == mover else 2 * s + 1
-                val[n] = 1.0
-            else:
-                idx[n] = s
-                val[n] = 1.0 if p == X else -1.0
-            n += 1
-    if enc == 0:
-        idx[n] = 18 if mover == X else 19
-        val[n] = 1.0
-        n += 1
-    elif enc == 2:
-        idx[n] = 9
-        val[n] = 1.0 if mover == X else -1.0
-        n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
-def score_of(o: np.ndarray, score: int) -> float:
-    """The number the move rule maximises: ``out[0]`` or ``max(out[0], out[1])`` (v2)."""
-    if score == 1:
-        return max(o[0], o[1])
-    return o[0]
-
-
-@njit(cache=True)
-def after_score(W1, W2, bias, hact, oact, enc, score, immediate, rewards, after, mover, idx, val, h, o) -> float:
-    """Score of after-state ``after`` for ``mover``: the net's, or (``immediate``) the reward's when it
-    ends the game."""
-    if immediate and STATUS[after] != ONGOING:
-        row = DRAW_ROW if STATUS[after] == DRAW else WIN
-        return score_of(rewards[row], score)
-    nnz = encode_after(after, mover, enc, idx, val)
-    forward(W1, W2, idx, val, nnz, bias, hact, oact, h, o)
-    return score_of(o, score)
 
 
 @njit(cache=True)
@@ -253,41 +86,6 @@ def random_square(code: int, st: np.ndarray) -> int:
             buf[n] = s
             n += 1
     return buf[randint(st, n)]
-
-
-@njit(cache=True)
-def score_table(W1, W2, bias, hact, oact, enc, score, immediate, rewards, codes) -> np.ndarray:
-    """The move score of every after-state in ``codes`` for the side that just moved (N_CODES array, 0 elsewhere)."""
-    out = np.zeros(STATUS.shape[0])
-    raw = output_table(W1, W2, bias, hact, oact, enc, codes)
-    for i in range(codes.shape[0]):
-        a = codes[i]
-        if immediate and STATUS[a] != ONGOING:
-            out[a] = score_of(rewards[DRAW_ROW if STATUS[a] == DRAW else WIN], score)
-        else:
-            out[a] = score_of(raw[i], score)
-    return out
-
-
-@njit(cache=True)
-def output_table(W1, W2, bias, hact, oact, enc, codes) -> np.ndarray:
-    """Raw outputs ``(len(codes), n_out)`` of the net on the after-states ``codes`` (for the side that moved)."""
-    out = np.empty((codes.shape[0], W2.shape[1]))
-    idx = np.empty(10, dtype=np.int64)
-    val = np.empty(10)
-    h = np.empty(W1.shape[1])
-    o = np.empty(W2.shape[1])
-    for i in range(codes.shape[0]):
-        a = codes[i]
-        mover = X if N_X[a] > N_O[a] else O
-        nnz = encode_after(a, mover, enc, idx, val)
-        forward(W1, W2, idx, val, nnz, bias, hact, oact, h, o)
-        out[i] = o
-    return out
-
-
-#: every reachable position with at least one piece — an after-state of exactly one side
-AFTER_STATES = np.flatnonzero(REACHABLE & ((N_X.astype(np.int64) + N_O) > 0)).astype(np.int64)
 
 
 # ----------------------------------------------------------------------------- Python side

@@ -1,4 +1,4 @@
-"""Figures for notebook 05 (random walk; seed 004 §4.3–4.4, App. C).  Each function returns a figure."""
+"""Figures for notebook 05 (random walk; Powell (2000) §4.3–4.4, App. C).  Each function returns a figure."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Figures for notebook 07 (tic-tac-toe TD(λ) networks; seed 004 §6.6, Figs 6.10–6.16).
+"""Figures for notebook 07 (tic-tac-toe TD(λ) networks; Powell (2000) §6.6, Figs 6.10–6.16).
 
 Each function returns a figure.
 """
@@ -11,7 +11,7 @@ from typing import Any
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..learners.tictactoe_net import NetRun
+from ..experiments.tictactoe_net_training import NetRun
 from ..plotting import PALETTE
 
 OUTCOMES = ("X wins", "O wins", "draws")

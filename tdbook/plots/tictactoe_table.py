@@ -1,4 +1,4 @@
-"""Figures for notebook 06 (tic-tac-toe with TD(λ) tables; seed 004 §6.1–6.2, App. D).  Each function
+"""Figures for notebook 06 (tic-tac-toe with TD(λ) tables; Powell (2000) §6.1–6.2, App. D).  Each function
 returns a matplotlib figure."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from typing import Any
 import matplotlib.pyplot as plt
 import numpy as np
 
+from ..experiments.tictactoe_table_training import TrainResult
 from ..games.tictactoe import X
-from ..learners.td_table import TrainResult
 from ..plotting import PALETTE
 
 SIDE_NAMES = ("X", "O")

@@ -1,28 +1,13 @@
-"""TD(λ) after-state tables for tic-tac-toe, as App. B.1 ``main.cc`` and B.7 ``TDlambdaPolicy::learn`` run them
-(seed 004 §6.1, Code 4.3).
+"""App. B.1 ``main.cc`` as a protocol: two tic-tac-toe policies play game after game, and the TD(λ) table
+sides learn (Powell (2000) §6.1–6.2, App. B.1, B.7).
 
-Each TD player owns a table ``V`` (float64[N_CODES], all ``kInitialize`` = 0) keyed by its own
-*after-states* (the board right after its move) and, per game, the list of its after-states
-``myMoves`` with one eligibility trace each (cleared by ``reset()`` at every game start).  The game
-loop is ``main.cc``'s: the side to move plays (:func:`tdbook.players.tictactoe.choose`), then its
-policy ``learn``s with ``game_over`` = the game just ended; when the game is over, the *other* side
-gets one more ``learn(board, true)``.  ``learn`` is, exactly as listed::
-
-    if game_over: next := final board; reward := +1 win, −1 loss, draw reward otherwise (else 0)
-    if learning and current and next exist:
-        δ := reward + γ·V[next] − V[current]
-        E[current] += 1
-        for s in myMoves: V[s] += α·δ·E[s];  E[s] := γλ·E[s]
-    current := next
-
-so the first move of a game teaches nothing, the after-state just played has trace 0 when it is
-updated, and a terminal after-state is never changed (it stays 0 in the table).  The thesis ran
+The game loop is ``main.cc``'s: the side to move plays (:func:`tdbook.players.tictactoe.choose`), then
+its policy ``learn``s (:func:`tdbook.learners.tictactoe_table.learn`) with ``game_over`` = the game just
+ended; when the game is over, the *other* side gets one more ``learn(board, true)``.  The thesis ran
 1.5 M games as 3 × 500,000-game program runs (§6.2), saving the table with ``ostream``'s default 6
-significant digits and non-zero entries only, reloading it and re-seeding ``rand()`` — so the
-printed win/draw/loss counters restart per chunk.  :func:`train` does the same (``save_digits=6``;
-``None`` keeps full precision) with a fresh random stream per chunk.
-
-"States stored" = the number of non-zero table entries (what ``save()`` writes): :func:`states_stored`.
+significant digits and non-zero entries only, reloading it and re-seeding ``rand()`` — so the printed
+win/draw/loss counters restart per chunk.  :func:`train` does the same (``save_digits=6``; ``None``
+keeps full precision) with a fresh random stream per chunk.
 """
 
 from __future__ import annotations
@@ -36,33 +21,8 @@ from tqdm.auto import tqdm
 
 from ..core.rng import make_state
 from ..games.tictactoe import DRAW, ONGOING, POW3, STATUS, X_WINS, O, X
-from ..players.tictactoe import KIND_TABLE, Player, check_table, choose
-
-
-@njit(cache=True)
-def learn(
-    V: np.ndarray,
-    moves: np.ndarray,
-    E: np.ndarray,
-    n: int,
-    current: int,
-    nxt: int,
-    reward: float,
-    alpha: float,
-    lam: float,
-    gamma: float,
-) -> None:
-    """App. B.7 ``learn`` for one side: ``moves[:n]`` are its after-states this game, ``E[:n]`` their traces."""
-    if current < 0 or nxt < 0:
-        return
-    delta = reward + gamma * V[nxt] - V[current]
-    for i in range(n):
-        if moves[i] == current:
-            E[i] += 1.0
-            break
-    for i in range(n):
-        V[moves[i]] += alpha * delta * E[i]
-        E[i] = gamma * lam * E[i]
+from ..learners.tictactoe_table import check_params, learn, round_significant, states_stored
+from ..players.tictactoe import KIND_TABLE, Player, choose
 
 
 @njit(cache=True)
@@ -132,20 +92,6 @@ def play_and_learn(
     return log_pos
 
 
-def states_stored(table: np.ndarray) -> int:
-    """App. B.7 ``save()``: the number of entries with a value other than ``kInitialize`` (0)."""
-    return int(np.count_nonzero(check_table(table)))
-
-
-def round_significant(table: np.ndarray, digits: int = 6) -> np.ndarray:
-    """The table as written by ``out << value`` (``%.{digits}g``) and read back — App. B.7 ``save``/load."""
-    t = check_table(table)
-    nz = np.flatnonzero(t)
-    out = np.zeros_like(t)
-    out[nz] = [float(f"{v:.{digits}g}") for v in t[nz]]
-    return out
-
-
 @dataclass
 class TrainResult:
     """What :func:`train` returns (side 0 = X, side 1 = O)."""
@@ -204,50 +150,48 @@ def _check_positive_int(name: str, v: object) -> int:
     return int(v)
 
 
-def check_params(alpha: float, lam: float, gamma: float) -> tuple[float, float, float]:
-    """α in (0, 1], λ in [0, 1], γ in (0, 1] as floats, else ValueError naming the parameter."""
-    for name, v, lo, lo_open in (("alpha", alpha, 0.0, True), ("lam", lam, 0.0, False), ("gamma", gamma, 0.0, True)):
-        if (
-            isinstance(v, bool)
-            or not isinstance(v, (int, float, np.integer, np.floating))
-            or not np.isfinite(v)
-            or v > 1.0
-            or v < lo
-            or (lo_open and v == lo)
-        ):
-            rng_txt = "(0, 1]" if lo_open else "[0, 1]"
-            raise ValueError(f"{name} must be a number in {rng_txt}, got {v!r}")
-    return float(alpha), float(lam), float(gamma)
+@dataclass(frozen=True)
+class Training:
+    """How App. B.1 trains: ``games`` games in program runs of ``chunk`` games (counters restart, a fresh
+    random stream ``seed``/chunk-index, tables saved to ``save_digits`` significant digits and reloaded;
+    ``None`` keeps full precision), learning with (α, λ, γ), counters logged every ``log_every`` games.
+    The thesis: 1.5 M games as 3 × 500,000, α = 0.05, λ = 0.5, γ = 1, a log line every 1,000 games."""
+
+    games: int
+    chunk: int = 500_000
+    alpha: float = 0.05
+    lam: float = 0.5
+    gamma: float = 1.0
+    seed: int = 0
+    log_every: int = 1000
+    save_digits: int | None = 6
+
+    def __post_init__(self) -> None:
+        games = _check_positive_int("games", self.games)
+        c = self.chunk
+        _check_positive_int("chunk", min(c, games) if isinstance(c, (int, np.integer)) else c)
+        log_every = _check_positive_int("log_every", self.log_every)
+        chunk = min(int(c), games)
+        if games % chunk or chunk % log_every:
+            raise ValueError(
+                f"games ({games}) must be a multiple of chunk ({chunk}), and chunk of log_every ({log_every})"
+            )
+        if self.save_digits is not None:
+            _check_positive_int("save_digits", self.save_digits)
+        check_params(self.alpha, self.lam, self.gamma)
 
 
 def train(
-    x: Player,
-    o: Player,
-    learning: Sequence[bool],
-    games: int,
-    chunk: int = 500_000,
-    alpha: float = 0.05,
-    lam: float = 0.5,
-    gamma: float = 1.0,
-    seed: int = 0,
-    log_every: int = 1000,
-    save_digits: int | None = 6,
-    progress: bool = True,
-    desc: str = "",
+    x: Player, o: Player, learning: Sequence[bool], spec: Training, progress: bool = True, desc: str = ""
 ) -> TrainResult:
-    """App. B.1 training: ``games`` games of ``x`` against ``o`` in chunks of ``chunk`` (counters reset,
-    fresh random stream ``seed``/chunk-index, tables rounded to ``save_digits`` significant digits between
-    chunks as the thesis's save/reload did).  Sides with ``learning[i]`` learn with (α, λ, γ); their tables
-    are copied, never changed in place.  Exploration is the players' ``epsilon`` (the thesis: 1/20 while
-    learning, 0 otherwise)."""
-    games = _check_positive_int("games", games)
-    chunk = _check_positive_int("chunk", min(chunk, games) if isinstance(chunk, (int, np.integer)) else chunk)
-    log_every = _check_positive_int("log_every", log_every)
-    if games % chunk or chunk % log_every:
-        raise ValueError(f"games ({games}) must be a multiple of chunk ({chunk}), and chunk of log_every ({log_every})")
-    if save_digits is not None:
-        _check_positive_int("save_digits", save_digits)
-    alpha, lam, gamma = check_params(alpha, lam, gamma)
+    """App. B.1 training of ``x`` against ``o`` as ``spec`` says.  Sides with ``learning[i]`` learn; their
+    tables are copied, never changed in place.  Exploration is the players' ``epsilon`` (the thesis: 1/20
+    while learning, 0 otherwise)."""
+    if not isinstance(spec, Training):
+        raise ValueError(f"spec must be a Training, got {type(spec).__name__}")
+    games, chunk, log_every = int(spec.games), min(int(spec.chunk), int(spec.games)), int(spec.log_every)
+    alpha, lam, gamma = check_params(spec.alpha, spec.lam, spec.gamma)
+    seed, save_digits = spec.seed, spec.save_digits
     learn_ = np.array([bool(v) for v in learning], dtype=np.bool_)
     if learn_.shape != (2,):
         raise ValueError(f"learning needs one flag per side (X, O), got {learning!r}")

@@ -1,4 +1,7 @@
-"""Tabular prediction learners for the random walk: TD(0), constant-α MC, TD(λ) (seed 004 §4.3–4.4, App. A).
+"""The random walk's prediction learners: TD(0), constant-α MC, TD(λ) (Powell (2000) §4.3–4.4, App. A).
+
+A learner is one :class:`Learner` (method, α, λ, trace semantics, start, states, initial estimate);
+:func:`run_many` runs it many times, :func:`run_batch` runs batch TD(0) / batch MC.
 
 - ``td0`` — Code 4.1 / App. A ``gTD_0``: ``V[cur] += α (r + V[next] − V[cur])`` after every step.
 - ``mc`` — Code 4.2 / App. A ``gMC``: constant-α every-visit Monte Carlo; after the episode every visited
@@ -22,6 +25,7 @@ of the experiment's seed, so every learner sees the same walks for the same seed
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from numba import njit, prange
@@ -41,40 +45,56 @@ def _check_int(name: str, value: object, lo: int) -> int:
     return int(value)
 
 
-def check_args(
-    method: str = "td0",
-    alpha: float = 0.1,
-    lam: float = 0.0,
-    trace: str = "standard",
-    start: str | int = "D",
-    n_states: int = 5,
-    runs: int = 1,
-    episodes: int = 100,
-    seed: int = 0,
-) -> tuple[int, int, int, int]:
-    """Validate a learner's arguments; returns ``(method_code, trace_code, n, start_pos)``.
+def _is_number(x: object) -> bool:
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool)
 
-    Each bad value raises ValueError naming the argument.
+
+def _check_init(init: float) -> None:
+    if not _is_number(init) or not math.isfinite(init):
+        raise ValueError(f"init (the initial estimate) must be a finite number, got {init!r}")
+
+
+@dataclass(frozen=True)
+class Learner:
+    """One prediction learner on the walk (§4.3 Codes 4.1–4.2, §4.4 Code 4.3, App. A): ``method`` (``td0``,
+    ``mc``, ``tdlambda``), step size ``alpha``, trace decay ``lam``, ``trace`` semantics (:data:`TRACES`),
+    ``start`` state (a letter or a 0-based index), ``n_states`` and the initial estimate ``init``.
+
+    Built only from valid values: each bad one raises ValueError naming it.
     """
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
-    if trace not in TRACES:
-        raise ValueError(f"trace must be one of {', '.join(TRACES)}, got {trace!r}")
-    if (
-        isinstance(alpha, bool)
-        or not isinstance(alpha, (int, float, np.integer, np.floating))
-        or not np.isfinite(alpha)
-        or alpha <= 0
-    ):
-        raise ValueError(f"alpha must be a finite number > 0, got {alpha!r}")
-    if isinstance(lam, bool) or not isinstance(lam, (int, float, np.integer, np.floating)) or not (0.0 <= lam <= 1.0):
-        raise ValueError(f"lam (λ) must be a number in [0, 1], got {lam!r}")
-    n = check_n_states(n_states)
-    pos = parse_start(start, n)
+
+    method: str = "td0"
+    alpha: float = 0.1
+    lam: float = 0.0
+    trace: str = "standard"
+    start: str | int = "D"
+    n_states: int = 5
+    init: float = 0.5
+
+    def __post_init__(self) -> None:
+        if self.method not in METHODS:
+            raise ValueError(f"method must be one of {', '.join(METHODS)}, got {self.method!r}")
+        if self.trace not in TRACES:
+            raise ValueError(f"trace must be one of {', '.join(TRACES)}, got {self.trace!r}")
+        if not _is_number(self.alpha) or not np.isfinite(self.alpha) or self.alpha <= 0:
+            raise ValueError(f"alpha must be a finite number > 0, got {self.alpha!r}")
+        if not _is_number(self.lam) or not (0.0 <= self.lam <= 1.0):
+            raise ValueError(f"lam (λ) must be a number in [0, 1], got {self.lam!r}")
+        parse_start(self.start, check_n_states(self.n_states))
+        _check_init(self.init)
+
+    @property
+    def codes(self) -> tuple[int, int, int, int]:
+        """``(method_code, trace_code, n, start_position)`` for the kernels."""
+        n = check_n_states(self.n_states)
+        return METHODS.index(self.method), TRACES.index(self.trace), n, parse_start(self.start, n)
+
+
+def check_run(runs: int, episodes: int, seed: int) -> None:
+    """ValueError naming ``runs``, ``episodes`` or ``seed`` unless each is an int (≥ 1, ≥ 1, ≥ 0)."""
     _check_int("runs", runs, 1)
     _check_int("episodes", episodes, 1)
     _check_int("seed", seed, 0)
-    return METHODS.index(method), TRACES.index(trace), n, pos
 
 
 # ----------------------------------------------------------------------------- one step / one episode
@@ -224,32 +244,20 @@ def _many_runs(
         _one_run(method, trace, n, start, alpha, lam, init, episodes, seed, r, v, q, truth)
 
 
-def _check_init(init: float) -> None:
-    if isinstance(init, bool) or not isinstance(init, (int, float, np.integer, np.floating)) or not math.isfinite(init):
-        raise ValueError(f"init (the initial estimate) must be a finite number, got {init!r}")
-
-
 def run_many(
-    method: str = "td0",
-    alpha: float = 0.1,
-    lam: float = 0.0,
-    trace: str = "standard",
-    start: str | int = "D",
-    n_states: int = 5,
-    runs: int = 100,
-    episodes: int = 100,
-    seed: int = 0,
-    init: float = 0.5,
-    record: str = "values",
+    learner: Learner, runs: int = 100, episodes: int = 100, seed: int = 0, record: str = "values"
 ) -> np.ndarray:
-    """Many independent seeded runs in one jitted call (§4.3 Codes 4.1–4.3, App. A).
+    """Many independent seeded runs of ``learner`` in one jitted call (§4.3 Codes 4.1–4.3, App. A).
 
     ``record="values"`` returns estimates of shape ``(runs, episodes+1, n_states)`` — row 0 the initial
     estimates, row k the estimates after k episodes (App. C prints the estimate *before* each episode, so
     its row k+1 is our row k); ``record="rms"`` returns only the RMS error, shape ``(runs, episodes+1)``.
+    Run ``r`` draws its coin flips from stream ``r`` of ``seed``.
     """
-    m, t, n, pos = check_args(method, alpha, lam, trace, start, n_states, runs, episodes, seed)
-    _check_init(init)
+    if not isinstance(learner, Learner):
+        raise ValueError(f"learner must be a Learner, got {type(learner).__name__}")
+    check_run(runs, episodes, seed)
+    m, t, n, pos = learner.codes
     if record not in ("values", "rms"):
         raise ValueError(f"record must be 'values' or 'rms', got {record!r}")
     truth = true_values(n)
@@ -260,7 +268,19 @@ def run_many(
         vals = np.empty((1, 0, n))
         rms = np.empty((runs, episodes + 1))
     _many_runs(
-        m, t, n, pos, float(alpha), float(lam), float(init), int(runs), int(episodes), int(seed), vals, rms, truth
+        m,
+        t,
+        n,
+        pos,
+        float(learner.alpha),
+        float(learner.lam),
+        float(learner.init),
+        int(runs),
+        int(episodes),
+        int(seed),
+        vals,
+        rms,
+        truth,
     )
     return vals if record == "values" else rms
 
@@ -361,17 +381,15 @@ def _batch_many(
 
 
 def run_batch(
-    method: str = "td0",
-    start: str | int = "C",
-    n_states: int = 5,
+    learner: Learner,
     runs: int = 100,
     episodes: int = 100,
     seed: int = 0,
-    init: float = 0.5,
     tol: float = 1e-12,
     max_sweeps: int = 1_000_000,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Batch TD(0) or batch constant-α MC (Sutton & Barto Example 6.3 / Fig. 6.2 style; beyond seed 004).
+    """Batch TD(0) or batch constant-α MC (``learner.method``; Sutton & Barto Example 6.3 / Fig. 6.2 style,
+    beyond Powell (2000)); the learner's α, λ and trace are not used.
 
     After each new episode, all episodes seen so far are presented again and again — the increments of
     all their steps summed and applied once per sweep (step size 1/(2·most visits)) — until no estimate
@@ -379,17 +397,39 @@ def run_batch(
     k episodes) and the sweeps each convergence took ``(runs, episodes)``.  The walks are those of
     :func:`run_many` with the same seed.
     """
-    m, _, n, pos = check_args(method, 0.1, 0.0, "standard", start, n_states, runs, episodes, seed)
+    if not isinstance(learner, Learner):
+        raise ValueError(f"learner must be a Learner, got {type(learner).__name__}")
+    check_run(runs, episodes, seed)
+    m, _, n, pos = learner.codes
     if m == TDLAMBDA:
         raise ValueError("method must be 'td0' or 'mc' for batch updating, got 'tdlambda'")
-    _check_init(init)
-    if isinstance(tol, bool) or not isinstance(tol, (int, float, np.integer, np.floating)) or not (0 < tol < math.inf):
+    if not _is_number(tol) or not (0 < tol < math.inf):
         raise ValueError(f"tol must be a number > 0, got {tol!r}")
     _check_int("max_sweeps", max_sweeps, 1)
     vals = np.empty((runs, episodes + 1, n))
     sweeps = np.zeros((runs, episodes), dtype=np.int64)
-    _batch_many(m, n, pos, float(init), int(runs), int(episodes), int(seed), float(tol), int(max_sweeps), vals, sweeps)
+    _batch_many(
+        m, n, pos, float(learner.init), int(runs), int(episodes), int(seed), float(tol), int(max_sweeps), vals, sweeps
+    )
     return vals, sweeps
+
+
+def _solve(A: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``A x = b`` by Gaussian elimination with partial pivoting in plain floating point: the same
+    operations in the same order on every machine (a LAPACK solve may round differently per CPU)."""
+    n = len(b)
+    M = [[float(A[i, j]) for j in range(n)] + [float(b[i])] for i in range(n)]
+    for k in range(n):
+        piv = max(range(k, n), key=lambda i: abs(M[i][k]))
+        M[k], M[piv] = M[piv], M[k]
+        for i in range(k + 1, n):
+            f = M[i][k] / M[k][k]
+            for j in range(k, n + 1):
+                M[i][j] -= f * M[k][j]
+    x = [0.0] * n
+    for i in range(n - 1, -1, -1):
+        x[i] = (M[i][n] - math.fsum(M[i][j] * x[j] for j in range(i + 1, n))) / M[i][i]
+    return np.array(x)
 
 
 def batch_fixed_points(
@@ -399,7 +439,8 @@ def batch_fixed_points(
 
     MC → the sample average of the returns that followed each visit; TD(0) → the certainty-equivalence
     estimate, the exact values of the maximum-likelihood model (transition counts) of the data.
-    Unvisited states keep ``init``.  Returns ``(mc, td)`` over the n states.
+    Unvisited states keep ``init``.  Returns ``(mc, td)`` over the n states (the linear system solved by
+    :func:`_solve`, so that the check's last digits do not depend on the machine).
     """
     n = check_n_states(n_states)
     visits = np.zeros(n + 2)
@@ -419,5 +460,5 @@ def batch_fixed_points(
     if len(seen):
         P = T[np.ix_(seen, seen)] / visits[seen][:, None]
         r = T[seen, n + 1] / visits[seen]
-        td[seen - 1] = np.linalg.solve(np.eye(len(seen)) - P, r)
+        td[seen - 1] = _solve(np.eye(len(seen)) - P, r)
     return mc, td
