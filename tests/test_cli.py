@@ -304,3 +304,18 @@ def test_list_names_documents_by_citation_and_says_what_is_coming():
     assert "reproduces Waterman (1968): Machine Learning of Heuristics (Ph.D. dissertation, 1968)" in r.stdout
     assert "seed" not in r.stdout.lower() and ".txt" not in r.stdout
     assert "(coming)" in r.stdout or all(f"{n:02d}_" in r.stdout for n in range(10))
+
+
+def test_train_without_a_game_lists_every_trainer_and_its_options():
+    from tdbook.cli import TRAINERS
+
+    r = _tdbook("train", "--help")
+    assert r.returncode == 0, r.stderr
+    for game in TRAINERS:
+        assert f"== {game} " in r.stdout and f"python -m tdbook train {game}" in r.stdout
+    assert "--games" in r.stdout and "--out" in r.stdout
+    bare = _tdbook("train")
+    assert bare.returncode == 2 and "name a GAME" in bare.stderr and "== backgammon" in bare.stderr
+    assert "the following arguments are required" not in bare.stderr
+    unknown = _tdbook("train", "chess")
+    assert unknown.returncode == 2 and "unknown game 'chess'; choose from: " in unknown.stderr
