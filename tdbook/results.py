@@ -385,10 +385,29 @@ def claims_table(claims: Iterable[dict[str, Any]] | None = None) -> Table:
     """Paper vs ours for the current notebook (or the given claims)."""
     cl = list(current().claims.values()) if claims is None else list(claims)
     rows = [
-        [c["id"], c["source"], fmt(c["paper"]), fmt(c["ours"]), fmt(c["tolerance"]), c["verdict"], c["note"]]
+        [
+            c["id"],
+            c.get("kind", ""),
+            c["source"],
+            fmt(c["paper"]),
+            fmt(c["ours"]),
+            _tolerance(c),
+            c["verdict"],
+            c["note"],
+        ]
         for c in cl
     ]
-    return Table(["claim", "source", "paper", "ours", "tolerance", "verdict", "note"], rows)
+    return Table(CLAIM_COLUMNS, rows)
+
+
+#: The columns of :func:`claims_table` (tests read stored notebooks' tables by these names).
+CLAIM_COLUMNS = ["claim", "kind", "source", "paper", "ours", "tolerance", "verdict", "note"]
+
+
+def _tolerance(c: dict[str, Any]) -> str:
+    """A claim's tolerance with its reason, e.g. '5e-05 (half a unit in the printed 4th decimal)'."""
+    tol = "exact" if c["tolerance"] is None and c["paper"] is not None else fmt(c["tolerance"])
+    return f"{tol} ({c['reason']})" if c.get("reason") else tol
 
 
 # ----------------------------------------------------------------------------- scoreboard

@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from .catalog import discover
-from .core.paths import PROFILES, RECORD_ENV, executed_dir, output_root, results_dir
+from .core.paths import PROFILES, RECORD_ENV, executed_dir, output_root, record_root, results_dir
 from .results import OVERRIDES_ENV
+from .stored import store
 
 KERNEL = "tdbook"
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -308,6 +309,11 @@ def _execute(
 
     out = executed_dir(profile) / path.name
     out.parent.mkdir(parents=True, exist_ok=True)
+    overrides = {k: v for k, v in parameters.items() if k != "PROFILE"}
+    declared = notebook_parameters(path).get("PROFILE", {})
+    default_profile = _parse_literal(str(declared.get("default", "None")))
+    if not overrides and parameters.get("PROFILE") == default_profile:
+        parameters = {}  # nothing to inject: the stored notebook keeps its own parameters cell only
     attempt = 0
     started = time.time()
     while True:
@@ -342,6 +348,9 @@ def _execute(
             flush=True,
         )
     seconds = time.perf_counter() - t0
+    if status == "ok" and profile == "standard" and not overrides:
+        # the readable record: notebooks/NN.ipynb with its outputs (a scratch root under TDBOOK_OUTPUT_ROOT)
+        store(out, record_root(profile) / "notebooks" / path.name)
     counts: dict[str, int] = {}
     rfile = results_dir(profile) / f"{path.stem}.json"
     if rfile.exists() and rfile.stat().st_mtime >= started:  # not a previous run's counts

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from tdbook import claims
-from tdbook.catalog import discover
+from tdbook import claims, stored
+from tdbook.catalog import DOCUMENTS, discover, entry_for
 from tdbook.runner import notebook_parameters, run_notebook
 from tests.conftest import ROOT
 
@@ -27,8 +27,8 @@ def test_conventions(path):
     code = [c for c in cells if c[1]["cell_type"] == "code"]
     assert "parameters" in code[0][1]["metadata"].get("tags", []), "first code cell must be tagged 'parameters'"
     params = notebook_parameters(path)
-    assert "PROFILE" in params
-    assert all(not c[1].get("outputs") for c in code), "store notebooks without outputs"
+    assert params["PROFILE"]["default"] == '"standard"', "the stored notebook's own default is the standard profile"
+    assert stored.clean(nb) == nb, "stored outputs hold nothing that changes from run to run (tdbook.stored)"
     assert nb["metadata"]["kernelspec"]["name"] == "tdbook"
     if path.stem.startswith("00"):
         return
@@ -37,7 +37,11 @@ def test_conventions(path):
     assert "results.start(" in text and "results.finish()" in text and "claims_table()" in text
     assert "panel(" in code[-1][0] or "panel(" in code[-2][0], "end with a widget panel"
     first_md = next(s for s, c in cells if c["cell_type"] == "markdown")
-    assert "seed" in first_md.lower() and "§" in first_md, "cite the seed sections reproduced"
+    entry = entry_for(path.stem)
+    if entry is not None:
+        citation = DOCUMENTS[entry.document].citation
+        assert citation in first_md and ("§" in first_md or "Fig." in first_md), f"cite {citation} with sections"
+    assert "../shared" not in json.dumps(nb) and ".txt`" not in first_md, "cite documents, not files outside the repo"
 
 
 @pytest.mark.notebook
@@ -58,7 +62,8 @@ def test_quick_profile_runs(path, out_root):
 @pytest.mark.notebook
 def test_same_seed_and_profile_give_identical_bytes(tmp_path, monkeypatch):
     """Issue 2: the random-walk notebook run twice (quick profile, same seed) writes byte-identical
-    results and figures."""
+    results and figures — and the executed notebook, in the form tdbook.stored keeps in notebooks/, is the
+    same bytes too (issue 20)."""
     path = ROOT / "notebooks" / "05_random_walk.ipynb"
     trees = []
     for k in range(2):
@@ -67,7 +72,11 @@ def test_same_seed_and_profile_give_identical_bytes(tmp_path, monkeypatch):
         r = run_notebook(path, "quick", {"PROFILE": "quick", "SEED": 11})
         assert r.status == "ok", r.error
         files = sorted(p for sub in ("data", "figures") for p in (root / sub).rglob("*") if p.is_file())
-        trees.append({p.relative_to(root).as_posix(): p.read_bytes() for p in files})
+        tree = {p.relative_to(root).as_posix(): p.read_bytes() for p in files}
+        executed = json.loads((root / "notebooks" / path.name).read_text())
+        tree["stored notebook"] = stored.dumps(stored.clean(executed))
+        assert any(c.get("outputs") for c in executed["cells"] if c["cell_type"] == "code")
+        trees.append(tree)
     assert any(k.endswith(".png") for k in trees[0]) and any(k.endswith(".json") for k in trees[0])
     assert trees[0].keys() == trees[1].keys()
     differ = [k for k in trees[0] if trees[0][k] != trees[1][k]]

@@ -1,0 +1,99 @@
+"""The notebooks in notebooks/ are stored with their standard-profile outputs (issue 20): what they show agrees
+with the committed results and figures, holds nothing that changes from run to run, and stays light."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from tdbook import results, stored
+from tdbook.catalog import discover
+from tests.conftest import ROOT
+
+STORED = [p for p in discover() if any(c.get("outputs") for c in json.loads(p.read_text())["cells"])]
+SAVED = re.compile(r"figures/([0-9]{2}_\w+)/([\w.-]+)\.png")
+
+
+class _Tables(HTMLParser):
+    """Rows of every <table> in an HTML string, cell texts only."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: list[list[list[str]]] = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr":
+            self.tables[-1].append([])
+        elif tag in ("td", "th"):
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self.tables[-1][-1].append("".join(self._cell))
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def _outputs(nb: dict) -> list[dict]:
+    return [o for c in nb["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])]
+
+
+def _text(o: dict) -> str:
+    if "text" in o:
+        return "".join(o["text"])
+    data = o.get("data", {})
+    return "".join(data.get("text/plain", "")) + "".join(data.get("text/html", ""))
+
+
+def test_a_clone_shows_every_notebook_with_its_outputs():
+    assert {p.stem for p in STORED} == {p.stem for p in discover()}, "run `make figures` and commit notebooks/"
+
+
+@pytest.mark.parametrize("path", STORED, ids=lambda p: p.stem)
+def test_the_stored_claims_table_is_the_committed_results_file(path):
+    nb = json.loads(path.read_text())
+    assert stored.clean(nb) == nb
+    if path.stem.startswith("00"):
+        return
+    res = json.loads((ROOT / "data" / "results" / f"{path.stem}.json").read_text())
+    tables = []
+    for o in _outputs(nb):
+        html = "".join(o.get("data", {}).get("text/html", ""))
+        if "<table>" in html:
+            parser = _Tables()
+            parser.feed(html)
+            tables += [t for t in parser.tables if t and t[0] == results.CLAIM_COLUMNS]
+    assert tables, f"{path.stem} shows no claims table (results.claims_table())"
+    shown = tables[-1][1:]
+    col = {name: i for i, name in enumerate(results.CLAIM_COLUMNS)}
+    assert [r[col["claim"]] for r in shown] == [c["id"] for c in res["claims"]]
+    for row, c in zip(shown, res["claims"]):
+        assert row[col["verdict"]] == c["verdict"], c["id"]
+        assert row[col["ours"]] == results.fmt(c["ours"]), c["id"]
+        assert row[col["paper"]] == results.fmt(c["paper"]), c["id"]
+
+
+@pytest.mark.parametrize("path", STORED, ids=lambda p: p.stem)
+def test_every_figure_the_notebook_saves_is_in_figures(path):
+    nb = json.loads(path.read_text())
+    saved = {m.groups() for o in _outputs(nb) for m in SAVED.finditer(_text(o))}
+    on_disk = {(path.stem, p.stem) for p in (ROOT / "figures" / path.stem).glob("*.png")}
+    assert {s for s in saved if s[0] == path.stem} <= on_disk, "a figure the notebook saved is missing"
+    assert all(s[0] == path.stem for s in saved), "a notebook saves its figures under its own name"
+
+
+def test_notebooks_stay_light():
+    total = sum(p.stat().st_size for p in (ROOT / "notebooks").glob("*.ipynb"))
+    assert total < 15 * 2**20, f"notebooks/ holds {total / 2**20:.1f} MB; the README promises < 15 MB"
+    for p in STORED:
+        for o in _outputs(json.loads(p.read_text())):
+            assert "image/svg+xml" not in o.get("data", {}), f"{p.stem}: PNG only inline"
