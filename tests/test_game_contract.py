@@ -26,6 +26,8 @@ FACTORIES = {
     "backgammon": lambda seed: games.make("backgammon", seed=seed),
     "draw_poker": lambda seed: games.make("draw_poker", rounds=2, seed=seed),
 }
+FACTORIES["kenju"] = lambda seed: games.make("kenju")
+
 JUNK = (None, object(), "no such move", ("nonsense",), 10**9, -(10**9), 2.5)
 
 

@@ -16,6 +16,7 @@ GAMES: dict[str, str] = {
     "backgammon": "tdbook.games.backgammon:Backgammon",
     "draw_poker": "tdbook.games.draw_poker:DrawPoker",
 }
+GAMES["kenju"] = "tdbook.games.kenju:Kenju"
 
 
 def make(name: str, **options: Any) -> Any:
