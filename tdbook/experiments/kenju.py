@@ -29,7 +29,6 @@ from ..games.kenju import (
     cell_of,
     line_pattern,
     lines_through,
-    n_lines_through,
     new_board,
     place,
     useful_moves,
@@ -248,7 +247,7 @@ def position_board():
 
 
 def evaluation_grid(effect: str, table: np.ndarray = MAX) -> dict[tuple[int, int], int]:
-    """Every candidate point (vacant, on a live line) of the position valued under ``effect`` (A, B, C, D, percentage)."""
+    """Every candidate point (vacant, on a live line) of the position valued under ``effect`` (A–D, percentage)."""
     if effect not in EFFECTS:
         raise ValueError(f"effect must be one of {', '.join(EFFECTS)}, got {effect!r}")
     b = position_board()
@@ -425,8 +424,8 @@ def confidence_trace(player: Player, seed: int) -> Trace:
     st = play_game(
         b, tables, pars, states, np.zeros(2, dtype=np.bool_), z2, np.zeros((2, pars.shape[1])), np.zeros((2, N_STATE)),
         MAX.copy(), make_state(run_seed(seed, "fig4.15")), np.zeros((2, N_STATS), dtype=np.int64),
-        np.zeros((2, N_STATS), dtype=np.int64), np.zeros(2, dtype=np.bool_), np.zeros((2, 1, N_PATTERNS), dtype=np.int64),
-        np.zeros(2, dtype=np.int64), trace,
+        np.zeros((2, N_STATS), dtype=np.int64), np.zeros(2, dtype=np.bool_),
+        np.zeros((2, 1, N_PATTERNS), dtype=np.int64), np.zeros(2, dtype=np.int64), trace,
     )  # fmt: skip
     n = int(n_moves(b))
     moves = [(int(x_of(c)), int(y_of(c))) for c in b.moves[:n].tolist()]

@@ -305,7 +305,9 @@ def run(
         board_for(cap), games, until_moves, tables, pars, states, watch, wtables, wpars, wstates,
         np.asarray(teacher, dtype=np.int64), rng, stats, wstats, rec, hist, hist_n, results, lengths, moves,
     )  # fmt: skip
-    return Games(results[:g], lengths[:g], moves[: min(g, moves.shape[0])], stats, wstats, hist, hist_n, tables, wtables, states)
+    return Games(
+        results[:g], lengths[:g], moves[: min(g, moves.shape[0])], stats, wstats, hist, hist_n, tables, wtables, states
+    )
 
 
 def match(white: Player, black: Player, games: int, *, seed: int, stream: int = 0, **kw) -> Games:

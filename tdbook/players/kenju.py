@@ -158,11 +158,11 @@ class System3:
     doff: float = 0.0
     aon: float = 0.0
     aoff: float = 0.0
-    check_order: str = "deadend-first"
+    check_order: str = "flowchart"
     node_loop: str = "either"
-    patience: str = "reaches"
-    patience_scope: str = "path"
-    tie_try: str = "unsuccessful"
+    patience: str = "exceeds"
+    patience_scope: str = "search"
+    tie_try: str = "successful"
     system: int = 3
     zero_modes: str = "both"
     confidence_eval: str = "before"
