@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from tqdm.auto import tqdm
 
+from ..claims import Estimate
 from ..claims import table as claims_table
 from ..core import profiles
 from ..games.kenju import (
@@ -161,10 +162,27 @@ def estimate(x: Any) -> tuple[float, float, int]:
 # ----------------------------------------------------------------------------- §1 the game
 
 
-def example_game(seed: int) -> Games:
-    """One MAX vs MAX game (Fig. 4.23's search) for drawing the line-list."""
+def example_position(seed: int, stones: int = 14) -> dict[str, Any]:
+    """The position after ``stones`` moves of a MAX vs MAX game (Fig. 4.23's search): its moves, line-list (as
+    ``(x0, y0, direction, colour, pattern)``), place-table size and the thesis-style text board."""
+    from ..games.kenju import line_list, reset
+
     m = max_player()
-    return run(m, m, games=1, seed=seed, keep_moves=1)
+    g = run(m, m, games=1, seed=run_seed(seed, "example"), keep_moves=1)
+    n = min(stones, int(g.lengths[0]))
+    b = new_board()
+    reset(b)
+    for c in g.moves[0][:n].tolist():
+        place(b, c)
+    moves = [(int(x_of(c)), int(y_of(c))) for c in g.moves[0][:n].tolist()]
+    lines = line_list(b)
+    return {
+        "moves": moves,
+        "lines": lines,
+        "white_lines": sum(c == WHITE for _, _, _, c, _ in lines),
+        "places": int(b.meta[4]),
+        "text": board_text(moves, numbers=True),
+    }
 
 
 # ----------------------------------------------------------------------------- §2 Fig. 4.14
@@ -329,7 +347,7 @@ class ModeResult:
     games: Games
     build: tuple[float, float]  # share of each side's moves that extend one of its own live lines
     block: tuple[float, float]  # share that land on a live line of the opponent's
-    longest: tuple[float, float]  # mean longest run of stones in a live line of each side at the end
+    longest: np.ndarray  # per game and side: the most stones of the side in one live line at the end
 
     @property
     def counts(self) -> dict[str, int]:
@@ -338,16 +356,16 @@ class ModeResult:
 
 def move_roles(games: Games) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For each side: share of its moves that extend its own live lines, share that block the opponent's lines,
-    and the mean (over games) of the most stones of its colour in one live line at the end."""
+    and per game the most stones of its colour in one live line at the end (games × 2)."""
     b = new_board()
     from ..games.kenju import line_colour, reset
 
     build = np.zeros(2)
     block = np.zeros(2)
     count = np.zeros(2)
-    longest = np.zeros(2)
+    longest = np.zeros((len(games.lengths), 2))
     lines = np.zeros(20, dtype=np.int32)
-    for row, n in zip(games.moves, games.lengths):
+    for gi, (row, n) in enumerate(zip(games.moves, games.lengths)):
         reset(b)
         for i, c in enumerate(row[:n].tolist()):
             s = i % 2
@@ -365,9 +383,8 @@ def move_roles(games: Games) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                 w = int(b.lines[i])
                 if int(line_colour(b, w)) == s + 1:
                     best = max(best, int(b.count[s, w]))
-            longest[s] += best
-    n = max(1, len(games.lengths))
-    return build / np.maximum(count, 1), block / np.maximum(count, 1), longest / n
+            longest[gi, s] = best
+    return build / np.maximum(count, 1), block / np.maximum(count, 1), longest
 
 
 def mode_games(label: str, games: int, seed: int, player: Player | None = None, cap: int = 20) -> ModeResult:
@@ -382,7 +399,7 @@ def mode_games(label: str, games: int, seed: int, player: Player | None = None, 
     w, bl = base.with_(modes=modes[0]), base.with_(modes=modes[1])
     g = match(w, bl, games, seed=run_seed(seed, f"fig4.13{label}"), keep_moves=games, cap=cap)
     build, block, longest = move_roles(g)
-    return ModeResult(label, modes, g, tuple(build), tuple(block), tuple(longest))
+    return ModeResult(label, modes, g, tuple(build), tuple(block), longest)
 
 
 def all_modes(games: int, seed: int, wa140: Player, cap: int = 20) -> dict[str, ModeResult]:
@@ -435,18 +452,18 @@ def confidence_trace(player: Player, seed: int) -> Trace:
     )
 
 
-def dynamic_modes(player: Player, games: int, seed: int) -> dict[str, float]:
+def dynamic_modes(player: Player, games: int, seed: int) -> dict[str, Any]:
     """Dynamic DEFENDING/ATTACKING over ``games`` games of ``player`` against itself: the share of games showing
     both defending-only and attacking-only moves, and the shares of moves in each mode."""
-    n_both = 0
+    flags = np.zeros(games, dtype=bool)
     counts = np.zeros(4)  # defending only, attacking only, both, neither
     for g in range(games):
         t = confidence_trace(player, seed + 7919 * g)
         d, a = t.defending[1:], t.attacking[1:]
-        n_both += bool(np.any(d & ~a) and np.any(a & ~d))
+        flags[g] = bool(np.any(d & ~a) and np.any(a & ~d))
         counts += [np.sum(d & ~a), np.sum(a & ~d), np.sum(d & a), np.sum(~d & ~a)]
     return {
-        "both_kinds": n_both / games,
+        "flags": flags,
         "defending": counts[0] / counts.sum(),
         "attacking": counts[1] / counts.sum(),
         "both_on": counts[2] / counts.sum(),
@@ -456,3 +473,102 @@ def dynamic_modes(player: Player, games: int, seed: int) -> dict[str, float]:
 
 RESULT_NAMES = {WHITE_WINS: "White", BLACK_WINS: "Black", DRAW: "draw"}
 DEFAULT_SYSTEM3 = System3()
+
+
+# ----------------------------------------------------------------------------- the claims' measured values
+
+Measured = dict[str, tuple[Any, str]]
+
+
+def share_estimate(flags: Any) -> Estimate:
+    """A proportion with its binomial standard error."""
+    x = np.asarray(flags, dtype=float).ravel()
+    p = float(x.mean())
+    return Estimate(p, float(np.sqrt(max(p * (1 - p), 0.25 / x.size) / x.size)), int(x.size))
+
+
+def difference(a: Any, b: Any) -> Estimate:
+    """mean(a) − mean(b) with the standard error of a difference of independent means."""
+    ma, sa, na = estimate(a)
+    mb, sb, nb = estimate(b)
+    return Estimate(ma - mb, float(np.hypot(sa, sb)), na + nb)
+
+
+def claims_fig_4_14(seed: int, games: int) -> Measured:
+    f = fig_4_14()
+    seen = reachable_in_play(run_seed(seed, "reachable"), games)
+    return {
+        "fig4.14-values": (f["values"], "the table the code teaches with, by address"),
+        "fig4.14-by-pattern": (f["by_pattern"], "the by-address column read in the order of the by-pattern column"),
+        "fig4.14-total": (f["total"], "sum of the 32 values"),
+        "fig4.14-mirror-symmetric": (f["symmetric"], "MAX[p] = MAX[mirror p] for all 32 patterns"),
+        "fig4.14-dense-ranks": (
+            f["dense"] and f["ties_are_mirror_pairs"],
+            f"{f['n_classes']} mirror classes, values 0–{max(f['values'])}, every tie a mirror pair",
+        ),
+        "fig4.11-asymptote": (
+            f["limit_total"],
+            f"the most the rule can reach with MAX teaching: a pattern climbs only over an equal one it beats, so "
+            f"L ≤ its dense rank among the {int(REACHABLE.sum())} patterns met in play; MAX's total {f['total']}",
+        ),
+        "reachable-total": (
+            f["reachable_total"],
+            f"MAX summed over the patterns with ≥ 2 X (patterns {f['unreachable']} have fewer: a live line holds a "
+            "stone and the '?' adds one)",
+        ),
+        "reachable-seen-in-play": (
+            int(seen.sum()),
+            f"patterns Box 6 met over {games} MAX vs MAX games, all among the {int(REACHABLE.sum())} reachable: "
+            f"{bool(np.all(~seen | REACHABLE))}",
+        ),
+    }
+
+
+def claims_value_maps() -> Measured:
+    out: Measured = {}
+    for fig, effect in FIGURES.items():
+        rows = printed_rows(effect)
+        for y in transcribed_rows(fig):
+            out[f"{fig.replace('_', '.')}-row{y:+d}"] = (rows[y], f"y = {y}, left to right (W −1, B −2)")
+    m = marked_moves()
+    a, b_, p = m["A"], m["B"], m["percentage"]
+    out["fig4.16-c-best"] = (a["c"] == a["best"], f"c = {a['c']}, best {a['best']} (also at (2, 2))")
+    out["fig4.16-b-no-more-than-a"] = (a["b"] <= a["a"], f"a = {a['a']}, b = {a['b']}")
+    out["fig4.17-b-above-a"] = (b_["b"] > b_["a"], f"a = {b_['a']}, b = {b_['b']}")
+    out["fig4.17-c-not-best"] = (b_["c"] < b_["best"], f"c = {b_['c']}, best {b_['best']} at {b_['argbest']}")
+    out["fig4.18-c-best-and-b-above-a"] = (
+        p["c"] == p["best"] and p["b"] > p["a"],
+        f"a = {p['a']}, b = {p['b']}, c = {p['c']}, best {p['best']}",
+    )
+    return out
+
+
+def claims_modes(modes: dict[str, ModeResult], dynamic: dict[str, float], games: int) -> Measured:
+    r = {k: v.games.results for k, v in modes.items()}
+    la, lc, ld = modes["a"].longest, modes["c"].longest, modes["d"].longest
+    return {
+        "fig4.13a-defending-no-win": (
+            share_estimate(r["a"] == DRAW),
+            f"share of {games} MAX vs MAX games, both DEFENDING, stopped at the cap without five; longest lines "
+            f"{la.mean(0).round(2).tolist()}",
+        ),
+        "fig4.13b-attacking-first-wins": (
+            share_estimate(r["b"] == WHITE_WINS),
+            f"share of White wins, both ATTACKING ({int(np.sum(r['b'] == BLACK_WINS))} Black wins, "
+            f"{int(np.sum(r['b'] == DRAW))} at the cap)",
+        ),
+        "fig4.13c-attacker-builds": (
+            difference(lc[:, 0], lc[:, 1]),
+            f"White ATTACKING − Black DEFENDING: most stones in one live line at the end; block shares "
+            f"{np.round(modes['c'].block, 2).tolist()}",
+        ),
+        "fig4.13d-attacker-builds": (
+            difference(ld[:, 1], ld[:, 0]),
+            f"Black ATTACKING − White DEFENDING, as (c); block shares {np.round(modes['d'].block, 2).tolist()}",
+        ),
+        "fig4.13e-both-kinds": (
+            share_estimate(dynamic["flags"]),
+            f"share of WA.140 vs WA.140 games with moves DEFENDING alone and ATTACKING alone; moves: defending "
+            f"{dynamic['defending']:.2f}, attacking {dynamic['attacking']:.2f}, both {dynamic['both_on']:.2f}",
+        ),
+    }

@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit
 from tqdm.auto import tqdm
 
+from ..claims import Estimate
 from ..claims import get as get_claim
 from ..core.rng import make_state
 from ..games.kenju import (
@@ -71,7 +72,7 @@ from ..players.kenju_ram import (
     system2_teach,
     system2_useful,
 )
-from .kenju import run_seed
+from .kenju import Measured, difference, estimate, run_seed, share_estimate
 from .kenju_play import board_for
 
 RAM_SYSTEM1, RAM_SYSTEM2 = 1, 2
@@ -388,4 +389,67 @@ def code_examples() -> list[tuple[str, str, list[int]]]:
         addr = np.zeros(4, dtype=np.int64)
         code48(b, cell_of(*at), WHITE, True, addr)
         out.append((name, code_text(b, cell_of(*at), WHITE), addr.tolist()))
+    return out
+
+
+# ----------------------------------------------------------------------------- the claims' measured values
+
+
+def claims_appendix_c() -> Measured:
+    a = appendix_c_counts()
+    return {
+        "appC-subcodes": (
+            a["n_subcodes"],
+            "distinct M.L sub-codes over all 3⁸ arrangements of a line's eight points around the move: "
+            + ", ".join(a["subcodes"]),
+        ),
+        "appC-combinations": (
+            a["n_combinations"],
+            f"not in App. C's list, e.g. {', '.join(a['missing_from_list'][:6])}",
+        ),
+        "appC-listed": (a["listed_occurring"], "App. C's list with any combination that cannot occur removed"),
+    }
+
+
+def claims_system1(runs: list[System1Run], late: int = 100) -> Measured:
+    d = np.array([r.dist for r in runs])  # runs × games × 10
+    empty_s1 = d[:, -late:, 4].mean(1)
+    empty_max = d[:, -late:, 5].mean(1)
+    resp = [responses_to_examples(r.net) for r in runs]
+    names = list(resp[0])
+    four_vs_single = np.array([r[names[2]] <= r[names[1]] for r in resp])
+    missed = d[:, :, 6].sum() / max(1.0, d[:, :, 8].sum())
+    return {
+        "sys1-leaping": (
+            difference(empty_s1, empty_max),
+            f"empty directions (of 4) of a move over the last {late} games, System 1 − MAX; distance from the last "
+            f"move {d[:, -late:, 2].mean():.2f} vs {d[:, -late:, 3].mean():.2f}; to the nearest stone "
+            f"{d[:, -late:, 0].mean():.2f} vs {d[:, -late:, 1].mean():.2f}",
+        ),
+        "sys1-four-no-better": (
+            share_estimate(four_vs_single),
+            f"share of trained nets valuing the completion of a four no higher than a point beside a single stone "
+            f"(mean responses {np.mean([r[n] for r in resp for n in names[2:3]]):.1f} vs "
+            f"{np.mean([r[names[1]] for r in resp]):.1f}; empty surroundings {np.mean([r[names[0]] for r in resp]):.1f}"
+            f"); it missed {missed:.0%} of its chances to complete five",
+        ),
+        "sys1-sparse-share": (
+            Estimate(*estimate([sparse_share(r.net)["sparse_share"] for r in runs])),
+            "share of the stored reward in words addressed by sparse direction codes (at most single stones)",
+        ),
+    }
+
+
+def claims_system2(curves: dict[tuple[str, bool], list[System2Curve]]) -> Measured:
+    out: Measured = {}
+    for bias in BIASES:
+        off = np.array([c.saturated[-1] for c in curves[(bias, False)]])
+        on = np.array([c.saturated[-1] for c in curves[(bias, True)]])
+        out[f"sys2-saturation-{bias}"] = (
+            difference(off, on),
+            f"saturated evaluations after training, without − with detraining all levels first "
+            f"({off.mean():.2f} vs {on.mean():.2f}); at the teacher's level "
+            f"{np.mean([c.agree[-1] for c in curves[(bias, False)]]):.2f} vs "
+            f"{np.mean([c.agree[-1] for c in curves[(bias, True)]]):.2f}",
+        )
     return out

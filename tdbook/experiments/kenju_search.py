@@ -35,7 +35,7 @@ from ..players.kenju import (
     max_player,
     path_histogram,
 )
-from .kenju import run_seed
+from .kenju import Measured, run_seed
 from .kenju_play import match
 from .kenju_training import SCHEMES, train_scheme
 
@@ -172,3 +172,38 @@ def work_per_move(values: list[int], games: int, seed: int) -> Work:
 __all__ = ["LITERAL", "NODEPATIENCES", "SearchStats", "readings", "search_stats", "work_per_move"]
 
 _ = PATIENCES  # the readings' choices are those of tdbook.players.kenju
+
+
+def claims_deadends(best: SearchStats, others: list[SearchStats]) -> Measured:
+    out: Measured = {}
+    for n in NODEPATIENCES:
+        out[f"fig4.24-np{n}-paths"] = (
+            [round(float(v), 3) for v in best.paths[n]],
+            f"searches trying 5, 4, 3, 2, 1 paths (%), {best.searches[n]:,} searches",
+        )
+        out[f"fig4.24-np{n}-causes"] = (
+            [round(float(v), 3) for v in best.causes[n]],
+            "paths ending in a node-loop, line-loop, place-loop, no dead end (%)",
+        )
+    p5 = [best.paths[n][0] for n in NODEPATIENCES]
+    none = [best.causes[n][3] for n in NODEPATIENCES]
+    out["fig4.24-fivepath-rises"] = (bool(p5[0] < p5[1] < p5[2]), f"5-path searches {np.round(p5, 1).tolist()} %")
+    out["fig4.24-nodeadend-falls"] = (bool(none[0] > none[1] > none[2]), f"no dead end {np.round(none, 1).tolist()} %")
+    lit = [o for o in [best, *others] if o.reading == LITERAL]
+    out["fig4.24-closest-reading"] = (
+        reading_name(best.reading),
+        f"total deviation {best.deviation():.1f} points over both tables and three columns, the least of "
+        f"{1 + len(others)} readings" + (f"; the flow chart word for word: {lit[0].deviation():.1f}" if lit else ""),
+    )
+    return out
+
+
+def claims_work(w: Work) -> Measured:
+    md, npat = w.effect()
+    return {
+        "fig4.19-maxdeadends-dominates": (
+            bool(md > npat),
+            f"moves valued per search rise {md:.2f}× over MAXDEADENDS {w.values[0]}–{w.values[-1]} and {npat:.2f}× "
+            "over NODEPATIENCE",
+        ),
+    }

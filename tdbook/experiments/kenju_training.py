@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 from tqdm.auto import tqdm
 
+from ..claims import Estimate, Spread
 from ..learners.kenju_line_table import MAX, N_PATTERNS, learnable_limit, ranking_violations
 from ..players.kenju import (
     FIG_4_7,
@@ -43,7 +44,7 @@ from ..players.kenju import (
     me_stand_in,
     null_player,
 )
-from .kenju import estimate, run_seed
+from .kenju import Measured, difference, estimate, run_seed, share_estimate
 from .kenju_play import Games, match, train
 
 SCHEMES = {
@@ -337,3 +338,141 @@ def summary(x: Any) -> str:
 
 
 __all__ = ["N_PATTERNS", "SCHEMES", "all_schemes", "performance_curves", "first_move_bias", "system4_vs_3"]
+
+
+# ----------------------------------------------------------------------------- the claims' measured values
+
+
+def claims_schemes(s: Schemes, long_totals: np.ndarray) -> Measured:
+    fin = {k: s.final(k) for k in SCHEMES}
+    rough = {k: s.roughness(k) for k in SCHEMES}
+    early = np.concatenate([s.early_share(k) for k in SCHEMES])
+    n_tables = sum(len(r) for r in s.runs.values()) + len(s.runs[5]) + len(s.runs[6])
+    means = {k: float(v.mean()) for k, v in fin.items()}
+    sd = float(np.sqrt(np.mean([np.var(v, ddof=1) for v in fin.values()])))
+    gap = max(means.values()) - min(means.values())
+    return {
+        "fig4.11-2-4-low": (
+            difference(np.concatenate([fin[1], fin[3]]), np.concatenate([fin[2], fin[4]])),
+            "total at move 200, schemes 1 and 3 minus schemes 2 and 4; means "
+            + ", ".join(f"{SCHEMES[k][0]} {means[k]:.1f}" for k in SCHEMES),
+        ),
+        "fig4.11-5-6-smooth": (
+            difference(np.concatenate([rough[k] for k in (1, 2, 3, 4)]), np.concatenate([rough[5], rough[6]])),
+            "largest single-move step as a share of the total at 200, schemes 1–4 minus 5–6; means "
+            + ", ".join(f"{SCHEMES[k][0]} {rough[k].mean():.3f}" for k in SCHEMES),
+        ),
+        "fig4.8-early-activity": (
+            Estimate(*estimate(early)),
+            f"share of the learning at move {s.moves} done in the first 50 moves, all {early.size} runs",
+        ),
+        "fig4.8-no-obvious-differences": (
+            float(gap / sd),
+            f"largest gap between the schemes' mean totals ({gap:.1f}) in single-run standard deviations ({sd:.1f})",
+        ),
+        "fig4.9-6-columns": (
+            Spread.of(s.change_moves(6)),
+            f"moves with a change in scheme 6 (WE), {len(s.runs[6])} runs; all schemes: "
+            + ", ".join(f"{SCHEMES[k][0]} {s.change_moves(k).mean():.1f}" for k in SCHEMES),
+        ),
+        "fig4.9-6-levels": (
+            Spread.of(s.levels(6)),
+            "distinct values (rank levels) in scheme 6's White table at move 200",
+        ),
+        "fig4.9-6-xxxxx-lowest": (
+            share_estimate(s.pattern_final(6, 31) == 0),
+            "share of scheme 6 runs in which XXXXX still has the lowest value (0) at move 200; all schemes: "
+            + ", ".join(f"{SCHEMES[k][0]} {np.mean(s.pattern_final(k, 31) == 0):.2f}" for k in SCHEMES),
+        ),
+        "invariant-tables": (
+            n_tables,
+            f"learner tables checked after every move against L ≤ bound ≤ MAX (a violation raises); "
+            f"{len(s.runs[1])} runs × 6 schemes × {s.moves} moves",
+        ),
+        "long-run-total": (
+            int(long_totals.max()),
+            f"largest total of {long_totals.shape[0]} learners after {long_totals.shape[1]} moves each "
+            f"(median {int(np.median(long_totals[:, -1]))})",
+        ),
+    }
+
+
+def claims_performance(as_run: PerformanceCurves, powered: PerformanceCurves) -> Measured:
+    sig = significant_curves(as_run)
+    slopes = pooled_slopes(powered)
+    out: Measured = {
+        "fig4.4-no-trend": (
+            Spread.of(sig),
+            f"curves (of W, B, H) with a significant linear trend (p < 0.05) per replicate, {sig.size} replicates "
+            f"of the thesis's protocol (10-game tests); {np.mean(sig > 0):.0%} of replicates show at least one",
+        ),
+    }
+    for k, (m, se, n) in slopes.items():
+        out[f"fig4.4-powered-slope-{k}"] = (
+            Estimate(m / powered.test_games * 10, se / powered.test_games * 10, n),
+            f"slope of curve {k} in score per 10 games per training game, {powered.test_games}-game tests",
+        )
+    return out
+
+
+def claims_first_move(fb: FirstMoveBias) -> Measured:
+    s = fb.as_run()
+    c = fb.powered.counts()
+    per_game = np.where(fb.powered.results == 1, 1.0, np.where(fb.powered.results == 2, -1.0, 0.0))
+    m, se, n = estimate(per_game)
+    sd = float(fb.scores.std(ddof=1))
+    return {
+        "fig4.5-white-bias-as-run": (
+            Estimate(*estimate(s)),
+            f"mean of the 16 ten-game scores of one run: {s.astype(int).tolist()}",
+        ),
+        "fig4.5-white-bias-powered": (
+            Estimate(10 * m, 10 * se, n),
+            f"White − Black per 10 games over {fb.powered.n:,} games: {c}",
+        ),
+        "fig4.5-spread": (sd, f"standard deviation of a ten-game score over {fb.scores.size:,} tests"),
+        "fig4.5-as-run-significant": (
+            share_estimate(fb.scores.mean(1) - 1.96 * fb.scores.std(1, ddof=1) / np.sqrt(fb.scores.shape[1]) > 0),
+            f"share of {fb.scores.shape[0]} repeats of the 16 tests whose mean is significantly above 0",
+        ),
+    }
+
+
+def claims_system4(c: System4Comparison) -> Measured:
+    return {
+        "sys4-faster": (
+            difference(c.totals4[:, -1], c.totals3[:, -1]),
+            f"total at move {c.totals3.shape[1]}, System 4 − System 3 (scheme 1); questions per run "
+            f"{c.questions4.mean():.0f} vs {c.questions3.mean():.0f}",
+        ),
+        "sys4-above-bound": (
+            Estimate(*estimate(c.above_limit4)),
+            "patterns above System 3's bound (L ≤ rank ≤ MAX) at the end of a System 4 run (System 3: none, by the "
+            f"invariant); ranking violations {c.violations4.mean():.0f} vs System 3's {c.violations3.mean():.0f}",
+        ),
+    }
+
+
+def explore(
+    scheme: int = 1,
+    runs: int = 10,
+    moves: int = 200,
+    maxdeadends: int = 5,
+    nodepatience: int = 4,
+    effect: str = "A",
+    system: int = 3,
+    seed: int = 1,
+) -> Schemes:
+    """The panel's experiment: ``runs`` runs of one training scheme with other search parameters."""
+    from ..learners.kenju_line_table import EFFECTS
+
+    if effect not in EFFECTS:
+        raise ValueError(f"effect must be one of {', '.join(EFFECTS)}, got {effect!r}")
+    search = replace(FIG_4_23, maxdeadends=int(maxdeadends), nodepatience=int(nodepatience), evaluation=EFFECTS[effect])
+    out: dict[int, list[SchemeRun]] = {k: [] for k in SCHEMES}
+    wa = None
+    if scheme == 3:
+        wa = train_scheme(1, 140, run_seed(seed, "explore-wa")).white[-1]
+    for r in tqdm(range(runs), desc=f"scheme {scheme}", leave=False):
+        out[scheme].append(train_scheme(scheme, moves, run_seed(seed, f"explore{scheme}", r), wa, system, search))
+    return Schemes(out, moves)
