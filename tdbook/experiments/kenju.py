@@ -89,7 +89,7 @@ PROFILES: dict[str, dict[str, Any]] = {
         "PERF_REPLICATES": 100,
         "PERF_TEST_GAMES": 10,
         "POWERED_TEST_GAMES": 400,
-        "POWERED_REPLICATES": 20,
+        "POWERED_REPLICATES": 10,
         "FIG45_TESTS": 16,
         "FIG45_REPEATS": 500,
         "FIG45_POWERED_GAMES": 20000,
@@ -100,7 +100,7 @@ PROFILES: dict[str, dict[str, Any]] = {
         "SYS1_GAMES": 600,
         "SYS1_RUNS": 10,
         "SYS2_GAMES": 200,
-        "SYS2_RUNS": 10,
+        "SYS2_RUNS": 5,
         "SYS4_RUNS": 100,
     },
     "full": {
