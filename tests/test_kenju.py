@@ -93,28 +93,41 @@ def _check_position(b: K.Board) -> None:
     buf = np.zeros(K.MAX_PLACES, dtype=np.int32)
     m = K.useful_moves(b, buf)
     u = buf[:m].astype(np.int64)
-    ours = sorted(zip((u % K.SIDE - K.HALF).tolist(), (u // K.SIDE - K.HALF).tolist()))
-    assert ours == sorted(map(tuple, useful[:, :2].tolist()))
+    ours = np.sort((u % K.SIDE - K.HALF) * 4096 + (u // K.SIDE - K.HALF))
+    assert np.array_equal(ours, np.sort(useful[:, 0] * 4096 + useful[:, 1]))
     for x, y, cnt in useful[:10].tolist():
         assert K.n_lines_through(b, K.cell_of(x, y)) == cnt
     # a win exactly when the last mover has five (or more) in a row
-    at = {(x, y): c for x, y, c in zip(xs.tolist(), ys.tolist(), cs.tolist())}
-    x, y, c = int(xs[-1]), int(ys[-1]), int(cs[-1])
-    five = False
+    five = _run_of_last(xs, ys, cs) >= 5
+    st_ = int(K.status(b))
+    assert (st_ in (K.WHITE_WINS, K.BLACK_WINS)) == five
+    if five:
+        assert st_ == (K.WHITE_WINS if cs[-1] == K.WHITE else K.BLACK_WINS)
+    elif n == 2 * K.CAP:
+        assert st_ == K.DRAW
+
+
+@njit(cache=True)
+def _run_of_last(xs, ys, cs):
+    """The longest run of the last stone's colour through it, in any direction (a plain scan of the stones)."""
+    x, y, c = xs[-1], ys[-1], cs[-1]
+    best = 0
     for d in range(4):
         run = 1
         for sgn in (1, -1):
             k = 1
-            while at.get((x + sgn * k * int(K.DX[d]), y + sgn * k * int(K.DY[d]))) == c:
+            while True:
+                found = False
+                for i in range(xs.size):
+                    if xs[i] == x + sgn * k * K.DX[d] and ys[i] == y + sgn * k * K.DY[d] and cs[i] == c:
+                        found = True
+                        break
+                if not found:
+                    break
                 run += 1
                 k += 1
-        five |= run >= 5
-    st_ = int(K.status(b))
-    assert (st_ in (K.WHITE_WINS, K.BLACK_WINS)) == five
-    if five:
-        assert st_ == (K.WHITE_WINS if c == K.WHITE else K.BLACK_WINS)
-    elif n == 2 * K.CAP:
-        assert st_ == K.DRAW
+        best = max(best, run)
+    return best
 
 
 def test_live_line_bookkeeping_matches_a_brute_force_recount_on_10000_positions():

@@ -24,6 +24,7 @@ from ..games.kenju import (
     BLACK_WINS,
     DRAW,
     MAX_PLACES,
+    N_CELLS,
     WHITE,
     WHITE_WINS,
     board_text,
@@ -443,6 +444,7 @@ def confidence_trace(player: Player, seed: int) -> Trace:
         MAX.copy(), make_state(run_seed(seed, "fig4.15")), np.zeros((2, N_STATS), dtype=np.int64),
         np.zeros((2, N_STATS), dtype=np.int64), np.zeros(2, dtype=np.bool_),
         np.zeros((2, 1, N_PATTERNS), dtype=np.int64), np.zeros(2, dtype=np.int64), trace,
+        np.empty(MAX_PLACES, dtype=np.int32), np.zeros(N_CELLS, dtype=np.int8),
     )  # fmt: skip
     n = int(n_moves(b))
     moves = [(int(x_of(c)), int(y_of(c))) for c in b.moves[:n].tolist()]

@@ -79,12 +79,13 @@ def play_game(
     hist: np.ndarray,
     hist_n: np.ndarray,
     trace: np.ndarray,
+    scratch: np.ndarray,
+    mark: np.ndarray,
 ) -> int:
     """One game; returns its status.  ``record[s]`` keeps side ``s``'s learning table (the watcher's when it has
-    one) in ``hist[s, hist_n[s]]`` after each of its moves, while ``hist_n[s] < hist.shape[1]``."""
+    one) in ``hist[s, hist_n[s]]`` after each of its moves, while ``hist_n[s] < hist.shape[1]``.  ``scratch``
+    (int32[MAX_PLACES]) and ``mark`` (int8[N_CELLS], all zero and left so) are work space."""
     reset(board)
-    scratch = np.empty(MAX_PLACES, dtype=np.int32)
-    mark = np.zeros(N_CELLS, dtype=np.int8)
     question = np.zeros(N_QUESTION, dtype=np.int64)
     answers = np.zeros(1, dtype=np.int64)
     for s in range(2):
@@ -173,6 +174,8 @@ def play_games(
     returns the number of games played (their statuses and lengths in ``results``, ``lengths``, and their
     moves in ``games_moves`` as far as it has rows)."""
     trace = np.zeros((MAX_STONES, N_TRACE), dtype=np.float64)
+    scratch = np.empty(MAX_PLACES, dtype=np.int32)
+    mark = np.zeros(N_CELLS, dtype=np.int8)
     g = 0
     while True:
         if until_moves > 0:
@@ -186,7 +189,7 @@ def play_games(
             return g
         st = play_game(
             board, tables, pars, states, watch, wtables, wpars, wstates, teacher, rng, stats, wstats, record, hist,
-            hist_n, trace,
+            hist_n, trace, scratch, mark,
         )  # fmt: skip
         results[g] = st
         lengths[g] = n_moves(board)

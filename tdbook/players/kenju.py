@@ -25,12 +25,21 @@ no reply of the opponent is imagined.  :func:`search` implements every box of th
 System 4 (§4.10.2) instead asks, in Box 2, which of two equally valued moves is better, and raises every
 pattern through the preferred move that is absent from the lines through the other.
 
-**Where the flow chart is ambiguous** (the notebook measures each reading against Fig. 4.24): the *order*
-of the tests — ``"flowchart"`` (Box 2 → 3 → 4 → 5: a node-loop is only noticed if patience has not run
-out first) or ``"deadend-first"`` (Box 2 → 5 → 3 → 4); the *node-loop* — ``"best"`` (the Box 2 move is the
-best move to date, except on a path's first node, the thesis's words), ``"path"`` (a node already on this
-path) or ``"either"``; *patience* — ``"reaches"`` (stop when the unsuccessful tries reach NODEPATIENCE)
-or ``"exceeds"``; its *scope* — counted per ``"path"`` or over the whole ``"search"``.
+**Where the flow chart is ambiguous** (the notebook measures all 80 combinations against Fig. 4.24): the
+*order* of the tests — ``"flowchart"`` (Box 2 → 3 → 4 → 5: a node-loop is only noticed if patience has not run
+out first) or ``"deadend-first"`` (Box 2 → 5 → 3 → 4); the *node-loop* — ``"best"`` (the Box 2 move is the best
+move to date, except on a path's first node: the thesis's words), ``"path"`` (a node already on this path),
+``"either"``, or ``"best-first"`` / ``"either-first"`` (a path's first node counts too); *patience* —
+``"reaches"`` (stop when the unsuccessful tries reach NODEPATIENCE) or ``"exceeds"``; whether a *tie* with the
+best move to date is an ``"unsuccessful"`` try or not (``"successful"``: it does not better the best, but it
+does not count against patience either); and the *scope* of the count — per ``"path"`` or over the whole
+``"search"`` ("since the last successful try").  **The defaults are the reading closest to Fig. 4.24**:
+flow-chart order, node-loop ``"path"``, patience ``"exceeds"``, ties ``"successful"``, scope ``"search"``; the
+flow chart read word for word (``tdbook.experiments.kenju_search.LITERAL``) is the farthest of all.  A path of
+:data:`MAX_PATH_NODES` nodes, which some readings never end (a cycle of equally valued moves), ends as a node-loop.
+
+This module is the whole of System 3's move choice — the search, its statistics, the player's state and its
+kinds (search, the greedy stand-in, random) — kept together because the kernels share their parameter layout.
 
 **CONFIDENCE, INTEREST and the modes** (§4.8.2–4.8.3).  Before each move,
 ``CONFIDENCE ← ½(CONFIDENCE + value of the player's previous move − value of the opponent's previous move)``
@@ -58,13 +67,11 @@ from ..core.rng import randint
 from ..games.kenju import (
     BLACK,
     EMPTY,
-    MAX_STONES,
     N_CELLS,
     N_DIRS,
     STEP,
     WHITE,
     Board,
-    is_legal,
     n_moves,
     reach_moves,
     useful_moves,
@@ -159,7 +166,7 @@ class System3:
     aon: float = 0.0
     aoff: float = 0.0
     check_order: str = "flowchart"
-    node_loop: str = "either"
+    node_loop: str = "path"
     patience: str = "exceeds"
     patience_scope: str = "search"
     tie_try: str = "successful"
@@ -654,14 +661,9 @@ def cause_shares(stats: np.ndarray) -> np.ndarray:
     return c / max(1.0, c.sum())
 
 
-def is_legal_cell(board: Board, cell: int) -> bool:
-    return bool(is_legal(board, cell))
-
-
 __all__ = [
     "FIG_4_23",
     "FIG_4_7",
-    "MAX_STONES",
     "Player",
     "System3",
     "choose",
