@@ -16,7 +16,7 @@ thesis's System 2 breaks a tie in favour of the highest level (§3.3.6).
 codes), :func:`random_mapping` — uniform without replacement, or *biased* towards the start of the pattern
 (the "occupied" end of a sorted situation code) linearly (weight ∝ ``N − i``) or exponentially (∝
 ``exp(−i / (N/4))``), with replacement, so heavily weighted bits may feed several inputs.  The thesis gives no
-parameters for the bias (reading note §6 item 13): these are the forms tried here.
+parameters for the bias: these are the forms tried here.
 """
 
 from __future__ import annotations
