@@ -202,9 +202,10 @@ def line_pattern(board: Board, w: int, cell: int) -> int:
 
 
 @njit(cache=True)
-def lines_through(board: Board, cell: int, out: np.ndarray) -> int:
-    """Write the live lines holding ``cell`` into ``out`` (≥ 20 long) and return how many (at most 20)."""
-    n = 0
+def lines_through(board: Board, cell: int, out: np.ndarray, start: int = 0) -> int:
+    """Write the live lines holding ``cell`` into ``out`` from index ``start`` on (at most 20 of them) and return
+    the index after the last one written."""
+    n = start
     for d in range(N_DIRS):
         for k in range(5):
             w = d * N_CELLS + cell - k * STEP[d]

@@ -72,6 +72,8 @@ from ..games.kenju import (
     STEP,
     WHITE,
     Board,
+    line_pattern,
+    lines_through,
     n_moves,
     reach_moves,
     useful_moves,
@@ -289,24 +291,6 @@ def _line_ok(board: Board, w: int, own: int, defending: bool, attacking: bool) -
 
 
 @njit(cache=True)
-def _lines_at(board: Board, cell: int, out: np.ndarray, n: int) -> int:
-    for d in range(N_DIRS):
-        for k in range(5):
-            w = d * N_CELLS + cell - k * STEP[d]
-            if (board.count[0, w] > 0) != (board.count[1, w] > 0):
-                out[n] = w
-                n += 1
-    return n
-
-
-@njit(cache=True)
-def _pattern(board: Board, w: int, cell: int) -> int:
-    d = w // N_CELLS
-    k = (cell - (w - d * N_CELLS)) // STEP[d]
-    return board.pattern[w] | (1 << (4 - k))
-
-
-@njit(cache=True)
 def _ask(teach_mode: int, teacher: np.ndarray, answers: np.ndarray, n_answers: int, qi: np.ndarray, a: int, b: int):
     """The answer (0, 1, 2) to the question numbered qi[0]; -1 when a person must answer it first."""
     if teach_mode == TEACH_TABLE:
@@ -373,9 +357,9 @@ def search(
         # ---- Box 1: a starting line
         ns = 0
         if defending and opp_prev >= 0:
-            ns = _lines_at(board, opp_prev, buf, ns)
+            ns = lines_through(board, opp_prev, buf, ns)
         if attacking and own_prev >= 0:
-            ns = _lines_at(board, own_prev, buf, ns)
+            ns = lines_through(board, own_prev, buf, ns)
         if not defending and not attacking:
             ns = 0
         if ns == 0:
@@ -474,14 +458,14 @@ def search(
             bv = -1
             for i in range(nc):
                 w = buf[i]
-                p = _pattern(board, w, m)
+                p = line_pattern(board, w, m)
                 v = table[p]
                 stats[T_LINE_EVALS] += 1
                 if bl == -1 or v > bv:
                     bl = w
                     bv = v
                 elif v == bv and learning and not system4:
-                    a = _pattern(board, bl, m)
+                    a = line_pattern(board, bl, m)
                     if same_or_mirror(a, p):
                         stats[T_AUTO_EQUAL] += 1
                         continue

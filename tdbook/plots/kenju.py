@@ -258,7 +258,8 @@ def first_move(fb: FirstMoveBias) -> Any:
 
 
 def deadends(best: SearchStats, others: Sequence[SearchStats] = ()) -> Any:
-    """Fig. 4.24: paths per search and dead-end causes, printed vs the closest reading (others as grey dots)."""
+    """Fig. 4.24: paths per search and dead-end causes, printed vs the closest reading (the range of the others as
+    grey bars)."""
     fig, axes = plt.subplots(2, 3, figsize=(15, 7))
     for j, npat in enumerate(NODEPATIENCES):
         for i, (printed, key, labels) in enumerate(
@@ -271,8 +272,9 @@ def deadends(best: SearchStats, others: Sequence[SearchStats] = ()) -> Any:
             x = np.arange(len(labels))
             ax.bar(x - 0.2, printed, 0.4, color="#999999", label="Fig. 4.24")
             ax.bar(x + 0.2, getattr(best, key)[npat], 0.4, color=PALETTE[0], label="closest reading")
-            for o in others:
-                ax.plot(x + 0.2, getattr(o, key)[npat], ".", color="#555555", alpha=0.25, ms=3)
+            if others:
+                vals = np.array([getattr(o, key)[npat] for o in others])
+                ax.vlines(x + 0.2, vals.min(0), vals.max(0), color="#555555", lw=2.5, alpha=0.5, label="other readings")
             ax.set_xticks(x)
             ax.set_xticklabels(labels)
             ax.set_title(f"NODEPATIENCE {npat}: {'paths per search' if i == 0 else 'how paths ended'}")
