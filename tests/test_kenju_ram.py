@@ -91,3 +91,11 @@ def test_system1_and_system2_runs_are_seeded():
     b = kr.system1_run(4, seed=2)
     assert np.array_equal(a.net, b.net) and np.array_equal(a.dist, b.dist) and a.net.sum() > 0
     assert kr.teacher_level(_board([(0, 0), (1, 0), (0, 1), (1, 1), (0, 2), (2, 1), (0, 3)]), K.cell_of(0, 4)) == 8
+
+
+def test_system2_curve_is_seeded_and_detraining_cures_saturation():
+    a = kr.system2_curve("linear", False, 6, seed=4, points=2, test_games=3)
+    b = kr.system2_curve("linear", False, 6, seed=4, points=2, test_games=3)
+    c = kr.system2_curve("linear", True, 6, seed=4, points=2, test_games=3)
+    assert np.array_equal(a.saturated, b.saturated) and np.array_equal(a.agree, b.agree)
+    assert c.saturated[-1] < a.saturated[-1]
