@@ -25,8 +25,9 @@ FACTORIES = {
     "tictactoe": lambda seed: games.make("tictactoe"),
     "backgammon": lambda seed: games.make("backgammon", seed=seed),
     "draw_poker": lambda seed: games.make("draw_poker", rounds=2, seed=seed),
+    "checkers": lambda seed: games.make("checkers"),
+    "kenju": lambda seed: games.make("kenju"),
 }
-FACTORIES["checkers"] = lambda seed: games.make("checkers")
 JUNK = (None, object(), "no such move", ("nonsense",), 10**9, -(10**9), 2.5)
 
 

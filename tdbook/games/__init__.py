@@ -15,8 +15,9 @@ GAMES: dict[str, str] = {
     "tictactoe": "tdbook.games.tictactoe:TicTacToe",
     "backgammon": "tdbook.games.backgammon:Backgammon",
     "draw_poker": "tdbook.games.draw_poker:DrawPoker",
+    "checkers": "tdbook.games.checkers:Checkers",
+    "kenju": "tdbook.games.kenju:Kenju",
 }
-GAMES["checkers"] = "tdbook.games.checkers:Checkers"
 
 
 def make(name: str, **options: Any) -> Any:

@@ -1,0 +1,87 @@
+"""A person plays and teaches System 3 (Kenju thesis §4.3 mode (b), §4.6): an illegal click is refused with the board
+unchanged, questions wait for an answer, answers raise the preferred pattern, and the clickable board does the same."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tdbook.games.base import IllegalMove
+from tdbook.learners.kenju_line_table import MAX
+from tdbook.players.kenju_human import TeachingSession
+
+
+def _snapshot(s: TeachingSession):
+    return (list(s.moves), s.table.copy(), s.state.copy(), s.rng.copy(), s.question, list(s.answers))
+
+
+def _same(a, b):
+    return a[0] == b[0] and all(np.array_equal(x, y) for x, y in zip(a[1:4], b[1:4])) and a[4:] == b[4:]
+
+
+def _play_until_question(s: TeachingSession, rng: np.random.Generator):
+    from tdbook.games.kenju import Kenju, KenjuState
+
+    while s.question is None and not s.over:
+        legal = Kenju().legal_moves(KenjuState(tuple(s.moves)))
+        s.play(*legal[int(rng.integers(len(legal)))])
+
+
+def test_illegal_clicks_are_refused_and_change_nothing():
+    s = TeachingSession(person="white", seed=1)
+    before = _snapshot(s)
+    with pytest.raises(IllegalMove, match="relative to the first move"):
+        s.play(1, 1)
+    assert _same(before, _snapshot(s))
+    s.play(0, 0)
+    for bad, msg in [((0, 0), "occupied"), ((9, 9), "no window"), ((200, 0), "too far")]:
+        before = _snapshot(s)
+        if s.question is not None:
+            msg = "answer the learner's question first"
+        with pytest.raises(IllegalMove, match=msg):
+            s.play(*bad)
+        assert _same(before, _snapshot(s))
+
+
+def test_questions_wait_and_answers_raise_the_preferred_pattern():
+    s = TeachingSession(person="black", seed=3)
+    rng = np.random.default_rng(0)
+    _play_until_question(s, rng)
+    assert s.question is not None and "Which line is better" in s.question.text()
+    before = _snapshot(s)
+    with pytest.raises(IllegalMove, match="question first"):
+        s.play(*s.question.at)
+    assert _same(before, _snapshot(s))
+    with pytest.raises(ValueError, match="answer 1, 2 or 0"):
+        s.answer(3)
+    q = s.question
+    t0 = s.table.copy()
+    s.answer(2)
+    if s.question is None:  # the search ended: the raise is committed
+        assert s.table[q.pattern2] == t0[q.pattern2] + 1 or s.table.sum() > t0.sum()
+    assert (q.pattern1, q.pattern2, 2) in s.asked
+
+
+def test_a_finished_game_refuses_moves_and_max_can_teach():
+    s = TeachingSession(person="black", teacher="MAX", seed=5)
+    rng = np.random.default_rng(1)
+    while not s.over:
+        _play_until_question(s, rng)
+        assert s.question is None, "MAX answers every question itself"
+    before = _snapshot(s)
+    with pytest.raises(IllegalMove, match="game is over"):
+        s.play(30, 30)
+    assert _same(before, _snapshot(s))
+    assert np.all(s.table <= MAX) and s.table.sum() > 0
+    s.new_game()
+    assert len(s.moves) == 1 and s.table.sum() > 0, "a new game keeps what was learned"
+
+
+def test_the_clickable_board_refuses_a_bad_click_and_shows_the_table():
+    from tdbook.widgets.kenju import TeachBoard
+
+    w = TeachBoard(seed=2)
+    n = len(w.session.moves)
+    assert w.click(0, 0) is False and "occupied" in w.message.value and len(w.session.moves) == n
+    assert w.click(1, 1) is True and len(w.session.moves) >= n + 1
+    assert "line table" in w.table.value
