@@ -26,6 +26,7 @@ class Entry:
     title: str
     document: str  # Document.key
     sections: str  # what of the document the notebook reproduces
+    minutes: float = 5.0  # about how long its standard profile runs on one core (orders parallel runs)
 
 
 #: The five documents the collection re-runs (REFERENCES.md gives the full citations).
@@ -76,19 +77,25 @@ DOCUMENTS: dict[str, Document] = {
 }
 
 ENTRIES: tuple[Entry, ...] = (
-    Entry("00", "Index and reproduction scoreboard", "", "every notebook's claims"),
-    Entry("01", "Samuel's signature tables", "samuel1973", "the whole note: 27 terms, 9 → 3 → 1 tables, A/D counts"),
-    Entry("02", "Samuel's checkers polynomial", "powell2000", "ch. 3, §4.1"),
-    Entry("03", "Kenju: RAM nets, line patterns and a teacher", "kenju", "ch. 2–4, App. A–C"),
-    Entry("04", "Waterman's production-rule poker player", "waterman1968", "ch. 2–5"),
-    Entry("05", "Random walk: TD vs Monte Carlo vs TD(λ)", "powell2000", "§4.3–4.4, App. A, App. C"),
-    Entry("06", "Tic-tac-toe with TD(λ) tables", "powell2000", "§6.1–6.2, App. B, App. D"),
-    Entry("07", "Tic-tac-toe with TD(λ) networks", "powell2000", "§6.3–6.7, App. B.8–B.9"),
-    Entry("08", "TD-Gammon", "powell2000", "ch. 5"),
-    Entry("09", "Symmetric gammon outputs", "gammon2011", "the whole post"),
+    Entry("00", "Index and reproduction scoreboard", "", "every notebook's claims", 0.1),
+    Entry("01", "Samuel's signature tables", "samuel1973", "the whole note: 27 terms, 9 → 3 → 1 tables, A/D counts", 5),
+    Entry("02", "Samuel's checkers polynomial", "powell2000", "ch. 3, §4.1", 10),
+    Entry("03", "Kenju: RAM nets, line patterns and a teacher", "kenju", "ch. 2–4, App. A–C", 4),
+    Entry("04", "Waterman's production-rule poker player", "waterman1968", "ch. 2–5", 7),
+    Entry("05", "Random walk: TD vs Monte Carlo vs TD(λ)", "powell2000", "§4.3–4.4, App. A, App. C", 1.5),
+    Entry("06", "Tic-tac-toe with TD(λ) tables", "powell2000", "§6.1–6.2, App. B, App. D", 9),
+    Entry("07", "Tic-tac-toe with TD(λ) networks", "powell2000", "§6.3–6.7, App. B.8–B.9", 10),
+    Entry("08", "TD-Gammon", "powell2000", "ch. 5", 14),
+    Entry("09", "Symmetric gammon outputs", "gammon2011", "the whole post", 10),
 )
 
 BY_NUMBER: dict[str, Entry] = {e.number: e for e in ENTRIES}
+
+
+def expected_minutes(stem: str) -> float:
+    """The catalog's estimate of a notebook's standard-profile wall time (minutes, one core)."""
+    e = BY_NUMBER.get(stem[:2])
+    return e.minutes if e else 5.0
 
 
 def notebooks_dir() -> Path:

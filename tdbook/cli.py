@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -42,6 +43,19 @@ def _parser() -> argparse.ArgumentParser:
         help="set a notebook parameter, e.g. -p RUNS 200 (repeatable)",
     )
     r.add_argument("--kernel", default="tdbook", help="Jupyter kernel name (default: tdbook)")
+    r.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="run independent notebooks concurrently on a Dask LocalCluster of N workers "
+        "(default: one per core; 1 runs them one after another here)",
+    )
+    r.add_argument(
+        "--scheduler",
+        metavar="tcp://HOST:PORT",
+        help="send the notebooks to an existing Dask cluster instead (its workers must see this checkout)",
+    )
 
     s = sub.add_parser(
         "scoreboard",
@@ -126,7 +140,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .runner import Interrupted, UsageError, run
 
         try:
-            results = run(args.names, args.profile, [tuple(p) for p in args.parameter], kernel=args.kernel)
+            workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+            results = run(
+                args.names,
+                args.profile,
+                [tuple(p) for p in args.parameter],
+                kernel=args.kernel,
+                workers=workers,
+                scheduler=args.scheduler,
+            )
         except UsageError as e:
             print(f"tdbook run: error: {e}", file=sys.stderr)
             return 2

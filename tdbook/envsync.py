@@ -18,7 +18,7 @@ from .core.paths import repo_root
 #: Pinned packages that conda-forge does not carry: installed by pip inside the conda env.
 CONDA_MISSING: frozenset[str] = frozenset({"pokerkit", "gnubg", "pydraughts"})
 #: PyPI name → conda-forge name where they differ.
-CONDA_NAMES: dict[str, str] = {}
+CONDA_NAMES: dict[str, str] = {"dask[distributed]": "dask"}  # conda-forge's dask includes distributed
 
 
 def pins(pyproject: Path | None = None) -> list[tuple[str, str]]:

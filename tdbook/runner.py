@@ -378,18 +378,26 @@ def run(
     params: Iterable[tuple[str, str]] = (),
     kernel: str = KERNEL,
     stream=sys.stdout,
+    workers: int | None = None,
+    scheduler: str | None = None,
 ) -> list[RunResult]:
-    """Validate, then execute each chosen notebook in order; print failures and a summary.
+    """Validate, then execute the chosen notebooks; print failures and a summary.
 
     The whole run is a recording run (:func:`tdbook.core.paths.recording`): in the standard profile its
-    notebooks, their results and the scoreboard go to the committed record.
+    notebooks, their results and the scoreboard go to the committed record.  With ``workers`` > 1 the
+    notebooks run concurrently on a Dask ``LocalCluster`` (one worker per notebook at a time, the longest
+    first), with ``scheduler`` on an existing Dask cluster (whose workers see this checkout at the same
+    path); the index (00) always runs last, here.  Each notebook is deterministic given its seed, so the
+    outputs are the same bytes however many workers ran them.
     """
     paths = resolve_names(names)
     plan = check_request(paths, profile, params)
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise UsageError(f"--workers must be a positive integer, got {workers!r}")
     saved = os.environ.get(RECORD_ENV)
     os.environ[RECORD_ENV] = "1"
     try:
-        return _run_all(paths, plan, profile, kernel, stream)
+        return _run_all(paths, plan, profile, kernel, stream, workers or 1, scheduler)
     finally:
         if saved is None:
             os.environ.pop(RECORD_ENV, None)
@@ -397,19 +405,37 @@ def run(
             os.environ[RECORD_ENV] = saved
 
 
-def _run_all(paths: list[Path], plan: dict[Path, dict[str, Any]], profile: str, kernel: str, stream) -> list[RunResult]:
-    results = []
-    for p in paths:
+def _interrupted(p: Path, paths: list[Path], done: list[RunResult], profile: str) -> Interrupted:
+    finished = ", ".join(r.notebook for r in done) or "none"
+    rest = [q.stem for q in paths if q.stem not in {r.notebook for r in done}]
+    rerun = " ".join(["python -m tdbook run", *rest]) + ("" if profile == "standard" else f" --profile {profile}")
+    return Interrupted(
+        f"interrupted during {p.stem}: its results file is marked incomplete; finished before it: "
+        f"{finished}. To run the rest: {rerun}"
+    )
+
+
+def _run_all(
+    paths: list[Path],
+    plan: dict[Path, dict[str, Any]],
+    profile: str,
+    kernel: str,
+    stream,
+    workers: int,
+    scheduler: str | None,
+) -> list[RunResult]:
+    index = [p for p in paths if p.stem.startswith("00")]
+    books = [p for p in paths if p not in index]
+    results: list[RunResult] = []
+    if scheduler or (workers > 1 and len(books) > 1):
+        results += _run_on_dask(books, plan, profile, kernel, stream, workers, scheduler)
+        books = []
+    for p in books + index:
         print(f"[tdbook] running {p.stem} (profile {profile}) …", file=stream, flush=True)
         try:
             r = run_notebook(p, profile, plan[p], kernel=kernel, quiet=False)  # papermill's cell bar
         except KeyboardInterrupt:
-            done = ", ".join(r.notebook for r in results) or "none"
-            rerun = " ".join(["python -m tdbook run", p.stem, *(q.stem for q in paths[paths.index(p) + 1 :])])
-            raise Interrupted(
-                f"interrupted during {p.stem}: its results file is marked incomplete; finished before it: {done}. "
-                f"To run the rest: {rerun}" + ("" if profile == "standard" else f" --profile {profile}")
-            ) from None
+            raise _interrupted(p, paths, results, profile) from None
         results.append(r)
         if r.status != "ok":
             print(f"[tdbook] {p.stem} FAILED {r.error}", file=stream, flush=True)
@@ -421,6 +447,88 @@ def _run_all(paths: list[Path], plan: dict[Path, dict[str, Any]], profile: str, 
     print(summary_table(results), file=stream)
     print(f"\noutputs under {output_root(profile)}", file=stream)
     return results
+
+
+#: What a notebook run needs to find in a worker's environment (set there for the task, then restored).
+FORWARDED_ENV = ("TDBOOK_ROOT", "TDBOOK_OUTPUT_ROOT", "TDBOOK_CLAIMS_PATH", "MPLBACKEND", RECORD_ENV)
+
+
+def _remote_run(path: str, profile: str, parameters: dict[str, Any], kernel: str, env: dict[str, str]) -> RunResult:
+    """A notebook run as a Dask task: the caller's environment for the run, then the worker's own again."""
+    saved = {k: os.environ.get(k) for k in FORWARDED_ENV}
+    for k in FORWARDED_ENV:
+        os.environ.pop(k, None)
+    os.environ.update(env)
+    try:
+        return run_notebook(Path(path), profile, parameters, kernel=kernel, quiet=True)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def _run_on_dask(
+    books: list[Path],
+    plan: dict[Path, dict[str, Any]],
+    profile: str,
+    kernel: str,
+    stream,
+    workers: int,
+    scheduler: str | None,
+) -> list[RunResult]:
+    from distributed import Client, LocalCluster, as_completed
+    from tqdm.auto import tqdm
+
+    from .catalog import expected_minutes
+
+    if scheduler:
+        try:
+            client, cluster = Client(scheduler, timeout="20s"), None
+        except OSError as e:
+            raise UsageError(f"no Dask scheduler answers at {scheduler}: {e}") from None
+        where = f"the Dask cluster at {scheduler}"
+    else:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        client = Client(cluster)
+        where = f"a LocalCluster of {workers} workers"
+    env = {k: os.environ[k] for k in FORWARDED_ENV if k in os.environ}
+    order = sorted(books, key=lambda p: -expected_minutes(p.stem))  # the longest first: a shorter tail
+    print(f"[tdbook] running {len(order)} notebooks (profile {profile}) on {where} …", file=stream, flush=True)
+    done: list[RunResult] = []
+    futures = [
+        client.submit(
+            _remote_run,
+            str(p),
+            profile,
+            plan[p],
+            kernel,
+            env,
+            key=f"tdbook-{p.stem}",
+            priority=len(order) - i,
+            pure=False,
+        )
+        for i, p in enumerate(order)
+    ]
+    try:
+        with tqdm(total=len(futures), desc="notebooks", unit="nb") as bar:
+            for fut in as_completed(futures):
+                r = fut.result()
+                done.append(r)
+                bar.update()
+                if r.status != "ok":
+                    print(f"[tdbook] {r.notebook} FAILED {r.error}", file=stream, flush=True)
+    except KeyboardInterrupt:
+        client.cancel(futures)
+        running = next((p for p in order if p.stem not in {r.notebook for r in done}), order[-1])
+        raise _interrupted(running, books, done, profile) from None
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    rank = {p.stem: i for i, p in enumerate(books)}
+    return sorted(done, key=lambda r: rank[r.notebook])
 
 
 def environment_note() -> str:

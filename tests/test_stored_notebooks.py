@@ -97,3 +97,10 @@ def test_notebooks_stay_light():
     for p in STORED:
         for o in _outputs(json.loads(p.read_text())):
             assert "image/svg+xml" not in o.get("data", {}), f"{p.stem}: PNG only inline"
+
+
+@pytest.mark.parametrize("path", STORED, ids=lambda p: p.stem)
+def test_stored_outputs_hold_no_path_of_this_machine(path):
+    text = "".join(_text(o) for o in _outputs(json.loads(path.read_text())))
+    for local in (str(ROOT), "/tmp/", "/home/", "PosixPath("):
+        assert local not in text, f"{path.stem} shows {local!r}: outputs must read the same on every machine"
