@@ -45,6 +45,7 @@ def test_environment_yml_agrees_with_pyproject():
     proj = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert conda.pop("python") == proj["requires-python"].removeprefix(">=")
     expected = dict(envsync.pins())
+    conda = {next((k for k, v in envsync.CONDA_NAMES.items() if v == n), n): v for n, v in conda.items()}
     assert {**conda, **pip} == expected
     assert set(pip) == set(envsync.CONDA_MISSING) & set(expected), "pip section only for what conda-forge lacks"
     assert (ROOT / "environment.yml").read_text() == envsync.render(), "run `make env`"
