@@ -127,9 +127,8 @@ def test_cut_points_equal_frequency():
     assert cut_points(np.array([0.0, 1.0, 1.0]), 7).tolist() == [0.5]
 
 
-def test_teacher_finds_the_free_piece():
-    """White to move can take a man (a forced capture) or the teacher sees it at depth; the chosen index is
-    legal and the depth is the spec's."""
+def test_teacher_returns_a_legal_move_and_its_depth():
+    """The teacher's choice in a ballot opening is a legal move index, searched to the spec's depth."""
     s = ballots()[0][1]
     best, depth, nodes = teach(s, BookSpec(depth=4, endgame_depth=4))
     assert 0 <= best < len(moves_of(s)) and depth == 4 and nodes > 0
@@ -164,3 +163,20 @@ def test_alpha_beta_equals_negamax(depth):
         v = ps.search(root, depth, ps.MAX_PLY - 1, ps.POLY, w, 0.1, st0, thr, n, tabs, p.ws.arrays)
         assert v == pytest.approx(_negamax(s, s, 0, depth, w, 0.1, p.ws.arrays), abs=1e-9)
         assert 0 <= p.ws.stats[1] < len(moves_of(s))
+
+
+def test_teach_session_counts_the_chosen_move():
+    """'Teach it': the chosen move's first-level cells gain one A (and a D for every other move sharing the cell),
+    the tables' totals grow by one A and k D per table."""
+    from tdbook.experiments.signature_tables import TeachSession
+
+    s = TeachSession(train_positions=100, seed=0)
+    moves = s.moves()
+    a0, d0 = s.ct.tables.a.sum(), s.ct.tables.d.sum()
+    r = s.teach(moves[-1])
+    assert all(a1 == a + 1 and d1 >= d for (_, a, d, _), (_, a1, d1, _) in zip(r["before"], r["after"]))
+    assert s.ct.tables.a.sum() == a0 + 13 and s.ct.tables.d.sum() == d0 + 13 * (len(moves) - 1)
+    with pytest.raises(ValueError, match="not a legal move"):
+        s.teach("1-2")
+    s.next()
+    assert s.i == 1 and [m for m, _ in s.ranking()] and s.teacher_move() in s.moves()

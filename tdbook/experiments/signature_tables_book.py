@@ -322,7 +322,7 @@ def make_main(argv: Sequence[str] | None = None) -> int:
         print(f"tdbook train: error: {e}", file=sys.stderr)
         return 2
     side = {
-        "command": "python -m tdbook train signature-book " + shlex.join(argv),
+        "command": ("python -m tdbook train signature-book " + shlex.join(argv)).rstrip(),
         "code_version": code_version(),
         "spec": asdict(spec),
         "teacher": {
