@@ -62,7 +62,7 @@ PROFILES: dict[str, dict[str, Any]] = {
     "standard": {
         "POSITIONS": 0,
         "TEST_SHARE": 0.2,
-        "SIZES": [100, 200, 400, 800, 1600, 3200, 6000],
+        "SIZES": [100, 200, 400, 800, 1600, 3200, 6400, 12000],
         "SEEDS": 10,
         "RULE": "a_k",
         "REQUANT": "fixed",
@@ -78,7 +78,7 @@ PROFILES: dict[str, dict[str, Any]] = {
     "full": {
         "POSITIONS": 0,
         "TEST_SHARE": 0.2,
-        "SIZES": [100, 200, 400, 800, 1600, 3200, 6000],
+        "SIZES": [100, 200, 400, 800, 1600, 3200, 6400, 12000],
         "SEEDS": 20,
         "RULE": "a_k",
         "REQUANT": "fixed",
@@ -529,20 +529,32 @@ def play_match(a: TablePlayer, b: TablePlayer, n_ballots: int, max_plies: int, p
     }
 
 
-def strength(book: Book, cfg, seed: int = 0, progress: bool = True) -> dict:
-    """Tables vs Samuel's book-learned polynomial, both trained on all training positions of split ``seed``,
-    at equal search (depth ``MATCH_DEPTH`` plus captures), learned parts scaled to ``MATCH_MUL`` men per
-    standard deviation over the training moves."""
+OPPONENTS = {
+    "samuel": "Samuel's polynomial, book-learned (per-term agreement weights) on the same training set",
+    "logistic": "the logistic model's polynomial (conditional logit fit by gradient descent) on the same training set",
+}
+
+
+def strength(book: Book, cfg, seed: int = 0, opponent: str = "samuel", progress: bool = True) -> dict:
+    """Tables vs a linear polynomial over the same 27 terms (``opponent``: Samuel's book-learned weights or the
+    logistic model's), both trained on all training positions of split ``seed``, at equal search (depth
+    ``MATCH_DEPTH`` plus captures), learned parts scaled to ``MATCH_MUL`` men per standard deviation over the
+    training moves."""
+    if opponent not in OPPONENTS:
+        raise ValueError(f"opponent must be one of {list(OPPONENTS)}, got {opponent!r}")
     train, _ = split(book, cfg.TEST_SHARE, seed)
     ct = fit_tables(train, TableOptions.of(cfg), seed)
-    w = agreement_weights(train.X, train.starts, train.pref)
+    if opponent == "samuel":
+        w = agreement_weights(train.X, train.starts, train.pref)
+    else:
+        w = fit_softmax(train.X, train.starts, train.pref)
     mt = cfg.MATCH_MUL / learned_scale(ct.value, train.X)
     mp = cfg.MATCH_MUL / learned_scale(lambda X: X @ w, train.X)
     a = TablePlayer.tables(ct, mt, cfg.MATCH_DEPTH)
-    b = TablePlayer.poly(w, mp, cfg.MATCH_DEPTH)
+    b = TablePlayer.poly(w, mp, cfg.MATCH_DEPTH, name=opponent)
     res = play_match(a, b, cfg.MATCH_BALLOTS, cfg.MATCH_PLIES, progress)
-    res.update({"opponent": "Samuel's polynomial, book-learned (per-term agreement weights) on the same training set",
-                "depth": cfg.MATCH_DEPTH, "mul": cfg.MATCH_MUL, "tables": ct, "weights": w})  # fmt: skip
+    res.update({"opponent": OPPONENTS[opponent], "depth": cfg.MATCH_DEPTH, "mul": cfg.MATCH_MUL, "tables": ct,
+                "weights": w})  # fmt: skip
     return res
 
 
@@ -744,10 +756,10 @@ def agreement_claims(lc: dict) -> dict[str, dict]:
     return out
 
 
-def strength_claims(res: dict) -> dict[str, dict]:
+def strength_claims(res: dict, claim: str = "strength-score") -> dict[str, dict]:
     from ..claims import Estimate
 
-    return {"strength-score": {"ours": Estimate(res["score"], res["stderr"], res["games"] // 2),
+    return {claim: {"ours": Estimate(res["score"], res["stderr"], res["games"] // 2),
                                "note": f"{res['wins']} wins, {res['draws']} draws, {res['losses']} losses in "
                                f"{res['games']} games (depth {res['depth']} + captures; {res['mul']} men per s.d. "
                                f"of each learned part) against {res['opponent']}"}}  # fmt: skip

@@ -74,8 +74,8 @@ class BookSpec:
     """How the labelled set is made (see the module docstring)."""
 
     seed: int = 1967
-    positions: int = 8_000
-    games_per_ballot: int = 3
+    positions: int = 16_000
+    games_per_ballot: int = 5
     noise: float = 0.15
     play_depth: int = 4
     max_plies: int = 120
