@@ -35,7 +35,8 @@ result does not depend on the order of the stream (the counts are sums; with ``"
 bits of a float sum).  ``"online"`` trains all tables in one pass, the upper tables seeing the lower tables'
 outputs as they stand when each vector arrives (so the order matters; fixed thresholds only).
 
-Counting and evaluation are jitted kernels over numpy arrays (:func:`count_kernel`, :func:`forward_kernel`).
+Counting and evaluation are jitted kernels over numpy arrays (:func:`count_kernel`, :func:`forward_kernel`,
+:func:`root_cached`).
 """
 
 from __future__ import annotations
@@ -191,33 +192,6 @@ def _entry(node, t, rptr, rnode, rstride, offsets) -> int:
 
 
 @njit(cache=True)
-def count_kernel(X, wa, wd, rptr, rnode, rstride, offsets, node_levels, a, d, prior, thresholds, lo, hi, tdepth):
-    """Add the stream ``X`` (int64[n, n_inputs] levels) to the counts ``a``/``d`` of the tables whose depth lies
-    in ``lo … hi``: row ``r`` adds ``wa[r]`` to A (``wa[r] > 0``: preferred) or ``wd[r]`` to D.  The signatures of
-    upper tables come from the lower tables' current outputs."""
-    nt = offsets.size - 1
-    n_in = X.shape[1]
-    node = np.zeros(n_in + nt, dtype=np.int64)
-    last = -1
-    for t in range(nt):
-        if tdepth[t] <= hi:
-            last = t
-    for r in range(X.shape[0]):
-        for j in range(n_in):
-            node[j] = X[r, j]
-        pref = wa[r] > 0.0
-        for t in range(last + 1):
-            e = _entry(node, t, rptr, rnode, rstride, offsets)
-            if tdepth[t] >= lo:
-                if pref:
-                    a[e] += wa[r]
-                else:
-                    d[e] += wd[r]
-            if tdepth[t] < hi:  # its output is read above
-                node[n_in + t] = level_of(entry_value(a[e], d[e], prior), thresholds, t, node_levels[n_in + t] - 1)
-
-
-@njit(cache=True)
 def forward_kernel(X, rptr, rnode, rstride, offsets, node_levels, a, d, prior, thresholds, out):
     """Every table's output C for every row of ``X`` into ``out`` (float64[n, n_tables]); the root is the last
     column."""
@@ -235,22 +209,6 @@ def forward_kernel(X, rptr, rnode, rstride, offsets, node_levels, a, d, prior, t
 
 
 @njit(cache=True)
-def root_kernel(X, rptr, rnode, rstride, offsets, node_levels, a, d, prior, thresholds, out):
-    """The root table's output (the figure of merit) for every row of ``X`` into ``out`` (float64[n])."""
-    nt = offsets.size - 1
-    n_in = X.shape[1]
-    node = np.zeros(n_in + nt, dtype=np.int64)
-    for r in range(X.shape[0]):
-        for j in range(n_in):
-            node[j] = X[r, j]
-        for t in range(nt - 1):
-            e = _entry(node, t, rptr, rnode, rstride, offsets)
-            node[n_in + t] = level_of(entry_value(a[e], d[e], prior), thresholds, t, node_levels[n_in + t] - 1)
-        e = _entry(node, nt - 1, rptr, rnode, rstride, offsets)
-        out[r] = entry_value(a[e], d[e], prior)
-
-
-@njit(cache=True)
 def entry_tables(a, d, prior, thresholds, offsets, node_levels, n_in, cval, elev) -> None:
     """Every entry's C (``cval``) and requantized level (``elev``) — the tables as the level above reads them."""
     nt = offsets.size - 1
@@ -262,26 +220,41 @@ def entry_tables(a, d, prior, thresholds, offsets, node_levels, n_in, cval, elev
 
 
 @njit(cache=True)
-def count_cached(X, wa, wd, rptr, rnode, rstride, offsets, elev, a, d, lev, tdepth):
-    """:func:`count_kernel` for the tables of depth ``lev`` only, the lower tables read through their cached
-    levels ``elev`` (they are final: stagewise training)."""
+def count_kernel(
+    X, wa, wd, rptr, rnode, rstride, offsets, node_levels, a, d, prior, thresholds, elev, memo, lo, hi, tdepth
+):
+    """Add the stream ``X`` (int[n, n_inputs] levels) to the counts ``a``/``d`` of the tables whose depth lies in
+    ``lo … hi``: row ``r`` adds ``wa[r]`` to A and ``wd[r]`` to D (one of them is 0).  With one depth
+    (``lo == hi``, stagewise) the lower tables are final and read through their cached levels ``elev``; with
+    several (online) every table's output is recomputed from the counts as each vector arrives.  ``memo``
+    (int8[n, n_tables], or empty): the levels of the tables below, kept from one stagewise pass to the next."""
     nt = offsets.size - 1
     n_in = X.shape[1]
     node = np.zeros(n_in + nt, dtype=np.int64)
     last = -1
     for t in range(nt):
-        if tdepth[t] <= lev:
+        if tdepth[t] <= hi:
             last = t
+    cached = lo == hi
+    use_memo = cached and memo.shape[0] == X.shape[0]
     for r in range(X.shape[0]):
         for j in range(n_in):
             node[j] = X[r, j]
         for t in range(last + 1):
+            if use_memo and tdepth[t] < lo - 1:  # computed in an earlier pass
+                node[n_in + t] = memo[r, t]
+                continue
             e = _entry(node, t, rptr, rnode, rstride, offsets)
-            if tdepth[t] == lev:  # one of wa, wd is 0: adding it changes nothing (branch-free)
+            if tdepth[t] >= lo:  # adding the 0 of the other count changes nothing (branch-free)
                 a[e] += wa[r]
                 d[e] += wd[r]
-            else:
-                node[n_in + t] = elev[e]
+            if tdepth[t] < hi:  # its output is read above
+                if cached:
+                    node[n_in + t] = elev[e]
+                    if use_memo:
+                        memo[r, t] = elev[e]
+                else:
+                    node[n_in + t] = level_of(entry_value(a[e], d[e], prior), thresholds, t, node_levels[n_in + t] - 1)
 
 
 @njit(cache=True)
@@ -430,16 +403,16 @@ class SignatureTables:
         as each vector arrives (online)."""
         self._count(self._check_x(X), wa, wd, lo, hi)
 
-    def _count(self, X: np.ndarray, wa: np.ndarray, wd: np.ndarray, lo: int = 1, hi: int | None = None) -> None:
+    def _count(
+        self, X: np.ndarray, wa: np.ndarray, wd: np.ndarray, lo: int = 1, hi: int | None = None, memo=None
+    ) -> None:
         depth = np.array(self.arrangement.depth, dtype=np.int64)
         top = int(depth.max()) if hi is None else hi
         wa = np.asarray(wa, dtype=np.float64)
         wd = np.asarray(wd, dtype=np.float64)
-        if lo == top:
-            rptr, rnode, rstride, offsets, elev, _ = self.kernel_tables()
-            count_cached(X, wa, wd, rptr, rnode, rstride, offsets, elev, self.a, self.d, lo, depth)
-        else:
-            count_kernel(X, wa, wd, *self._arrays, self.a, self.d, self.prior, self.thresholds, lo, top, depth)
+        elev = self.cached()[1] if lo == top else np.zeros(0, dtype=np.int64)
+        memo = memo if memo is not None else np.zeros((0, self.arrangement.n_tables), dtype=np.int8)
+        count_kernel(X, wa, wd, *self._arrays, self.a, self.d, self.prior, self.thresholds, elev, memo, lo, top, depth)
         self._cache = None
 
     def requantize(self, X: np.ndarray, tables: list[int]) -> None:
@@ -478,8 +451,10 @@ class SignatureTables:
             st._count(X, wa, wd)
             return st
         depth = arrangement.depth
+        levels_fit_int8 = max(arrangement.output_levels) <= 127
+        memo = np.zeros((X.shape[0] if levels_fit_int8 else 0, arrangement.n_tables), dtype=np.int8)
         for lev in range(1, max(depth) + 1):
-            st._count(X, wa, wd, lev, lev)
+            st._count(X, wa, wd, lev, lev, memo)
             if requant == "equal":
                 st.requantize(X, [t for t in range(arrangement.n_tables) if depth[t] == lev])
         return st
