@@ -180,3 +180,19 @@ def test_teach_session_counts_the_chosen_move():
         s.teach("1-2")
     s.next()
     assert s.i == 1 and [m for m, _ in s.ranking()] and s.teacher_move() in s.moves()
+
+
+def test_teach_widget_teaches_on_click():
+    """The panel's Teach button counts the picked move and shows the changed cells; Next moves on."""
+    import matplotlib.pyplot as plt
+
+    from tdbook.widgets.signature_tables import teach_widget
+
+    w = teach_widget(lambda state, show_moves=True: plt.figure(), train_positions=100, seed=0)
+    row = w.children[1]
+    pick, teach, nxt = row.children
+    pick.value = pick.options[0]
+    teach.click()
+    assert "figure of merit" in w.children[3].value and "A/D" in w.children[3].value
+    nxt.click()
+    assert w.children[3].value == "" and "moves taught so far: 1" in w.children[0].children[1].value
