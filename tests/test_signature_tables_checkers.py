@@ -1,0 +1,198 @@
+"""The checkers side of notebook 01: the labelled set's file (refused with a clear message when corrupt), the
+terms of every legal move (equal to the polynomial's), the documented layout of the 27 terms, the teacher,
+and the equal-search kernel (α-β equals plain negamax)."""
+
+from __future__ import annotations
+
+import zipfile
+
+import numpy as np
+import pytest
+
+from tdbook.experiments.signature_tables_book import BookSpec, load_book, save_book, teach
+from tdbook.games.checkers import Checkers, CheckersState, ballots, moves_of
+from tdbook.learners.book_learning import alternatives, preferred_mask
+from tdbook.learners.checkers_polynomial import TERMS, Polynomial, Scorer
+from tdbook.learners.checkers_signature import LEVEL_CLASSES, N_TERMS, book_terms, cut_points, layout, train_tables
+from tdbook.players import checkers_signature as ps
+
+G = Checkers(quiet_limit=None)
+
+
+def _positions(n: int = 24, seed: int = 0) -> list[CheckersState]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for _, s in ballots()[: n * 2 : 2]:
+        for _ in range(int(rng.integers(0, 30))):
+            ms = moves_of(s)
+            if not ms:
+                break
+            s = G.apply(s, ms[int(rng.integers(len(ms)))].text)
+        if len(moves_of(s)) >= 2:
+            out.append(s)
+    return out
+
+
+def _arrays(states: list[CheckersState]) -> dict[str, np.ndarray]:
+    n = len(states)
+    return {
+        "words": np.array([s.words for s in states], dtype=np.uint32),
+        "side": np.array([s.side for s in states], dtype=np.uint8),
+        "game": np.arange(n, dtype=np.uint16),
+        "ply": np.array([s.ply for s in states], dtype=np.uint16),
+        "n_moves": np.array([len(moves_of(s)) for s in states], dtype=np.uint8),
+        "preferred": np.zeros(n, dtype=np.uint8),
+        "depth": np.full(n, 8, dtype=np.uint8),
+        "nodes": np.zeros(n, dtype=np.uint32),
+    }
+
+
+@pytest.fixture
+def book_file(tmp_path):
+    p = tmp_path / "book.npz"
+    save_book(p, _arrays(_positions(6)), {"command": "test"})
+    return p
+
+
+def test_book_file_round_trip(book_file):
+    b = load_book(book_file)
+    assert len(b["side"]) > 0 and set(b) >= {"words", "preferred", "n_moves"}
+
+
+def test_book_file_refused_when_corrupt(book_file, tmp_path):
+    data = book_file.read_bytes()
+    bad = tmp_path / "truncated.npz"
+    bad.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ValueError, match="not a readable labelled set"):
+        load_book(bad)
+    with pytest.raises(ValueError, match="no labelled set"):
+        load_book(tmp_path / "missing.npz")
+    arr = load_book(book_file)
+    for name, change, message in [
+        ("lacks", lambda a: a.pop("preferred"), "lacks the field"),
+        ("dtype", lambda a: a.__setitem__("side", a["side"].astype(np.int64)), "field 'side'"),
+        ("index", lambda a: a.__setitem__("preferred", a["n_moves"].copy()), "preferred move index"),
+        ("moves", lambda a: a.__setitem__("n_moves", a["n_moves"] + 1), "legal moves"),
+        ("board", lambda a: a["words"].__setitem__((0, 0), 0xFFFFFFFF), "not a checkers position"),
+    ]:
+        a = {k: v.copy() for k, v in arr.items()}
+        change(a)
+        p = tmp_path / f"{name}.npz"
+        save_book(p, a, {"command": "test"})
+        with pytest.raises(ValueError, match=message):
+            load_book(p)
+    with zipfile.ZipFile(tmp_path / "empty.npz", "w"):
+        pass
+    with pytest.raises(ValueError, match="lacks the field"):
+        load_book(tmp_path / "empty.npz")
+
+
+def test_move_terms_equal_the_polynomial_terms():
+    """Every legal move's 27 terms are the scoring polynomial's simple terms (Samuel's construction)."""
+    sc = Scorer(Polynomial(dict.fromkeys(TERMS, 1.0)))
+    states = _positions(10, seed=3)
+    a = _arrays(states)
+    X, starts = book_terms(a["words"], a["side"], a["n_moves"])
+    for g, s in enumerate(states):
+        for i, m in enumerate(moves_of(s)):
+            c = G.apply(s, m.text)
+            t = sc.terms_of(c.words, c.side, (s.words, s.side))
+            assert X[starts[g] + i].tolist() == [t[n] for n in TERMS[:N_TERMS]]
+    with pytest.raises(ValueError, match="construction"):
+        book_terms(a["words"], a["side"], a["n_moves"], "dynamic")
+
+
+def test_layout_procedure():
+    states = _positions(30, seed=5)
+    a = _arrays(states)
+    X, starts = book_terms(a["words"], a["side"], a["n_moves"])
+    pref = starts[:-1]
+    lay = layout(X, starts, pref)
+    assert sorted(lay.slot_term) == list(range(N_TERMS))
+    assert all(lv <= LEVEL_CLASSES[s % 3] for s, lv in enumerate(lay.levels_used()))
+    assert all(np.all(np.diff(t) > 0) for t in lay.thresholds)
+    rnd = layout(X, starts, pref, "random", seed=1)
+    assert sorted(rnd.slot_term[0::3]) == sorted(lay.slot_term[0::3])  # same level classes
+    assert layout(X, starts, pref, "random", seed=1) == rnd
+    Q = lay.quantize(X)
+    assert Q.min() >= 0 and np.all(Q.max(axis=0) < np.array(LEVEL_CLASSES * 9))
+    ct = train_tables(X, starts, pref, rule="a_k")
+    assert ct.tables.a.sum() == preferred_mask(starts, pref).sum() * alternatives(starts)[pref].mean() * 13
+
+
+def test_cut_points_equal_frequency():
+    v = np.repeat(np.arange(10.0), 10)
+    c = cut_points(v, 5)
+    assert len(c) == 4 and np.all(np.diff(c) > 0)
+    assert cut_points(np.array([0.0, 1.0, 1.0]), 7).tolist() == [0.5]
+
+
+def test_teacher_returns_a_legal_move_and_its_depth():
+    """The teacher's choice in a ballot opening is a legal move index, searched to the spec's depth."""
+    s = ballots()[0][1]
+    best, depth, nodes = teach(s, BookSpec(depth=4, endgame_depth=4))
+    assert 0 <= best < len(moves_of(s)) and depth == 4 and nodes > 0
+
+
+def _negamax(s: CheckersState, parent: CheckersState, ply: int, depth: int, w: np.ndarray, mul: float, ws) -> float:
+    """Plain negamax with the kernel's evaluation and capture extension (no pruning)."""
+    kids = [G.apply(s, m.text) for m in moves_of(s)]
+    if not kids:
+        return -(ps.WIN - ply)
+    if ply > 0 and ply >= depth and not ps.has_capture_side(*s.words, s.side):
+        par = np.zeros(N_TERMS)
+        from tdbook.learners.checkers_polynomial import natural_params
+
+        natural_params(*parent.words, parent.side, par, ws[10], (1 << N_TERMS) - 1)
+        dummy = (np.zeros(2, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64),
+                 np.zeros(2, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(1))  # fmt: skip
+        st0 = np.zeros(1, dtype=np.int64)
+        return -ps.evaluate(*s.words, s.side, par, ps.POLY, w, mul, st0, np.zeros((1, 1)), st0, dummy, ws)
+    return max(-_negamax(c, s, ply + 1, depth, w, mul, ws) for c in kids)
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_alpha_beta_equals_negamax(depth):
+    from tdbook.experiments.signature_tables import TablePlayer
+
+    w = np.random.default_rng(depth).normal(size=N_TERMS)
+    p = TablePlayer.poly(w, 0.1, depth)
+    for s in _positions(6, seed=depth):
+        root = np.array([*s.words, s.side], dtype=np.int64)
+        st0, thr, n, tabs = p.karr
+        v = ps.search(root, depth, ps.MAX_PLY - 1, ps.POLY, w, 0.1, st0, thr, n, tabs, p.ws.arrays)
+        assert v == pytest.approx(_negamax(s, s, 0, depth, w, 0.1, p.ws.arrays), abs=1e-9)
+        assert 0 <= p.ws.stats[1] < len(moves_of(s))
+
+
+def test_teach_session_counts_the_chosen_move():
+    """'Teach it': the chosen move's first-level cells gain one A (and a D for every other move sharing the cell),
+    the tables' totals grow by one A and k D per table."""
+    from tdbook.experiments.signature_tables import TeachSession
+
+    s = TeachSession(train_positions=100, seed=0)
+    moves = s.moves()
+    a0, d0 = s.ct.tables.a.sum(), s.ct.tables.d.sum()
+    r = s.teach(moves[-1])
+    assert all(a1 == a + 1 and d1 >= d for (_, a, d, _), (_, a1, d1, _) in zip(r["before"], r["after"]))
+    assert s.ct.tables.a.sum() == a0 + 13 and s.ct.tables.d.sum() == d0 + 13 * (len(moves) - 1)
+    with pytest.raises(ValueError, match="not a legal move"):
+        s.teach("1-2")
+    s.next()
+    assert s.i == 1 and [m for m, _ in s.ranking()] and s.teacher_move() in s.moves()
+
+
+def test_teach_widget_teaches_on_click():
+    """The panel's Teach button counts the picked move and shows the changed cells; Next moves on."""
+    import matplotlib.pyplot as plt
+
+    from tdbook.widgets.signature_tables import teach_widget
+
+    w = teach_widget(lambda state, show_moves=True: plt.figure(), train_positions=100, seed=0)
+    row = w.children[1]
+    pick, teach, nxt = row.children
+    pick.value = pick.options[0]
+    teach.click()
+    assert "figure of merit" in w.children[3].value and "A/D" in w.children[3].value
+    nxt.click()
+    assert w.children[3].value == "" and "moves taught so far: 1" in w.children[0].children[1].value
