@@ -40,6 +40,8 @@ def test_train_writes_weights_and_a_sidecar_with_the_command(repo, capsys):
     assert side["games"] == 2 and len(side["summary"]["active"]) == 16
     poly, meta = tr.load_polynomial(out)
     assert meta["method"] == "samuel" and set(poly.weights) == set(side["summary"]["polynomial"])
+    _, arrays = tr.read(out)
+    assert "log_events" not in arrays and arrays["log_removal_tallies"].sum() == side["summary"]["replacements"]
     assert "wrote" in capsys.readouterr().out
 
 

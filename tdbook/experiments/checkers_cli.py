@@ -5,7 +5,7 @@ Samuel's terms, with a progress bar, atomic checkpoints and exact resume (seed 0
     python -m tdbook train checkers --method tdleaf --games 3000 --seed 1 --alpha 1.0
 
 Rerun the same command after an interruption and it resumes from its checkpoint (default
-``build/checkers/<out stem>.ckpt.npz``) to the same weights.  ``--out`` defaults to
+``build/checkers/<out stem>.ckpt.npz``, whatever ``--out`` is) to the same weights.  ``--out`` defaults to
 ``build/checkers/<method>_seed<S>_games<N>.npz``; a file in the shipped ``data/`` is never overwritten without
 ``--force`` (checked before training starts).  Ctrl-C stops at the end of the current game, writes the
 checkpoint and prints one line naming it and the command that resumes.  The weights file gets a ``.json``
@@ -92,6 +92,16 @@ def summary(r: AlphaBeta | TDLeaf) -> dict:
     }
 
 
+def shipped_arrays(r: AlphaBeta | TDLeaf) -> dict[str, np.ndarray]:
+    """What the weights file keeps of a run: its state and logs, with Samuel's replacement events (one row each,
+    the bulk of a long run) summed up as the count of replacements at each tally (``log_removal_tallies``)."""
+    out = r.arrays()
+    ev = out.pop("log_events", None)
+    if ev is not None:
+        out["log_removal_tallies"] = np.bincount(ev[:, 4], minlength=1) if ev.size else np.zeros(1, np.int64)
+    return out
+
+
 def train_main(argv: Sequence[str] | None = None) -> int:
     """``python -m tdbook train checkers …``: train (or resume), write the weights and their sidecar."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -107,7 +117,11 @@ def train_main(argv: Sequence[str] | None = None) -> int:
     if out.exists() and tr.shipped(out) and not a.force:
         print(f"tdbook train: error: {out} is a shipped file in data/; add --force to overwrite it", file=sys.stderr)
         return 2
-    ckpt = Path(a.checkpoint) if a.checkpoint else out.parent / f"{out.stem}.ckpt.npz"
+    ckpt = (
+        Path(a.checkpoint)
+        if a.checkpoint
+        else tr.default_out(a.method, a.seed, a.games).parent / f"{out.stem}.ckpt.npz"
+    )
     if tr.shipped(ckpt):
         ap.error(f"--checkpoint {ckpt} is inside the shipped data/: checkpoints go under build/")
     cmd = "python -m tdbook train checkers " + shlex.join(argv)
@@ -142,7 +156,7 @@ def train_main(argv: Sequence[str] | None = None) -> int:
         "piece_weight": poly.piece_weight,
         "construction": poly.construction,
     }
-    tr.write(out, meta, {"weights": poly.vector} | run.arrays())
+    tr.write(out, meta, {"weights": poly.vector} | shipped_arrays(run))
     write_sidecar(out, {**{k: meta[k] for k in ("command", "method", "games", "wall_time", "resumed_at")}} | {
         "seed": a.seed,
         "code_version": meta["code_version"],

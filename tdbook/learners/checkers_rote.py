@@ -264,7 +264,7 @@ class RoteSpec:
     refresh: str = "value"
     bonus: float = 2.0**10
     age0: int = 16
-    max_age: int = 4096
+    max_age: int = 16384
     merge_every: int = 20
     limit: int = 2**22
 
