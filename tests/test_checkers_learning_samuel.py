@@ -33,7 +33,7 @@ def _step(st: SamuelState, u, delta, initial=0.0, piece=False, sure=False, m=Non
     ip, fp = st.spec.arrays()
     mm = minimum(st.order, st.weights, st.spec.n_active) if m is None else m
     u = np.asarray(u, dtype=np.float64)
-    return correlate(st.order, st.corr, st.used, st.adjusted, st.weights, ip, fp, u, delta, initial, piece, sure, mm)
+    return correlate(st.arrays_tuple, ip, fp, u, delta, initial, piece, sure, mm)
 
 
 def test_terms_are_38_sixteen_active_and_twenty_two_in_reserve():
@@ -110,7 +110,7 @@ def test_tally_and_replacement_queue(tally):
     m = minimum(st.order, st.weights, 16)
     n = 0
     for _ in range(3):
-        n = tally_and_replace(st.order, st.corr, st.used, st.tally, st.weights, ip, m, events, n)
+        n = tally_and_replace(st.arrays_tuple, ip, m, events, n)
     low = 15  # the term with the lowest C (and the smallest coefficient)
     below = [t for t in range(16) if abs(st.weights[TERM_INDEX[t]]) < m] if tally == "threshold" else [low]
     out = [int(e[1]) for e in events[:n]]

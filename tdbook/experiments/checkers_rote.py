@@ -26,10 +26,10 @@ from numba import njit
 from tqdm.auto import tqdm
 
 from ..games.checkers import Checkers, CheckersState, ballots, moves_of
-from ..games.checkers_bitboard import BUF_COLS, BUF_ROWS, is_quiet_move, play, popcount
+from ..games.checkers_bitboard import BUF_COLS, BUF_ROWS, popcount
 from ..learners.checkers_polynomial import Polynomial
 from ..learners.checkers_rote import PLY, RoteSpec, RoteStore, lookup, merge, store
-from ..players.checkers import MAX_GAME, Player, game_end, play_games
+from ..players.checkers import MAX_GAME, Player, advance, game_end, play_games
 from ..players.checkers_search import (
     F_BONUS,
     I_REFRESH,
@@ -109,11 +109,7 @@ def rote_game(start, limits, spec, ws, store_args, merge_state, phases):
             merge_state[1] += 1
             merge_state[2] += e
             merge_state[3] += c
-        quiet = quiet + 1 if is_quiet_move(bm, bk, wm, wk, side, buf[i]) else 0
-        last_jump = 1 if buf[i, 4] > 0 else 0
-        bm, bk, wm, wk = play(bm, bk, wm, wk, side, buf[i])
-        side = 1 - side
-        ply += 1
+        bm, bk, wm, wk, side, quiet, ply, last_jump = advance(bm, bk, wm, wk, side, quiet, ply, buf[i])
 
 
 @dataclass(frozen=True)

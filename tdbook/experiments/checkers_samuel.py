@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from ..games.checkers import ballots
-from ..games.checkers_bitboard import BUF_COLS, BUF_ROWS, credit, is_quiet_move, play
+from ..games.checkers_bitboard import BUF_COLS, BUF_ROWS, credit
 from ..games.checkers_features import N_PARAMS, scratch
 from ..learners.checkers_generalization import (
     F_SURE_SCORE,
@@ -53,7 +53,7 @@ from ..learners.checkers_generalization import (
     weight_need,
 )
 from ..learners.checkers_polynomial import N_TERMS, TERMS, Polynomial, natural_params, score
-from ..players.checkers import game_end, move_of
+from ..players.checkers import advance, game_end, move_of
 from ..players.checkers_search import (
     F_PIECE,
     I_CONSTRUCTION,
@@ -153,9 +153,7 @@ def alpha_beta_game(start, alpha_side, limits, alpha, learn, a_spec, b_spec, ws,
                 d_leaf = credit(leaf[0], leaf[1]) - credit(leaf[2], leaf[3])
                 sure = abs(v) >= fp[F_SURE_SCORE]
                 m = minimum(order, weights, n_active)
-                changed = correlate(
-                    order, corr, used, adjusted, weights, ip, fp, u, delta, initial, d_prev != d_leaf, sure, m
-                )
+                changed = correlate(alpha, ip, fp, u, delta, initial, d_prev != d_leaf, sure, m)
                 cycles += 1
                 counters[C_CYCLES] += 1
                 if changed:
@@ -164,7 +162,7 @@ def alpha_beta_game(start, alpha_side, limits, alpha, learn, a_spec, b_spec, ws,
                 if cycles % ip[P_UPDATE_EVERY] == 0:
                     coefficients(order, corr, n_active, ip[P_PMAX], weights)
                 before = n_events
-                n_events = tally_and_replace(order, corr, used, tally, weights, ip, m, events, n_events)
+                n_events = tally_and_replace(alpha, ip, m, events, n_events)
                 for e in range(before, min(n_events, events.shape[0])):
                     weights[TERM_INDEX[events[e, 1]]] = 0.0  # the term that left the polynomial
                 counters[C_REPLACED] += n_events - before
@@ -186,11 +184,7 @@ def alpha_beta_game(start, alpha_side, limits, alpha, learn, a_spec, b_spec, ws,
         for c in range(5):
             last[c] = root[c]
         have_last = True
-        quiet = quiet + 1 if is_quiet_move(bm, bk, wm, wk, side, buf[i]) else 0
-        last_jump = 1 if buf[i, 4] > 0 else 0
-        bm, bk, wm, wk = play(bm, bk, wm, wk, side, buf[i])
-        side = 1 - side
-        ply += 1
+        bm, bk, wm, wk, side, quiet, ply, last_jump = advance(bm, bk, wm, wk, side, quiet, ply, buf[i])
         counters[C_PLIES] += 1
 
 
@@ -278,7 +272,7 @@ class AlphaBeta:
         a = self.alpha
         counters = np.zeros(N_COUNTERS, dtype=np.int64)
         res, ne = alpha_beta_game(
-            start, alpha_side, limits, (a.order, a.corr, a.used, a.tally, a.adjusted, a.weights),
+            start, alpha_side, limits, a.arrays_tuple,
             (self.ip, self.fp), self._spec(a.weights), self._spec(self.beta), self.ws.arrays, self.scratch, counters,
             self._events,
         )  # fmt: skip

@@ -17,12 +17,12 @@ import numpy as np
 from numba import njit
 
 from ..games.checkers import ballots
-from ..games.checkers_bitboard import BUF_COLS, BUF_ROWS, is_quiet_move, legal_moves, play
+from ..games.checkers_bitboard import BUF_COLS, BUF_ROWS
 from ..games.checkers_features import ALL_PARAMS, N_PARAMS, scratch
 from ..learners.checkers_generalization import N_SAMUEL
 from ..learners.checkers_polynomial import N_TERMS, TERMS, Polynomial, natural_params, score
 from ..learners.checkers_tdleaf import TDLeafSpec, leaf_gradient, td_leaf_update, weights_of
-from ..players.checkers import game_end
+from ..players.checkers import advance, game_end
 from ..players.checkers_search import (
     F_PIECE,
     I_CONSTRUCTION,
@@ -81,12 +81,7 @@ def tdleaf_game(start, limits, theta, learn, spec, ws, work) -> tuple[float, int
             )  # fmt: skip
             leaf_gradient(terms, 1 - leaf[4], j, unit, scale, grads[n])
         n += 1
-        legal_moves(bm, bk, wm, wk, side, buf)
-        quiet = quiet + 1 if is_quiet_move(bm, bk, wm, wk, side, buf[i]) else 0
-        last_jump = 1 if buf[i, 4] > 0 else 0
-        bm, bk, wm, wk = play(bm, bk, wm, wk, side, buf[i])
-        side = 1 - side
-        ply += 1
+        bm, bk, wm, wk, side, quiet, ply, last_jump = advance(bm, bk, wm, wk, side, quiet, ply, buf[i])
     values[n] = res
     size = td_leaf_update(values, grads, n, alpha, lam, theta)
     weights_of(theta, unit, floats[:N_TERMS])

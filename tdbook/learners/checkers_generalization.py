@@ -179,17 +179,21 @@ def coefficients(order: np.ndarray, corr: np.ndarray, n_active: int, p_max: int,
         weights[TERM_INDEX[t]] = w if c > 0 else -w
 
 
+@njit(cache=True, inline="always")
+def _term_need(k: int) -> int:
+    """The parameters term ``k`` (index in TERMS) is made of (bit mask)."""
+    if k < N_SIMPLE:
+        return 1 << k
+    g = (k - N_SIMPLE) // 4
+    return (1 << PAIRS[g, 0]) | (1 << PAIRS[g, 1])
+
+
 @njit(cache=True)
 def active_need(order: np.ndarray, n_active: int) -> int:
     """The parameters (bit mask) the active terms are made of, whatever their coefficients."""
     need = 0
     for j in range(n_active):
-        k = TERM_INDEX[order[j]]
-        if k < N_SIMPLE:
-            need |= 1 << k
-        else:
-            g = (k - N_SIMPLE) // 4
-            need |= (1 << PAIRS[g, 0]) | (1 << PAIRS[g, 1])
+        need |= _term_need(TERM_INDEX[order[j]])
     return need
 
 
@@ -198,13 +202,8 @@ def weight_need(weights: np.ndarray) -> int:
     """The parameters a weight vector uses (jitted twin of :func:`~tdbook.learners.checkers_polynomial.need_mask`)."""
     need = 0
     for k in range(weights.shape[0]):
-        if weights[k] == 0.0:
-            continue
-        if k < N_SIMPLE:
-            need |= 1 << k
-        else:
-            g = (k - N_SIMPLE) // 4
-            need |= (1 << PAIRS[g, 0]) | (1 << PAIRS[g, 1])
+        if weights[k] != 0.0:
+            need |= _term_need(k)
     return need
 
 
@@ -227,11 +226,7 @@ def _n_of(used: int, n_min: int, n_max: int) -> int:
 
 @njit(cache=True)
 def correlate(
-    order: np.ndarray,
-    corr: np.ndarray,
-    used: np.ndarray,
-    adjusted: np.ndarray,
-    weights: np.ndarray,
+    alpha: tuple,
     ip: np.ndarray,
     fp: np.ndarray,
     u: np.ndarray,
@@ -242,8 +237,10 @@ def correlate(
     minimum_: float,
 ) -> int:
     """One cycle's eq. 3.2 steps (module docstring): ``u`` = the previous board's term values for Alpha
-    (float64[38], :data:`SAMUEL_TERMS` order), ``initial`` its polynomial score; returns how many terms
-    changed (0 inside the dead zone)."""
+    (float64[38], :data:`SAMUEL_TERMS` order), ``initial`` its polynomial score; ``alpha`` = the learner's
+    arrays (order, corr, used, tally, adjusted, weights; :attr:`SamuelState.arrays_tuple`); returns how many
+    terms changed (0 inside the dead zone)."""
+    order, corr, used, _, adjusted, weights = alpha
     if abs(delta) < minimum_ or delta == 0.0:
         return 0
     factor = 1.0
@@ -278,21 +275,12 @@ def correlate(
 
 
 @njit(cache=True)
-def tally_and_replace(
-    order: np.ndarray,
-    corr: np.ndarray,
-    used: np.ndarray,
-    tally: np.ndarray,
-    weights: np.ndarray,
-    ip: np.ndarray,
-    minimum_: float,
-    events: np.ndarray,
-    n_events: int,
-) -> int:
+def tally_and_replace(alpha: tuple, ip: np.ndarray, minimum_: float, events: np.ndarray, n_events: int) -> int:
     """Give this cycle's low-term tallies and replace every active term whose tally reached the limit: it goes
     to the end of the reserve queue, the head of the queue takes its slot with C, use count and tally 0.  Each
     replacement appends (slot, term out, term in, its tally) to ``events`` (while rows are left); returns the
     new event count."""
+    order, corr, used, tally, _, weights = alpha
     n_active = ip[P_ACTIVE]
     if ip[P_TALLY] == TALLY_THRESHOLD:
         for j in range(n_active):
@@ -359,6 +347,11 @@ class SamuelState:
         """The first polynomial: an arbitrary (seeded) order of the 38 terms, the first 16 active with equal
         coefficients."""
         return cls(spec, np.random.default_rng(seed).permutation(N_SAMUEL))
+
+    @property
+    def arrays_tuple(self) -> tuple:
+        """(order, corr, used, tally, adjusted, weights): the arrays the kernels update in place."""
+        return self.order, self.corr, self.used, self.tally, self.adjusted, self.weights
 
     def refresh(self) -> None:
         """Recompute the coefficients from the correlation coefficients."""

@@ -129,6 +129,16 @@ def move_of(ints, floats, root, rng, buf, ws) -> tuple[int, int]:
     return best, nodes
 
 
+@njit(cache=True, inline="always")
+def advance(bm, bk, wm, wk, side, quiet, ply, move):
+    """The game after the side to move plays ``move`` (a move-buffer row): the four words, the side to move,
+    the plies without a capture or man move, the ply, and 1 when the move was a jump."""
+    quiet = quiet + 1 if is_quiet_move(bm, bk, wm, wk, side, move) else 0
+    jump = 1 if move[4] > 0 else 0
+    bm, bk, wm, wk = play(bm, bk, wm, wk, side, move)
+    return bm, bk, wm, wk, 1 - side, quiet, ply + 1, jump
+
+
 @njit(cache=True)
 def game_end(bm, bk, wm, wk, side, quiet, ply, quiet_limit, move_limit, adjudicate, buf):
     """The legal moves of the side to move (into ``buf``: their number), whether the game is over and its result
@@ -185,11 +195,7 @@ def play_game(
             record[k, 2] = buf[i, 2]
             record[k, 3] = nodes
         k += 1
-        quiet = quiet + 1 if is_quiet_move(bm, bk, wm, wk, side, buf[i]) else 0
-        last_jump = 1 if buf[i, 4] > 0 else 0
-        bm, bk, wm, wk = play(bm, bk, wm, wk, side, buf[i])
-        side = 1 - side
-        ply += 1
+        bm, bk, wm, wk, side, quiet, ply, last_jump = advance(bm, bk, wm, wk, side, quiet, ply, buf[i])
 
 
 @dataclass(frozen=True)
