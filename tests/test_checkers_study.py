@@ -9,7 +9,14 @@ import pytest
 from tdbook.experiments import checkers_board as cb
 from tdbook.experiments import checkers_lookahead as cl
 from tdbook.experiments import checkers_match as cm
-from tdbook.experiments.checkers_notebook import centuries_log10, config
+from tdbook.experiments.checkers_notebook import (
+    SHIPPED,
+    centuries_log10,
+    config,
+    learned,
+    retrain_argv,
+    shipped_command,
+)
 from tdbook.games.checkers import moves_of
 from tdbook.players.checkers import material_player, random_player
 
@@ -68,3 +75,17 @@ def test_config_and_powells_arithmetic():
     with pytest.raises(ValueError, match="MATCH_BALLOTS"):
         config("quick", MATCH_BALLOTS=400)
     assert centuries_log10() == pytest.approx(21.0, abs=0.1)
+
+
+def test_the_shipped_weights_and_the_full_profiles_retraining_command(tmp_path):
+    for method in SHIPPED:
+        run = learned(method)
+        assert run.meta["method"] == method and run.command == shipped_command(method)
+        assert run.command.startswith(f"python -m tdbook train checkers --method {method}")
+        argv = retrain_argv(run.command, tmp_path / "w.npz", progress=False)
+        assert argv[:2] == ["--method", method] and argv[-3:] == ["--out", str(tmp_path / "w.npz"), "--no-progress"]
+        assert "data/" not in " ".join(argv)
+    sam = learned("samuel")
+    assert len(sam.active()) == 16 and len(sam.reserve()) == 22 and sam.tally_at_removal() == 8
+    with pytest.raises(ValueError, match="not a 'python -m tdbook train checkers' command"):
+        retrain_argv("python -m tdbook train backgammon --games 3", tmp_path / "w.npz")
