@@ -1,4 +1,4 @@
-"""Samuel's rote learning (seed 004 §3.3; tdbook.learners.checkers_rote, tdbook.experiments.checkers_rote): the
+"""Samuel's rote learning (Powell (2000) §3.3; tdbook.learners.checkers_rote, tdbook.experiments.checkers_rote): the
 store's standardized keys, ageing, forgetting and culling, the two reuse rules, the discount by ply, the search
 reading the store at its frontier, and the rote program's self-play."""
 

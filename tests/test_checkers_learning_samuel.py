@@ -1,4 +1,4 @@
-"""Samuel's learning by generalization (seed 004 §3.3 eq. 3.1–3.2; tdbook.learners.checkers_generalization,
+"""Samuel's learning by generalization (Powell (2000) §3.3 eq. 3.1–3.2; tdbook.learners.checkers_generalization,
 tdbook.experiments.checkers_samuel): eq. 3.2's running correction and its N schedule, the coefficients made from
 the correlation coefficients, the dead zone and the weightings, the second series' selective updates in both
 readings, the term tally in both readings and the replacement queue; the Alpha/Beta protocol; training that

@@ -1,4 +1,4 @@
-"""Notebook 02 §1: the board as Samuel stored it (seed 004 §3.1) — the bit words of a position, moves as
+"""Notebook 02 §1: the board as Samuel stored it (Powell (2000) §3.1) — the bit words of a position, moves as
 shifts in two numberings, and perft next to the published counts.
 
 §3.1: each side has a word of its men and a word of its kings, plus one word of the occupied squares ("these

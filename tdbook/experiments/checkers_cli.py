@@ -1,5 +1,5 @@
 """``python -m tdbook train checkers``: train Samuel's learning program (Alpha/Beta self-play) or TD-Leaf(λ) on
-Samuel's terms, with a progress bar, atomic checkpoints and exact resume (seed 004 §3.3).
+Samuel's terms, with a progress bar, atomic checkpoints and exact resume (Powell (2000) §3.3).
 
     python -m tdbook train checkers --method samuel --games 3000 --seed 1
     python -m tdbook train checkers --method tdleaf --games 3000 --seed 1 --alpha 1.0
@@ -34,7 +34,7 @@ def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="python -m tdbook train checkers",
         description="Train Samuel's learning by generalization (Alpha/Beta self-play) or TD-Leaf(λ) on Samuel's "
-        "terms and search (seed 004 §3.3). Checkpoints atomically and resumes: rerun the same command after an "
+        "terms and search (Powell (2000) §3.3). Checkpoints atomically and resumes: rerun the same command after an "
         "interruption and it ends with the same weights.",
     )
     ap.add_argument("--method", required=True, choices=["samuel", "tdleaf"], help="the learner")

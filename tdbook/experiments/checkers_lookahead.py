@@ -1,4 +1,4 @@
-"""Notebook 02 §2–3: searching the space (seed 004 §3.2) — the minimax and α-β example of Figs 3.2–3.4,
+"""Notebook 02 §2–3: searching the space (Powell (2000) §3.2) — the minimax and α-β example of Figs 3.2–3.4,
 α-β node counts with and without plausibility ordering on real positions, and Samuel's six ply rules.
 
 **Figs 3.2–3.4.**  The OCR text keeps the example's numbers but not the figures: Player 1 has three moves;

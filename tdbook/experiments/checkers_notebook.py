@@ -1,4 +1,4 @@
-"""Notebook 02's knobs and the runs behind its sections (seed 004 ch. 3: Samuel's checkers program; Samuel 1959):
+"""Notebook 02's knobs and the runs behind its sections (Powell (2000) ch. 3: Samuel's checkers program; Samuel 1959):
 each function returns data; the figures are in :mod:`tdbook.plots.checkers_search` and
 :mod:`tdbook.plots.checkers_learning`.
 
@@ -368,10 +368,25 @@ class Variant:
     def volatility(self) -> float:
         """Mean change of the coefficient vector from game to game over the second half of the run: the
         summed |Δ (sign · power)| of the 38 terms (a term entering or leaving counts its power)."""
-        p = self.run.powers[: self.games].astype(np.int64)
-        half = self.games // 2
-        d = np.abs(np.diff(p[half:], axis=0)).sum(axis=1)
+        d = self._changes()
         return float(d.mean()) if d.size else float("nan")
+
+    def _changes(self) -> np.ndarray:
+        p = self.run.powers[: self.games].astype(np.int64)
+        return np.abs(np.diff(p[self.games // 2 :], axis=0)).sum(axis=1)
+
+    @property
+    def volatility_stderr(self) -> float:
+        """Standard error of :attr:`volatility` (games taken as independent)."""
+        d = self._changes()
+        return float(d.std(ddof=1) / np.sqrt(d.size)) if d.size > 1 else float("nan")
+
+    def more_volatile_than(self, other: Variant, z: float = 1.96) -> tuple[bool, float]:
+        """Whether this run's coefficients change more from game to game than ``other``'s by more than ``z``
+        combined standard errors; and the difference in standard errors."""
+        se = math.hypot(self.volatility_stderr, other.volatility_stderr)
+        k = (self.volatility - other.volatility) / se if se > 0 else float("nan")
+        return bool(k > z), float(k)
 
     @property
     def leader_changes_per_game(self) -> float:
@@ -440,6 +455,20 @@ class RoteStudy:
         in the middle game."""
         f = {k: v["frontier"] for k, v in self.rates.items()}
         return bool(f["middle game"] < f["opening"] and f["middle game"] < f["endgame"])
+
+    def middle_game_catches_up(self) -> tuple[float, int]:
+        """Powell (2000) §3.3's "over one million positions would have to be stored in order for the machine to
+        have a strong middle game", read as: the store size by which the middle game's frontier hits per search
+        (over ``window`` games) first reach the opening's at the measuring point.  Returns (boards stored, game);
+        (NaN, −1) when the run ends first."""
+        t, w = self.training, self.window
+        target = self.rates["opening"]["frontier"]
+        boards = np.convolve(t.phases[:, 1, 0], np.ones(w), "valid")
+        hits = np.convolve(t.phases[:, 1, 2], np.ones(w), "valid")
+        for g in range(self.at, boards.size):
+            if boards[g] and hits[g] / boards[g] >= target:
+                return float(t.size[g + w - 1]), g + w
+        return float("nan"), -1
 
     def strong_opening_and_endgame_play(self) -> bool:
         """The same profile in the matches: the rote program scores less from the middle game than from the

@@ -1,4 +1,4 @@
-"""Samuel's rote learning as a protocol (seed 004 §3.3: "storing the best move found every time the … α-β
+"""Samuel's rote learning as a protocol (Powell (2000) §3.3: "storing the best move found every time the … α-β
 search is employed"; the store itself is :mod:`tdbook.learners.checkers_rote`).
 
 **Training** (:func:`train`): the rote program — α-β with plausibility ordering and Samuel's ply rules on the

@@ -1,4 +1,4 @@
-"""Samuel's learning by generalization as a self-play protocol (seed 004 §3.3; Samuel 1959): Alpha, which
+"""Samuel's learning by generalization as a self-play protocol (Powell (2000) §3.3; Samuel 1959): Alpha, which
 changes its polynomial after each of its moves (:mod:`tdbook.learners.checkers_generalization`), plays Beta,
 which keeps its polynomial for the whole game.
 

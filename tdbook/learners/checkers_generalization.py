@@ -1,4 +1,4 @@
-"""Samuel's learning by generalization (seed 004 §3.3, eq. 3.1–3.2; Samuel 1959): the update rule of the
+"""Samuel's learning by generalization (Powell (2000) §3.3, eq. 3.1–3.2; Samuel 1959): the update rule of the
 learning program Alpha — correlation coefficients, their running correction, the coefficients made from them,
 and the term-replacement queue.  The self-play protocol around it (Alpha against the frozen Beta, black marks)
 is in :mod:`tdbook.experiments.checkers_samuel`; the polynomial itself in

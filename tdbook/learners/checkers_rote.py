@@ -1,4 +1,4 @@
-"""Samuel's rote learning (seed 004 §3.3; Samuel 1959 "rote learning"): a store of board positions met in play,
+"""Samuel's rote learning (Powell (2000) §3.3; Samuel 1959 "rote learning"): a store of board positions met in play,
 each with the score a look-ahead backed up for it and the ply that score represents.
 
 **The store** is an open-addressing hash table in two numpy arrays (so the jitted search can read it):

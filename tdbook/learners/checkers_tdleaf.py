@@ -1,5 +1,5 @@
 """TD-Leaf(λ) (Baxter, Tridgell & Weaver 1998, "KnightCap"; a modern baseline beside Samuel's learning by
-generalization, seed 004 §3.3 and §4.5) on Samuel's terms and search.
+generalization, Powell (2000) §3.3 and §4.5) on Samuel's terms and search.
 
 The value of a board is the score of the leaf of its principal variation — the same α-β search with
 plausibility ordering and Samuel's ply rules — squashed, ``J = tanh(v / scale)`` with ``v`` the backed-up score

@@ -1,4 +1,4 @@
-"""Figures of notebook 02 §4–6 (seed 004 §3.3): rote learning, learning by generalization, TD-Leaf and the
+"""Figures of notebook 02 §4–6 (Powell (2000) §3.3): rote learning, learning by generalization, TD-Leaf and the
 strength table.  Each function returns a matplotlib figure."""
 
 from __future__ import annotations

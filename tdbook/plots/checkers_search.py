@@ -1,4 +1,4 @@
-"""Figures of notebook 02 §1–3 (seed 004 §3.1–3.2): the board's bit layouts, the α-β example of Figs 3.2–3.4,
+"""Figures of notebook 02 §1–3 (Powell (2000) §3.1–3.2): the board's bit layouts, the α-β example of Figs 3.2–3.4,
 node counts with and without plausibility ordering, the leaf plies of Samuel's ply rules.  Each function returns
 a matplotlib figure."""
 
