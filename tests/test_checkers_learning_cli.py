@@ -84,7 +84,8 @@ def test_bad_options_and_corrupt_weights_are_refused_by_name(repo, tmp_path):
 def test_a_killed_run_started_again_ends_with_the_same_weights(tmp_path, sig):
     def cmd(out):
         return [sys.executable, "-m", "tdbook", "train", "checkers", "--method", "samuel", "--games", "60",
-                "--seed", "7", "--checkpoint-every", "5", "--no-progress", "--out", str(out)]  # fmt: skip
+                "--seed", "7", "--checkpoint-every", "5", "--no-progress", "--out", str(out),
+                "--checkpoint", str(out.with_suffix(".ckpt.npz"))]  # fmt: skip
 
     subprocess.run(cmd(tmp_path / "whole.npz"), check=True, capture_output=True)
     ck = tmp_path / "cut.ckpt.npz"
