@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -49,7 +50,8 @@ ONE_PLY = SearchRules.fixed(1).array
 @dataclass(frozen=True)
 class Player:
     """A checkers player: ``kind`` ``"random"`` or ``"search"`` (with ``poly``, ``rules``, ``ordering`` and
-    ``node_limit`` per move — an exhausted budget falls back to the best move of a 1-ply search)."""
+    ``node_limit`` per move — an exhausted budget falls back to the best move of a 1-ply search; ``store``: a
+    rote store, :class:`~tdbook.learners.checkers_rote.RoteStore`, read at the search frontier)."""
 
     name: str
     kind: str = "search"
@@ -57,6 +59,7 @@ class Player:
     rules: SearchRules = field(default_factory=SearchRules.samuel)
     ordering: bool = True
     node_limit: int = 2**62
+    store: Any = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind not in ("random", "search"):
@@ -67,7 +70,8 @@ class Player:
     def spec(self) -> tuple[np.ndarray, np.ndarray]:
         """The player as the two arrays the game kernel reads (:func:`~tdbook.players.checkers_search.search_spec`)."""
         kind = RANDOM if self.kind == "random" else SEARCH
-        return search_spec(self.poly, self.rules, self.ordering, self.node_limit, kind)
+        rote = self.store.spec if self.store is not None else None
+        return search_spec(self.poly, self.rules, self.ordering, self.node_limit, kind, rote=rote)
 
     def choose(self, state: CheckersState, last_jump: bool = False, seed: int = 0) -> str:
         """The move (text) this player makes in ``state``; ValueError when the side to move has no move."""
@@ -76,7 +80,9 @@ class Player:
             raise ValueError(f"{self.name}: no legal move in {state!r}")
         if self.kind == "random":
             return moves[int(np.random.default_rng(seed).integers(len(moves)))].text
-        r = Searcher(self.poly, self.rules, self.ordering)(state.words, state.side, last_jump, self.node_limit)
+        r = Searcher(self.poly, self.rules, self.ordering, self.store)(
+            state.words, state.side, last_jump, self.node_limit
+        )
         if r.aborted or r.best < 0:
             r = Searcher(self.poly, SearchRules.fixed(1), self.ordering)(state.words, state.side)
         return moves[r.best].text
@@ -104,7 +110,7 @@ def samuel_player(
 
 
 @njit(cache=True)
-def _move_of(ints, floats, root, rng, buf, ws) -> tuple[int, int]:
+def move_of(ints, floats, root, rng, buf, ws) -> tuple[int, int]:
     """Index (in ``legal_moves`` order) of the move a player spec makes at ``root``, and the nodes searched."""
     n = legal_moves(root[0], root[1], root[2], root[3], root[4], buf)
     if ints[I_KIND] == RANDOM:
@@ -121,6 +127,34 @@ def _move_of(ints, floats, root, rng, buf, ws) -> tuple[int, int]:
         nodes += stats[S_NODES]
         best = stats[S_BEST]
     return best, nodes
+
+
+@njit(cache=True, inline="always")
+def advance(bm, bk, wm, wk, side, quiet, ply, move):
+    """The game after the side to move plays ``move`` (a move-buffer row): the four words, the side to move,
+    the plies without a capture or man move, the ply, and 1 when the move was a jump."""
+    quiet = quiet + 1 if is_quiet_move(bm, bk, wm, wk, side, move) else 0
+    jump = 1 if move[4] > 0 else 0
+    bm, bk, wm, wk = play(bm, bk, wm, wk, side, move)
+    return bm, bk, wm, wk, 1 - side, quiet, ply + 1, jump
+
+
+@njit(cache=True)
+def game_end(bm, bk, wm, wk, side, quiet, ply, quiet_limit, move_limit, adjudicate, buf):
+    """The legal moves of the side to move (into ``buf``: their number), whether the game is over and its result
+    for Black: no move loses; ``quiet_limit`` plies without a capture or man move draw; at ``move_limit`` plies
+    (0: none) the side ahead in piece credit wins when ``adjudicate`` = 1, else a draw."""
+    n = legal_moves(bm, bk, wm, wk, side, buf)
+    if n == 0:
+        return n, True, (-1.0 if side == 0 else 1.0)
+    if quiet >= quiet_limit:
+        return n, True, 0.0
+    if move_limit > 0 and ply >= move_limit:
+        if adjudicate == 0:
+            return n, True, 0.0
+        d = credit(bm, bk) - credit(wm, wk)
+        return n, True, (1.0 if d > 0 else (-1.0 if d < 0 else 0.0))
+    return n, False, 0.0
 
 
 @njit(cache=True)
@@ -149,18 +183,11 @@ def play_game(
     k = 0
     total = 0
     while True:
-        n = legal_moves(bm, bk, wm, wk, side, buf)
-        if n == 0:
-            return (-1.0 if side == 0 else 1.0), k, total
-        if quiet >= quiet_limit:
-            return 0.0, k, total
-        if move_limit > 0 and ply >= move_limit:
-            if adjudicate == 0:
-                return 0.0, k, total
-            d = credit(bm, bk) - credit(wm, wk)
-            return (1.0 if d > 0 else (-1.0 if d < 0 else 0.0)), k, total
+        n, over, res = game_end(bm, bk, wm, wk, side, quiet, ply, quiet_limit, move_limit, adjudicate, buf)
+        if over:
+            return res, k, total
         root[0], root[1], root[2], root[3], root[4], root[5] = bm, bk, wm, wk, side, last_jump
-        i, nodes = _move_of(ints[side], floats[side], root, rng, buf, ws)
+        i, nodes = move_of(ints[side], floats[side], root, rng, buf, ws)
         total += nodes
         if k < record.shape[0]:
             record[k, 0] = buf[i, 0]
@@ -168,11 +195,7 @@ def play_game(
             record[k, 2] = buf[i, 2]
             record[k, 3] = nodes
         k += 1
-        quiet = quiet + 1 if is_quiet_move(bm, bk, wm, wk, side, buf[i]) else 0
-        last_jump = 1 if buf[i, 4] > 0 else 0
-        bm, bk, wm, wk = play(bm, bk, wm, wk, side, buf[i])
-        side = 1 - side
-        ply += 1
+        bm, bk, wm, wk, side, quiet, ply, last_jump = advance(bm, bk, wm, wk, side, quiet, ply, buf[i])
 
 
 @dataclass(frozen=True)
@@ -198,7 +221,11 @@ def play_games(
     g = game if game is not None else Checkers()
     ints = np.stack([black.spec()[0], white.spec()[0]])
     floats = np.stack([black.spec()[1], white.spec()[1]])
+    stores = {id(p.store): p.store for p in (black, white) if p.store is not None}
+    if len(stores) > 1:
+        raise ValueError("play_games: the two players may share one rote store, not use two")
     ws = Workspace()
+    ws.use_store(next(iter(stores.values()), None))
     record = np.zeros((MAX_GAME, 4), dtype=np.int64)
     quiet_limit = g.quiet_limit if g.quiet_limit is not None else 2**62
     move_limit = g.move_limit if g.move_limit is not None else 0

@@ -26,6 +26,9 @@ recursive functions), serves every configuration:
 
   A position without legal moves is scored as lost wherever it occurs.  Samuel's note that the score at the
   hard stop was "adjusted for the pending jump" is not in seed 004's six rules and is not applied.
+- **Rote store** (optional; §3.3 rote learning, :mod:`tdbook.learners.checkers_rote`): a frontier board found
+  in the store takes its stored score, shrunk by the store's discount per ply of the entry, in place of the
+  evaluation; with ``rote_mode`` 2 each such reuse also refreshes the entry (the store's refresh rule).
 - **Fixed depth** — ``SearchRules.fixed(d)``: expand every node at ply < d, evaluate at ply d.
 
 Counts per search (:class:`SearchResult`): ``nodes`` (positions visited, the root included), ``evals``
@@ -58,6 +61,7 @@ from ..games.checkers_bitboard import (
 )
 from ..games.checkers_features import N_PARAMS, exchange_offered
 from ..learners.checkers_polynomial import N_TERMS, Polynomial, natural_params, score
+from ..learners.checkers_rote import T_COLS, RoteSpec, lookup, touch, use_score
 
 WIN = 2.0**40
 INF = 2.0**50
@@ -66,14 +70,16 @@ FIXED, SAMUEL = 0, 1
 #: ``rules`` array layout: mode, depth (fixed), min_ply, second_ply, ahead_ply, ahead_credit, hard_ply
 R_MODE, R_DEPTH, R_MIN, R_SECOND, R_AHEAD_PLY, R_AHEAD_CREDIT, R_HARD = range(7)
 #: a search *spec* is two arrays (:func:`search_spec`): ``ints`` = player kind (used by the game loop of
-#: :mod:`tdbook.players.checkers`), term construction, parameter mask, ordering, node limit, then the rules;
-#: ``floats`` = the N_TERMS term weights, then the piece weight
-I_KIND, I_CONSTRUCTION, I_NEED, I_ORDERING, I_NODE_LIMIT, I_RULES = 0, 1, 2, 3, 4, 5
+#: :mod:`tdbook.players.checkers`), term construction, parameter mask, ordering, node limit, rote mode (0 no
+#: store, 1 read it, 2 read and refresh it), the store's refresh rule, then the rules (always last);
+#: ``floats`` = the N_TERMS term weights, the piece weight, the store's discount per ply and its reuse bonus
+I_KIND, I_CONSTRUCTION, I_NEED, I_ORDERING, I_NODE_LIMIT, I_ROTE, I_REFRESH, I_RULES = range(8)
 N_INTS = I_RULES + 7
-N_FLOATS = N_TERMS + 1
-#: ``stats`` array layout
-S_NODES, S_EVALS, S_MAXPLY, S_ABORTED, S_BEST, S_PVLEN = range(6)
-N_STATS = 6
+F_PIECE, F_DISCOUNT, F_BONUS = N_TERMS, N_TERMS + 1, N_TERMS + 2
+N_FLOATS = N_TERMS + 3
+#: ``stats`` array layout (``S_ROTE_HITS``: frontier boards found in the rote store)
+S_NODES, S_EVALS, S_MAXPLY, S_ABORTED, S_BEST, S_PVLEN, S_ROTE_HITS = range(7)
+N_STATS = 7
 
 
 @dataclass(frozen=True)
@@ -128,9 +134,12 @@ class SearchRules:
 
 
 class Workspace:
-    """Scratch arrays for :func:`search` (one per searching player; reused between searches)."""
+    """Scratch arrays for :func:`search` (one per searching player; reused between searches), and the arrays of
+    the rote store a search reads (:meth:`use_store`; an empty table when there is none)."""
 
     def __init__(self) -> None:
+        self.rote_table = np.zeros((0, T_COLS), dtype=np.int64)
+        self.rote_scores = np.zeros(0, dtype=np.float64)
         self.pos = np.zeros((MAX_PLY + 1, 6), dtype=np.int64)  # bm, bk, wm, wk, side, last move was a jump
         self.bufs = np.zeros((MAX_PLY + 1, BUF_ROWS, BUF_COLS), dtype=np.int64)
         self.order = np.zeros((MAX_PLY + 1, BUF_ROWS), dtype=np.int64)
@@ -144,19 +153,38 @@ class Workspace:
         self.hist = np.zeros(MAX_PLY + 1, dtype=np.int64)
         self.stats = np.zeros(N_STATS, dtype=np.int64)
 
+    def use_store(self, store) -> None:
+        """Read the rote store ``store`` (a :class:`~tdbook.learners.checkers_rote.RoteStore`, or None for none);
+        call again after the store has grown (it then holds new arrays)."""
+        if store is None:
+            self.rote_table = np.zeros((0, T_COLS), dtype=np.int64)
+            self.rote_scores = np.zeros(0, dtype=np.float64)
+        else:
+            self.rote_table, self.rote_scores = store.table, store.scores
+
     @property
     def arrays(self) -> tuple[np.ndarray, ...]:
-        """The arrays in the order :func:`search` unpacks them."""
+        """The arrays in the order :func:`search` unpacks them (``stats`` last)."""
         return (
             self.pos, self.bufs, self.order, self.cscore, self.ab, self.params, self.tmp, self.fbuf, self.pv,
-            self.pvlen, self.hist, self.stats,
+            self.pvlen, self.hist, self.rote_table, self.rote_scores, self.stats,
         )  # fmt: skip
 
 
 def search_spec(
-    poly: Polynomial, rules: SearchRules, ordering: bool = True, node_limit: int = 2**62, kind: int = 1
+    poly: Polynomial,
+    rules: SearchRules,
+    ordering: bool = True,
+    node_limit: int = 2**62,
+    kind: int = 1,
+    rote: RoteSpec | None = None,
+    rote_mode: int = 1,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The ``(ints, floats)`` arrays :func:`search` reads for a polynomial, rules, ordering and node budget."""
+    """The ``(ints, floats)`` arrays :func:`search` reads for a polynomial, rules, ordering and node budget;
+    with ``rote`` (the store's spec) the search reads the workspace's rote store (``rote_mode`` 1) or reads
+    and refreshes it (2)."""
+    if rote_mode not in (1, 2):
+        raise ValueError(f"rote_mode must be 1 (read) or 2 (read and refresh), got {rote_mode!r}")
     ints = np.zeros(N_INTS, dtype=np.int64)
     ints[I_KIND] = kind
     ints[I_CONSTRUCTION] = poly.construction_code
@@ -166,7 +194,12 @@ def search_spec(
     ints[I_RULES:] = rules.array
     floats = np.zeros(N_FLOATS, dtype=np.float64)
     floats[:N_TERMS] = poly.vector
-    floats[N_TERMS] = poly.piece_weight
+    floats[F_PIECE] = poly.piece_weight
+    if rote is not None:
+        ints[I_ROTE] = rote_mode
+        ints[I_REFRESH] = rote.refresh_code
+        floats[F_DISCOUNT] = rote.discount
+        floats[F_BONUS] = rote.bonus
     return ints, floats
 
 
@@ -197,6 +230,16 @@ def _stop(pos, p, rules, fbuf) -> bool:
     return True
 
 
+def stops_at(words, side: int, ply: int, last_jump: bool, rules: SearchRules) -> bool:
+    """Whether a search under ``rules`` evaluates (rather than expands) a node at ``ply`` holding the board
+    ``words`` with ``side`` to move, reached by a jump when ``last_jump`` (the board has legal moves)."""
+    if not 1 <= ply < MAX_PLY:
+        raise ValueError(f"ply must be in 1..{MAX_PLY - 1}, got {ply!r}")
+    pos = np.zeros((MAX_PLY + 1, 6), dtype=np.int64)
+    pos[ply] = [*words, side, int(last_jump)]
+    return bool(_stop(pos, ply, rules.array, np.zeros((2, BUF_ROWS, BUF_COLS), dtype=np.int64)))
+
+
 @njit(cache=True, inline="always")
 def _has_move(bm, bk, wm, wk, side) -> bool:
     empty = ~(bm | bk | wm | wk) & MASK32
@@ -212,10 +255,11 @@ def search(root: np.ndarray, ints: np.ndarray, floats: np.ndarray, ws: tuple) ->
     root's backed-up value for the side to move.  ``stats`` gets nodes, evals, deepest ply, aborted (node
     limit reached: the value is then meaningless), the best root move's index in ``bufs[0]`` and the PV
     length; ``pv[0, :pvlen]`` holds the principal variation (from, to, captured) and ``hist`` the leaf plies."""
-    pos, bufs, order, cscore, ab, params, tmp, fbuf, pv, pvlen, hist, stats = ws
+    pos, bufs, order, cscore, ab, params, tmp, fbuf, pv, pvlen, hist, rtab, rscores, stats = ws
     rules = ints[I_RULES:]
     weights = floats[:N_TERMS]
-    piece_weight = floats[N_TERMS]
+    piece_weight = floats[F_PIECE]
+    rote = ints[I_ROTE] if rtab.shape[0] > 0 else 0
     construction = ints[I_CONSTRUCTION]
     need = ints[I_NEED]
     ordering = ints[I_ORDERING] == 1
@@ -246,7 +290,13 @@ def search(root: np.ndarray, ints: np.ndarray, floats: np.ndarray, ws: tuple) ->
                 ret = -(WIN - p)
                 leaf = True
             elif p > 0 and (p >= MAX_PLY - 1 or _stop(pos, p, rules, fbuf)):
-                if ordering:  # scored when the parent ordered its children
+                hit = lookup(rtab, bm, bk, wm, wk, side) if rote > 0 else -1
+                if hit >= 0:  # a stored board: its backed-up score, discounted by its ply
+                    ret = use_score(rtab, rscores, hit, floats[F_DISCOUNT])
+                    stats[S_ROTE_HITS] += 1
+                    if rote == 2:
+                        touch(rtab, rscores, hit, ints[I_REFRESH], floats[F_BONUS])
+                elif ordering:  # scored when the parent ordered its children
                     ret = -cscore[p - 1, order[p - 1, int(ab[p - 1, 4]) - 1]]
                 else:
                     ret = -score(
@@ -339,6 +389,21 @@ def search(root: np.ndarray, ints: np.ndarray, floats: np.ndarray, ws: tuple) ->
     return ret
 
 
+@njit(cache=True)
+def pv_boards(root: np.ndarray, ws: tuple, out: np.ndarray) -> int:
+    """Replay the principal variation of the last :func:`search` with workspace ``ws`` from ``root``:
+    ``out[q]`` (int64[≥ pvlen + 1, 5]) = (bm, bk, wm, wk, side) after ``q`` plies; returns the PV length."""
+    pv = ws[8]
+    n = ws[-1][S_PVLEN]
+    for c in range(5):
+        out[0, c] = root[c]
+    for q in range(n):
+        b0, b1, w0, w1 = play(out[q, 0], out[q, 1], out[q, 2], out[q, 3], out[q, 4], pv[0, q])
+        out[q + 1, 0], out[q + 1, 1], out[q + 1, 2], out[q + 1, 3] = b0, b1, w0, w1
+        out[q + 1, 4] = 1 - out[q, 4]
+    return n
+
+
 # ----------------------------------------------------------------------------- Python front end
 
 
@@ -357,17 +422,29 @@ class SearchResult:
     pv: tuple[tuple[int, int], ...]
     leaf_plies: np.ndarray
     aborted: bool = False
+    rote_hits: int = 0
 
 
 class Searcher:
     """A configured search: a :class:`~tdbook.learners.checkers_polynomial.Polynomial`, :class:`SearchRules`
     and the plausibility ordering switch.  :meth:`__call__` searches one position; :meth:`iterate` deepens a
-    fixed-depth search until a node or time budget runs out."""
+    fixed-depth search until a node or time budget runs out.  ``store``: a rote store
+    (:class:`~tdbook.learners.checkers_rote.RoteStore`) read at the frontier (``rote_mode`` 1) or read and
+    refreshed (2)."""
 
-    def __init__(self, poly: Polynomial | None = None, rules: SearchRules | None = None, ordering: bool = True):
+    def __init__(
+        self,
+        poly: Polynomial | None = None,
+        rules: SearchRules | None = None,
+        ordering: bool = True,
+        store=None,
+        rote_mode: int = 1,
+    ):
         self.poly = poly if poly is not None else Polynomial()
         self.rules = rules if rules is not None else SearchRules.samuel()
         self.ordering = bool(ordering)
+        self.store = store
+        self.rote_mode = rote_mode
         self.ws = Workspace()
 
     def __call__(
@@ -377,7 +454,9 @@ class Searcher:
         r = rules if rules is not None else self.rules
         root = np.array([*words, side, int(last_jump)], dtype=np.int64)
         w = self.ws
-        ints, floats = search_spec(self.poly, r, self.ordering, node_limit)
+        w.use_store(self.store)
+        rote = self.store.spec if self.store is not None else None
+        ints, floats = search_spec(self.poly, r, self.ordering, node_limit, rote=rote, rote_mode=self.rote_mode)
         v = search(root, ints, floats, w.arrays)
         st = w.stats
         pv = tuple((int(w.pv[0, q, 0]) + 1, int(w.pv[0, q, 1]) + 1) for q in range(int(st[S_PVLEN])))
@@ -391,6 +470,7 @@ class Searcher:
             pv,
             w.hist.copy(),
             bool(st[S_ABORTED]),
+            int(st[S_ROTE_HITS]),
         )
 
     def iterate(

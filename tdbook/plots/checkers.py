@@ -21,6 +21,23 @@ def _xy(square: int) -> tuple[float, float]:
     return c + 0.5, 7.5 - r
 
 
+def square_centre(square: int) -> tuple[float, float]:
+    """Centre of standard square 1–32 in the coordinates of :func:`empty_board`."""
+    return _xy(square)
+
+
+def empty_board(ax: Any) -> None:
+    """The 8 × 8 board on ``ax`` (unit squares, Black's side at the top), without pieces."""
+    ax.set_xlim(0, 8)
+    ax.set_ylim(0, 8)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    for r in range(8):
+        for c in range(8):
+            ax.add_patch(Rectangle((c, 7 - r), 1, 1, fc=DARK if (r + c) % 2 else LIGHT, ec="none"))
+    ax.add_patch(Rectangle((0, 0), 8, 8, fc="none", ec="#3b2a1a", lw=2))
+
+
 def board(
     state: CheckersState,
     *,
@@ -37,14 +54,7 @@ def board(
         fig, ax = plt.subplots(figsize=(4.6, 4.9))
     else:
         fig = ax.figure
-    ax.set_xlim(0, 8)
-    ax.set_ylim(0, 8)
-    ax.set_aspect("equal")
-    ax.axis("off")
-    for r in range(8):
-        for c in range(8):
-            ax.add_patch(Rectangle((c, 7 - r), 1, 1, fc=DARK if (r + c) % 2 else LIGHT, ec="none"))
-    ax.add_patch(Rectangle((0, 0), 8, 8, fc="none", ec="#3b2a1a", lw=2))
+    empty_board(ax)
     for s in range(1, 33):
         x, y = _xy(s)
         ch = piece_char(state, s)

@@ -1,0 +1,168 @@
+"""``python -m tdbook train checkers``: train Samuel's learning program (Alpha/Beta self-play) or TD-Leaf(λ) on
+Samuel's terms, with a progress bar, atomic checkpoints and exact resume (Powell (2000) §3.3).
+
+    python -m tdbook train checkers --method samuel --games 3000 --seed 1
+    python -m tdbook train checkers --method tdleaf --games 3000 --seed 1 --alpha 1.0
+
+Rerun the same command after an interruption and it resumes from its checkpoint (default
+``build/checkers/<out stem>.ckpt.npz``, whatever ``--out`` is) to the same weights.  ``--out`` defaults to
+``build/checkers/<method>_seed<S>_games<N>.npz``; a file in the shipped ``data/`` is never overwritten without
+``--force`` (checked before training starts).  Ctrl-C stops at the end of the current game, writes the
+checkpoint and prints one line naming it and the command that resumes.  The weights file gets a ``.json``
+sidecar with the exact command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from ..core.storage import code_version, write_sidecar
+from ..learners.checkers_generalization import NEGATIVES, SAMUEL_TERMS, TALLIES
+from ..learners.checkers_tdleaf import TDLeafSpec
+from . import checkers_training as tr
+from .checkers_samuel import AlphaBeta, SamuelRun
+from .checkers_tdleaf import TDLeaf, TDLeafRun
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="python -m tdbook train checkers",
+        description="Train Samuel's learning by generalization (Alpha/Beta self-play) or TD-Leaf(λ) on Samuel's "
+        "terms and search (Powell (2000) §3.3). Checkpoints atomically and resumes: rerun the same command after an "
+        "interruption and it ends with the same weights.",
+    )
+    ap.add_argument("--method", required=True, choices=["samuel", "tdleaf"], help="the learner")
+    ap.add_argument("--games", type=int, required=True, help="self-play games in total")
+    ap.add_argument("--seed", type=int, default=1, help="seed: the first polynomial's terms and the ballot order")
+    s = ap.add_argument_group("samuel")
+    s.add_argument("--series", type=int, default=1, choices=[1, 2], help="Samuel's first or second series")
+    s.add_argument("--tally", choices=TALLIES, default=None, help="term tally rule (default: Powell's threshold)")
+    s.add_argument("--negative", choices=NEGATIVES, default=None, help="second series: terms a negative delta changes")
+    s.add_argument("--tally-limit", type=int, default=None, help="tallies before a term leaves (8; series 2: 32)")
+    s.add_argument("--update-every", type=int, default=1, help="recompute the coefficients every k moves")
+    s.add_argument("--no-recompute", action="store_true", help="compare with the score saved when the move was chosen")
+    t = ap.add_argument_group("tdleaf")
+    t.add_argument("--alpha", type=float, default=1.0, help="step size on θ (coefficients = unit · θ)")
+    t.add_argument("--lambda", dest="lam", type=float, default=0.7, help="trace decay λ")
+    o = ap.add_argument_group("files")
+    o.add_argument("--out", default=None, help="weights file (.npz; default build/checkers/<method>_seed…)")
+    o.add_argument("--force", action="store_true", help="allow overwriting a file in the shipped data/")
+    o.add_argument("--checkpoint", default=None, help="checkpoint (default build/checkers/<out stem>.ckpt.npz)")
+    o.add_argument("--checkpoint-every", type=int, default=100, help="games between checkpoints")
+    o.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return ap
+
+
+def make_run(a: argparse.Namespace) -> AlphaBeta | TDLeaf:
+    """The run the options describe (ValueError naming a bad option)."""
+    if a.games < 1:
+        raise ValueError(f"--games must be a positive number, got {a.games}")
+    if a.seed < 0:
+        raise ValueError(f"--seed must be >= 0, got {a.seed}")
+    if a.method == "samuel":
+        kw = {"update_every": a.update_every, "recompute_initial": not a.no_recompute}
+        for k in ("tally", "negative", "tally_limit"):
+            if getattr(a, k) is not None:
+                kw[k] = getattr(a, k)
+        return AlphaBeta(SamuelRun.series(a.series, seed=a.seed, **kw), a.games)
+    return TDLeaf(TDLeafRun(TDLeafSpec(alpha=a.alpha, lam=a.lam), seed=a.seed), a.games)
+
+
+def summary(r: AlphaBeta | TDLeaf) -> dict:
+    """What the sidecar says about the run's games and its polynomial."""
+    res = r.log["result"]
+    if isinstance(r, AlphaBeta):
+        return {
+            "alpha_won_lost_drawn": [int((res > 0).sum()), int((res < 0).sum()), int((res == 0).sum())],
+            "beta_adopted": int(r.log["adopted"].sum()),
+            "leader_zeroed": int(r.log["zeroed"].sum()),
+            "replacements": int(r.log["replaced"].sum()),
+            "active": r.alpha.active,
+            "polynomial": r.alpha.polynomial_weights(),
+        }
+    return {
+        "black_won_lost_drawn": [int((res > 0).sum()), int((res < 0).sum()), int((res == 0).sum())],
+        "theta": {t: round(float(x), 6) for t, x in zip(SAMUEL_TERMS, r.theta)},
+    }
+
+
+def shipped_arrays(r: AlphaBeta | TDLeaf) -> dict[str, np.ndarray]:
+    """What the weights file keeps of a run: its state and logs, with Samuel's replacement events (one row each,
+    the bulk of a long run) summed up as the count of replacements at each tally (``log_removal_tallies``)."""
+    out = r.arrays()
+    ev = out.pop("log_events", None)
+    if ev is not None:
+        out["log_removal_tallies"] = np.bincount(ev[:, 4], minlength=1) if ev.size else np.zeros(1, np.int64)
+    return out
+
+
+def train_main(argv: Sequence[str] | None = None) -> int:
+    """``python -m tdbook train checkers …``: train (or resume), write the weights and their sidecar."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    ap = parser()
+    a = ap.parse_args(argv)
+    try:
+        run = make_run(a)
+    except ValueError as e:
+        ap.error(str(e))
+    out = Path(a.out) if a.out else tr.default_out(a.method, a.seed, a.games)
+    if out.suffix != ".npz":
+        ap.error(f"--out must end in .npz, got {out}")
+    if out.exists() and tr.shipped(out) and not a.force:
+        print(f"tdbook train: error: {out} is a shipped file in data/; add --force to overwrite it", file=sys.stderr)
+        return 2
+    ckpt = (
+        Path(a.checkpoint)
+        if a.checkpoint
+        else tr.default_out(a.method, a.seed, a.games).parent / f"{out.stem}.ckpt.npz"
+    )
+    if tr.shipped(ckpt):
+        ap.error(f"--checkpoint {ckpt} is inside the shipped data/: checkpoints go under build/")
+    cmd = "python -m tdbook train checkers " + shlex.join(argv)
+    try:
+        log = tr.run(
+            run,
+            a.games,
+            checkpoint=ckpt,
+            checkpoint_every=a.checkpoint_every,
+            progress=not a.no_progress,
+            desc=f"train checkers --method {a.method}",
+        )
+    except tr.Interrupted as e:
+        print(f"\ntdbook train: interrupted after {e.games:,} games; checkpoint {ckpt} — resume with: {cmd}")
+        return 130
+    except KeyboardInterrupt:
+        where = f"the last checkpoint is {ckpt}" if ckpt.exists() else "no checkpoint was written yet"
+        print(f"\ntdbook train: interrupted; {where} — resume with: {cmd}")
+        return 130
+    except (ValueError, FloatingPointError) as e:
+        print(f"tdbook train: error: {e}", file=sys.stderr)
+        return 2
+    poly = run.polynomial()
+    meta = {
+        "method": a.method,
+        "settings": run.settings(),
+        "games": log.games,
+        "wall_time": round(log.wall_time, 1),
+        "resumed_at": log.resumed_at,
+        "command": cmd,
+        "code_version": code_version(),
+        "piece_weight": poly.piece_weight,
+        "construction": poly.construction,
+    }
+    tr.write(out, meta, {"weights": poly.vector} | shipped_arrays(run))
+    write_sidecar(out, {**{k: meta[k] for k in ("command", "method", "games", "wall_time", "resumed_at")}} | {
+        "seed": a.seed,
+        "code_version": meta["code_version"],
+        "settings": meta["settings"],
+        "summary": summary(run),
+    })  # fmt: skip
+    w = np.count_nonzero(poly.vector)
+    print(f"wrote {out} ({w} terms in the polynomial; {log.games:,} games in {log.wall_time:,.0f} s) and its sidecar")
+    return 0
