@@ -10,8 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from tqdm.auto import tqdm
 
+from ..core.parallel import map_tasks
 from ..games.checkers import Checkers, CheckersState, ballots
 from ..players.checkers import Player, play_games
 from ..results import Estimate
@@ -107,11 +107,15 @@ def table(
 ) -> dict[tuple[str, str], MatchResult]:
     """Every player against every other (each unordered pair once): ``{(a, b): result for a}``."""
     names = list(players)
-    out = {}
     pairs = [(x, y) for i, x in enumerate(names) for y in names[i + 1 :]]
-    for x, y in tqdm(pairs, desc="strength table", disable=not progress):
-        out[(x, y)] = match(players[x], players[y], starts, game=game, seed=seed)
-    return out
+    tasks = [(players[x], players[y], starts, game, seed) for x, y in pairs]
+    # independent matches: spread over a Dask cluster when one is active (tdbook.core.parallel), same results
+    return dict(zip(pairs, map_tasks(_match_task, tasks, desc="strength table", progress=progress)))
+
+
+def _match_task(task: tuple) -> MatchResult:
+    a, b, starts, game, seed = task
+    return match(a, b, starts, game=game, seed=seed)
 
 
 def score_matrix(results: Mapping[tuple[str, str], MatchResult], names: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:

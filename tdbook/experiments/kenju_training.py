@@ -29,6 +29,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from ..claims import Estimate, Spread
+from ..core.parallel import map_tasks
 from ..learners.kenju_line_table import MAX, N_PATTERNS, learnable_limit, ranking_violations
 from ..players.kenju import (
     FIG_4_7,
@@ -167,16 +168,29 @@ class Schemes:
 
 
 def all_schemes(runs: int, moves: int, wa_moves: int, seed: int, system: int = 3, progress: bool = True) -> Schemes:
-    """``runs`` seeded runs of each of the six schemes (scheme 3's WA.140 from the same replicate's scheme 1)."""
+    """``runs`` seeded runs of each of the six schemes (scheme 3's WA.140 from the same replicate's scheme 1).
+
+    The replicates are independent tasks (:func:`tdbook.core.parallel.map_tasks`: spread over a Dask cluster
+    when one is active), each seeded by its index, so the result is the same however they are run.
+    """
     out: dict[int, list[SchemeRun]] = {s: [] for s in SCHEMES}
-    for r in tqdm(range(runs), desc=f"System {system} training schemes", disable=not progress, leave=False):
-        wa = None
-        for s in SCHEMES:
-            run = train_scheme(s, moves, run_seed(seed, f"scheme{s}-sys{system}", r), wa, system)
-            if s == 1:
-                wa = run.white[wa_moves - 1].copy()
+    tasks = [(r, moves, wa_moves, seed, system) for r in range(runs)]
+    for replicate in map_tasks(_replicate, tasks, desc=f"System {system} training schemes", progress=progress):
+        for s, run in zip(SCHEMES, replicate):
             out[s].append(run)
     return Schemes(out, moves)
+
+
+def _replicate(task: tuple[int, int, int, int, int]) -> list[SchemeRun]:
+    """Replicate ``r`` of :func:`all_schemes`: the six schemes in order."""
+    r, moves, wa_moves, seed, system = task
+    wa, runs = None, []
+    for s in SCHEMES:
+        run = train_scheme(s, moves, run_seed(seed, f"scheme{s}-sys{system}", r), wa, system)
+        if s == 1:
+            wa = run.white[wa_moves - 1].copy()
+        runs.append(run)
+    return runs
 
 
 def wa140(seed: int, moves: int = 140) -> Player:
