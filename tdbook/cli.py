@@ -72,7 +72,7 @@ def _parser() -> argparse.ArgumentParser:
 
 #: ``python -m tdbook train GAME …`` → ``module:function(argv) -> exit code``
 TRAINERS: dict[str, str] = {
-    "backgammon": "tdbook.experiments.td_gammon:train_main",
+    "backgammon": "tdbook.experiments.backgammon_cli:train_main",
     "tictactoe-net": "tdbook.experiments.tictactoe_net:train_main",
 }
 
