@@ -1,10 +1,18 @@
 """``python -m tdbook train backgammon …``: train a TD-Gammon net by self-play TD(λ) (Powell (2000) ch. 5),
 or resume one, and write it with its sidecar (the exact command, seed, games, wall time, code version,
-learning curve)."""
+learning curve).
+
+The command says what it will do before it does it: ``--out`` (default under ``build/td_gammon/``) and
+the checkpoint path are checked before the first game — a directory that exists or can be made and is
+writable, a ``.npz`` name, and never a shipped file in ``data/`` unless ``--force``; a checkpoint that
+exists must be one of this run (:func:`~.backgammon_checkpoint.resume`).  Ctrl-C ends with one line
+naming the last checkpoint and the exact command that resumes it (exit code 130).
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import sys
 import time
@@ -15,15 +23,19 @@ from pathlib import Path
 from ..core.paths import data_dir, repo_root
 from ..core.storage import code_version, read_sidecar, sidecar_path, write_sidecar
 from ..learners.backgammon_net import ENCODINGS, OUTPUTS, TDGammon
-from .backgammon_match import LADDER, ladder
+from . import backgammon_checkpoint as checkpoints
+from .backgammon_match import LADDER, SELECTION_SEED, ladder
 from .backgammon_spec import TrainSpec
 from .backgammon_training import Schedule, train
+
+#: Exit code of a run ended by Ctrl-C (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
 
 
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="python -m tdbook train backgammon",
-        description="Train a TD-Gammon net by self-play TD(λ) (seed 004 ch. 5). Checkpoints atomically and "
+        description="Train a TD-Gammon net by self-play TD(λ) (Powell (2000) ch. 5). Checkpoints atomically and "
         "resumes: rerun the same command after an interruption and no game is lost or repeated.",
     )
     ap.add_argument("--hidden", type=int, default=40, help="hidden units (thesis: 40, later 80)")
@@ -59,8 +71,10 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--out",
         default=None,
-        help="final weights (.npz; a .json sidecar goes next to it); default data/td_gammon_<hidden>.npz",
+        help="final weights (.npz; a .json sidecar goes next to it); default build/td_gammon/td_gammon_<hidden>.npz. "
+        "A file that already exists in data/ (a shipped net) is overwritten only with --force",
     )
+    ap.add_argument("--force", action="store_true", help="allow --out to overwrite a shipped file in data/")
     ap.add_argument("--checkpoint", default=None, help="checkpoint path (default build/td_gammon/<out stem>.ckpt.npz)")
     ap.add_argument("--checkpoint-every", type=int, default=5000, help="games between checkpoints")
     ap.add_argument("--eval-every", type=int, default=10_000, help="games between pubeval matches (learning curve)")
@@ -70,7 +84,9 @@ def _parser() -> argparse.ArgumentParser:
         "--ladder-pairs",
         type=int,
         default=0,
-        help="after training: duplicate pairs against each gnubg level (0: no ladder)",
+        help=f"after training: duplicate pairs against each gnubg level on the selection seed {SELECTION_SEED} "
+        "(for choosing between runs; the strength figure of a chosen net is "
+        "python -m tdbook.experiments.backgammon_strength; 0: no ladder)",
     )
     ap.add_argument(
         "--pubeval-pairs",
@@ -80,6 +96,70 @@ def _parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--no-progress", action="store_true", help="no progress bar")
     return ap
+
+
+class UsageError(ValueError):
+    """A bad request, found before any game is played; nothing has been written."""
+
+
+def _is_within(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def writable_file(path: Path, what: str) -> Path:
+    """``path`` as a file the run may write: its directory exists or is made, and is writable; the
+    path is not a directory.  UsageError naming the problem otherwise."""
+    if path.is_dir():
+        raise UsageError(f"{what} {path} is a directory; give a file name")
+    parent = path.parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"{what} {path}: cannot create the directory {parent} ({e.strerror or e})") from None
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise UsageError(f"{what} {path}: the directory {parent} is not writable")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise UsageError(f"{what} {path} exists and is not writable")
+    return path
+
+
+def plan_files(a: argparse.Namespace) -> tuple[Path, Path, Path | None]:
+    """(out, checkpoint, snapshots) of the run, checked before training (UsageError naming the problem)."""
+    out = Path(a.out) if a.out else repo_root() / "build" / "td_gammon" / f"td_gammon_{a.hidden}.npz"
+    if out.suffix != ".npz":
+        raise UsageError(f"--out {out} must end in .npz (its sidecar {out.with_suffix('.json').name} goes beside it)")
+    shipped = [p for p in (out, sidecar_path(out)) if p.exists() and _is_within(p, data_dir())]
+    if shipped and not a.force:
+        raise UsageError(
+            f"--out {out} would overwrite the shipped {' and '.join(str(p) for p in shipped)}; "
+            f"write elsewhere (the default is build/td_gammon/) or add --force"
+        )
+    writable_file(out, "--out")
+    ckpt = Path(a.checkpoint) if a.checkpoint else repo_root() / "build" / "td_gammon" / f"{out.stem}.ckpt.npz"
+    if ckpt.resolve() == out.resolve():
+        raise UsageError(f"--checkpoint and --out are the same file {out}; give the checkpoint another name")
+    writable_file(ckpt, "--checkpoint")
+    snaps = None
+    if a.snapshots:
+        snaps = Path(a.snapshots)
+        if snaps.exists() and not snaps.is_dir():
+            raise UsageError(f"--snapshots {snaps} is a file, not a directory")
+        writable_file(snaps / "games_0000000.npz", "--snapshots")
+    return out, ckpt, snaps
+
+
+def _resume_line(ckpt: Path, argv: Sequence[str]) -> str:
+    """One line: where the last checkpoint is and the command that resumes from it."""
+    cmd = "python -m tdbook train backgammon " + shlex.join(argv)  # the same command resumes: same checkpoint
+    try:
+        _, log = checkpoints.read(ckpt)
+    except ValueError:
+        return f"interrupted before the first checkpoint ({ckpt}); start again with: {cmd}"
+    return f"interrupted; the last checkpoint is {ckpt} ({log.games_done:,} games); resume with: {cmd}"
 
 
 def train_main(argv: Sequence[str] | None = None) -> int:
@@ -104,18 +184,35 @@ def train_main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         spec.check()
+        schedule = Schedule(checkpoint_every=a.checkpoint_every, eval_every=a.eval_every, eval_pairs=a.eval_pairs)
+        schedule.check()
     except ValueError as e:
         ap.error(str(e))
-    out = Path(a.out) if a.out else data_dir() / f"td_gammon_{a.hidden}.npz"
-    ckpt = Path(a.checkpoint) if a.checkpoint else repo_root() / "build" / "td_gammon" / f"{out.stem}.ckpt.npz"
     try:
-        model, log = train(
-            spec,
-            Schedule(checkpoint_every=a.checkpoint_every, eval_every=a.eval_every, eval_pairs=a.eval_pairs),
-            checkpoint=ckpt,
-            snapshots=a.snapshots,
-            progress=not a.no_progress,
-        )
+        out, ckpt, snaps = plan_files(a)
+        if ckpt.exists():
+            checkpoints.resume(ckpt, spec)  # refuses a corrupt, foreign or other run's checkpoint now
+    except ValueError as e:
+        print(f"tdbook train: error: {e}", file=sys.stderr)
+        return 2
+    try:
+        return _train_and_write(a, argv, spec, schedule, out, ckpt, snaps)
+    except KeyboardInterrupt:
+        print(f"\ntdbook train: {_resume_line(ckpt, argv)}", file=sys.stderr)
+        return INTERRUPTED
+
+
+def _train_and_write(
+    a: argparse.Namespace,
+    argv: Sequence[str],
+    spec: TrainSpec,
+    schedule: Schedule,
+    out: Path,
+    ckpt: Path,
+    snaps: Path | None,
+) -> int:
+    try:
+        model, log = train(spec, schedule, checkpoint=ckpt, snapshots=snaps, progress=not a.no_progress)
     except ValueError as e:
         print(f"tdbook train: error: {e}", file=sys.stderr)
         return 2
@@ -133,7 +230,7 @@ def train_main(argv: Sequence[str] | None = None) -> int:
         "eval_pairs": a.eval_pairs,
         "resumed_at": log.resumed_at,
         "learning_curve": [asdict(c) for c in log.curve],
-        "learning_curve_opponent": f"pubeval, {a.eval_pairs} duplicate pairs per point, seed 99"
+        "learning_curve_opponent": f"pubeval, {a.eval_pairs} duplicate pairs per point, seed {schedule.eval_seed}"
         + (" (the raw weights during training)" if log.averaged else ""),
     }
     if log.averaged:
@@ -148,25 +245,26 @@ def train_main(argv: Sequence[str] | None = None) -> int:
         old = read_sidecar(out)
     except ValueError:
         pass
-    if old.get("spec") == side["spec"] and "ladder" in old:
-        for k in ("ladder", "ladder_note", "ladder_raw_final"):
+    if old.get("spec") == side["spec"]:  # the same run: keep what was measured of it
+        for k in ("selection_ladder", "selection_ladder_note", "selection_ladder_raw_final", "strength"):
             if k in old:
                 side[k] = old[k]
     if a.ladder_pairs:
         pairs = {k: a.ladder_pairs for k in LADDER}
         pairs["pubeval"] = a.pubeval_pairs
         t = time.perf_counter()
-        side["ladder"] = ladder(model, pairs, progress=not a.no_progress)
-        side["ladder_note"] = (
-            f"duplicate-dice cubeless matches, seed 2024, 1-ply; {time.perf_counter() - t:.0f} s; pairs: {pairs}"
+        side["selection_ladder"] = ladder(model, pairs, progress=not a.no_progress)
+        side["selection_ladder_note"] = (
+            f"duplicate-dice cubeless matches, selection seed {SELECTION_SEED}, 1-ply; "
+            f"{time.perf_counter() - t:.0f} s; pairs: {pairs}; for choosing between runs, not a strength figure"
         )
         if log.averaged:  # the same ladder for the raw final weights (kept in the checkpoint)
-            side["ladder_raw_final"] = ladder(TDGammon.load(ckpt), pairs, progress=not a.no_progress)
+            side["selection_ladder_raw_final"] = ladder(TDGammon.load(ckpt), pairs, progress=not a.no_progress)
     write_sidecar(out, side)
     print(f"wrote {out} and {sidecar_path(out)}: {log.games_done} games in {log.wall_time:.0f} s")
     if log.curve:
         c = log.curve[-1]
         print(f"last learning-curve point: {c.ppg:+.3f} ± {c.stderr:.3f} ppg vs pubeval at {c.games} games")
-    for k, r in side.get("ladder", {}).items():
+    for k, r in side.get("selection_ladder", {}).items():
         print(f"  vs {k}: {r['ppg']:+.3f} ± {r['stderr']:.3f} ppg, {r['win_pct']:.1f}% wins over {r['games']} games")
     return 0

@@ -1,4 +1,4 @@
-"""Cubeless backgammon matches with duplicate dice (notebook 08's ladder; seed 004 ch. 5).
+"""Cubeless backgammon matches with duplicate dice (notebook 08's ladder; Powell (2000) ch. 5).
 
 Each *pair* of games replays one dice sequence twice with the colours swapped: in game 1
 player A is colour 0, in game 2 player B is; the opening roll and every later roll come
@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit
 from tqdm.auto import tqdm
 
+from ..claims import Estimate
 from ..core.rng import make_state, seed_state
 from ..games.backgammon import (
     MAX_AFTER,
@@ -186,6 +187,10 @@ class MatchResult:
         d = asdict(self)
         d.pop("points")
         return d
+
+    def estimate(self) -> Estimate:
+        """Points per game for A ± 1 standard error over pairs, and the number of games."""
+        return Estimate(self.ppg, self.stderr, self.games)
 
 
 def summarize(a: str, b: str, points: np.ndarray) -> MatchResult:
@@ -389,6 +394,25 @@ def positions_from_games(n: int, seed: int = 7, every: int = 3) -> np.ndarray:
 
 # ----------------------------------------------------------------------------- opponents and protocols
 
+#: Match seeds from 2**62 up form the *report* set: only the strength figure of a chosen net uses them
+#: (:mod:`tdbook.experiments.backgammon_strength`).  Every other match — learning curves, the selection
+#: ladder, the notebooks' matches — takes a seed below (the *selection* set), so no choice is ever made
+#: on the dice a figure is reported on.
+REPORT_BASE = 1 << 62
+
+#: The seed of the ladder a training run plays after training (``train backgammon --ladder-pairs``).
+SELECTION_SEED = 2024
+
+
+def selection_seed(seed: int) -> int:
+    """``seed`` if it belongs to the selection set; ValueError if it is a report seed."""
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= REPORT_BASE:
+        raise ValueError(
+            f"seed {seed} is in the report set (>= 2**62), kept for the strength figure of a chosen net "
+            "(tdbook.experiments.backgammon_strength); matches that help choose a net take a smaller seed"
+        )
+    return seed
+
 
 def make_opponent(name: str):
     """A benchmark player by name: ``pubeval``, ``random``, or a gnubg level (``gnubg-expert`` or ``expert``)."""
@@ -408,8 +432,10 @@ def evaluate(
     model, pairs: int, seed: int = 99, opponent: str = "pubeval", plies: int = 1, progress: bool = False
 ) -> MatchResult:
     """A duplicate-dice match of the net (1- or 2-ply) against ``opponent`` (pubeval, random, or a
-    gnubg level: beginner / intermediate / advanced / expert)."""
-    return run_match(NetPlayer(model, plies), make_opponent(opponent), pairs, seed=seed, progress=progress)
+    gnubg level: beginner / intermediate / advanced / expert) on a seed of the selection set."""
+    return run_match(
+        NetPlayer(model, plies), make_opponent(opponent), pairs, seed=selection_seed(seed), progress=progress
+    )
 
 
 def paired_difference(a: MatchResult, b: MatchResult) -> tuple[float, float]:
@@ -425,11 +451,13 @@ LADDER = ("pubeval", "gnubg-beginner", "gnubg-intermediate", "gnubg-advanced", "
 
 
 def ladder(
-    model, pairs: dict[str, int] | int, seed: int = 2024, plies: int = 1, progress: bool = True
+    model, pairs: dict[str, int] | int, seed: int = SELECTION_SEED, plies: int = 1, progress: bool = True
 ) -> dict[str, dict]:
-    """Duplicate-dice matches of the net against each ladder opponent: ``{name: MatchResult.to_dict()}``.
+    """Duplicate-dice matches of the net against each ladder opponent on a selection seed, for choosing
+    between runs: ``{name: MatchResult.to_dict()}``.
 
     ``pairs``: one count for all, or per opponent (opponents left out are skipped)."""
+    selection_seed(seed)
     todo = pairs if isinstance(pairs, dict) else {k: pairs for k in LADDER}
     out = {}
     me = NetPlayer(model, plies)

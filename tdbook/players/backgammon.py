@@ -5,10 +5,10 @@ Every player picks one of the distinct afterstates :func:`~tdbook.games.backgamm
 lists.  Random and pubeval have jitted choosers (``KIND_RANDOM``, ``KIND_PUBEVAL``) that the
 match runner's fast path calls inside one kernel; gnubg players are Python-level.
 
-Pubeval (written from ``references/pubeval.md``): score = w · x over 122 inputs of the
-afterstate seen by the mover, with the ``race`` weights when the position *before* the
-move has no contact and the ``contact`` weights otherwise; bearing off the last checker
-scores best possible.  Ties go to the first afterstate generated.
+Pubeval (written from Tesauro's published description; weights in ``data/pubeval_weights.json``):
+score = w · x over 122 inputs of the afterstate seen by the mover, with the ``race`` weights when
+the position *before* the move has no contact and the ``contact`` weights otherwise; bearing off
+the last checker scores best possible.  Ties go to the first afterstate generated.
 """
 
 from __future__ import annotations
