@@ -45,3 +45,32 @@ def test_play_widget_shows_the_reason_and_keeps_the_position():
     box.value = w.game.legal[0]
     assert w.game.state != before and "Not played" not in status.value
     assert len(w.children[0].value) > 1000  # the board, as PNG bytes
+
+
+def test_empty_move_is_refused_by_name():
+    g = HumanVsNet(NetPlayer(TDGammon.new(5, 4, seed=1)), seed=4)
+    before = g.state
+    for empty in ("", "   "):
+        with pytest.raises(IllegalMove, match="no move given"):
+            g.submit(empty)
+    assert g.state == before
+
+
+def test_a_move_played_then_a_click_on_play_is_not_reported_as_not_played():
+    """Issue 15 §4: typing a legal move and clicking Play takes the focus from the box first, which plays
+    the move (and empties the box); the click that follows must not add "Not played — ''"."""
+    from tdbook.widgets.backgammon import play
+
+    w = play(TDGammon.new(5, 4, seed=1), seed=4)
+    box, go, _ = w.children[1].children
+    status = w.children[2]
+    before = w.game.state
+    box.value = w.game.legal[0]  # the box loses focus: its value is committed and the move played
+    after = w.game.state
+    assert after != before and box.value == ""
+    go.click()  # …then the click on Play itself
+    assert "Not played" not in status.value and w.game.state == after
+    go.click()  # a second click with nothing typed asks for a move, and changes nothing
+    assert "Type a move" in status.value and "Not played" not in status.value and w.game.state == after
+    box.value = "13/3"
+    assert "Not played" in status.value and w.game.state == after

@@ -77,6 +77,8 @@ class HumanVsNet:
             raise IllegalMove("the game is over: start a new one")
         if self.state.player != 0:
             raise IllegalMove("it is not your turn")
+        if not isinstance(text, str) or not text.strip():
+            raise IllegalMove("no move given: type one, e.g. '8/5 6/5' (a roll you cannot play passes by itself)", text)
         before = self.state
         after = self.game.resolve(before, text)  # raises IllegalMove with the reason
         after_list, hops = self.game.afterstates(before)

@@ -122,13 +122,24 @@ def play(model, plies: int = 1, seed: int = 0) -> Any:
             "<small>" + " · ".join(f"{t.player} {t.dice[0]}-{t.dice[1]}: {t.move}" for t in g.history[-8:]) + "</small>"
         )
 
+    played = {"last": False}  # did the box's last text get played? (then an empty Play click is no news)
+
     def on_play(_: Any = None) -> None:
         text = box.value
+        if not text.strip():
+            # A click on Play first takes the focus from the box, which commits its text: the move is
+            # played by on_enter and the box emptied before this click arrives.  Nothing is left to play.
+            if not played["last"]:
+                redraw("Type a move in the box first, e.g. 8/5 6/5.")
+            played["last"] = False
+            return
         try:
             g.submit(text)
         except IllegalMove as e:
+            played["last"] = False
             redraw(f"Not played — {e}")
             return
+        played["last"] = True
         box.value = ""
         redraw()
 
