@@ -11,6 +11,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from tdbook.experiments import backgammon_analysis as analysis  # noqa: E402
+from tdbook.experiments import backgammon_curves as curves  # noqa: E402
 from tdbook.experiments import backgammon_notebook as nb08  # noqa: E402
 from tdbook.experiments.backgammon_match import make_opponent, paired_difference, run_match  # noqa: E402
 from tdbook.experiments.backgammon_spec import CurvePoint  # noqa: E402
@@ -24,8 +25,8 @@ def test_notebook_helpers():
         CurvePoint(g, p, 0.05, 50.0)
         for g, p in [(0, -2.4), (10_000, -0.4), (50_000, 0.1), (90_000, 0.2), (100_000, 0.3), (110_000, 0.1)]
     ]
-    assert nb08.learning_share(curve, 50_000) == pytest.approx(2.5 / 2.6)
-    assert nb08.fmt_point(curve, 10_000) == "-0.400 ± 0.050" and nb08.fmt_point(curve, 5) == "—"
+    assert curves.learning_share(curve, 50_000) == pytest.approx(2.5 / 2.6)
+    assert curves.fmt_point(curve, 10_000) == "-0.400 ± 0.050" and curves.fmt_point(curve, 5) == "—"
     a = run_match(PubevalPlayer(), RandomPlayer(), 30, seed=1, progress=False)
     b = run_match(RandomPlayer(), RandomPlayer(), 30, seed=1, progress=False)
     d, se = paired_difference(a, b)
@@ -57,3 +58,23 @@ def test_explore_and_figures():
         P.pwin_agreement(np.array([0.2, 0.8]), np.array([0.25, 0.7])),
     ]
     assert all(f.axes for f in figs)
+
+
+def test_shared_error_is_told_from_independent_error():
+    """§5.3's 'every calculation has a similar error': the shuffle test finds an error common to a roll's
+    moves, and finds none when the errors are independent (so the claim can fail)."""
+    rng = np.random.default_rng(0)
+    sizes = rng.integers(2, 30, size=300)
+    independent = [rng.normal(0.0, 0.1, n) for n in sizes]
+    shared = [rng.normal(0.0, 0.1) + rng.normal(0.0, 0.03, n) for n in sizes]
+
+    def left(errs):
+        return np.mean([np.mean(np.abs(d - d.mean())) for d in errs])
+
+    null = analysis.common_error_shuffles(shared, 100, seed=1)
+    assert left(shared) < 0.5 * np.quantile(null, 0.025)
+    null = analysis.common_error_shuffles(independent, 100, seed=1)
+    assert np.quantile(null, 0.025) < left(independent) < np.quantile(null, 0.975)
+    assert np.array_equal(null, analysis.common_error_shuffles(independent, 100, seed=1))  # seeded
+    with pytest.raises(ValueError, match="at least two"):
+        analysis.common_error_shuffles([np.zeros(1)], 3)

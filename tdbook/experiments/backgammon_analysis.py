@@ -188,6 +188,7 @@ class Agreement:
     rank_corr: np.ndarray  # Spearman correlation of our and gnubg's move scores, per roll with ≥ 3 moves
     abs_err: np.ndarray  # per roll: mean |our move score − gnubg's| (equity)
     rel_err: np.ndarray  # the same after removing each roll's mean (the error common to all its moves)
+    roll_errors: list[np.ndarray]  # per roll: our move score − gnubg's for each of its moves (not bear-off wins)
 
     @property
     def mean_abs_error(self) -> float:
@@ -206,7 +207,7 @@ def agreement(model: TDGammon, n_positions: int, seed: int = 5, progress: bool =
     P, D = game_positions(n_positions, seed)
     me = NetPlayer(model)
     bufs = bg.make_buffers()
-    po, pg, same, loss, rc, ae, re_ = [], [], [], [], [], [], []
+    po, pg, same, loss, rc, ae, re_, errs = [], [], [], [], [], [], [], []
     ctx = context()
     for p, (d1, d2) in tqdm(list(zip(P, D)), desc="net vs gnubg", disable=not progress, unit="position"):
         po.append(model.p_win(p))
@@ -223,10 +224,29 @@ def agreement(model: TDGammon, n_positions: int, seed: int = 5, progress: bool =
         live = np.array([a[bg.OFF] < 15 for a in after])  # bear-off wins score exactly in both
         if live.sum() >= 2:
             d = s_ours[live] - s_g[live]
+            errs.append(d)
             ae.append(float(np.mean(np.abs(d))))
             re_.append(float(np.mean(np.abs(d - d.mean()))))
         if n >= 3 and np.ptp(s_ours) > 0 and np.ptp(s_g) > 0:
             rc.append(float(spearmanr(s_ours, s_g).statistic))
     return Agreement(
-        np.array(po), np.array(pg), np.array(same), np.array(loss), np.array(rc), np.array(ae), np.array(re_)
+        np.array(po), np.array(pg), np.array(same), np.array(loss), np.array(rc), np.array(ae), np.array(re_), errs
     )
+
+
+def common_error_shuffles(errors: Sequence[np.ndarray], shuffles: int = 200, seed: int = 0) -> np.ndarray:
+    """What removing each roll's mean error would leave if the errors had nothing in common within a
+    roll: the errors of all rolls shuffled across rolls (roll sizes kept), ``shuffles`` times; for each,
+    the mean over rolls of mean |d − mean d|.  §5.3's "every calculation has a similar error" holds
+    when the real errors leave much less than these."""
+    sizes = np.array([len(d) for d in errors])
+    if len(sizes) == 0 or np.any(sizes < 2):
+        raise ValueError("every roll needs at least two move errors")
+    pool = np.concatenate(errors)
+    cuts = np.cumsum(sizes)[:-1]
+    rng = np.random.default_rng(seed)
+    out = np.empty(shuffles)
+    for k in range(shuffles):
+        parts = np.split(rng.permutation(pool), cuts)
+        out[k] = np.mean([np.mean(np.abs(d - d.mean())) for d in parts])
+    return out

@@ -23,7 +23,7 @@ def net_path(hidden: int) -> Path:
 @dataclass
 class Shipped:
     """A trained net with its sidecar (training command, seed, games, wall time, code version,
-    learning curve, ladder)."""
+    learning curve, and its strength figure: :mod:`.backgammon_strength`)."""
 
     hidden: int
     model: TDGammon
@@ -65,8 +65,8 @@ def retrain(shipped: Shipped, root: Path, progress: bool = True) -> Shipped:
         "learning_curve": [asdict(c) for c in log.curve],
         "resumed_at": log.resumed_at,
     }
-    for k in ("ladder", "ladder_note", "ladder_raw_final", "snapshot_ladder"):
-        side.pop(k, None)
+    for k in ("strength", "selection_ladder", "selection_ladder_note", "selection_ladder_raw_final", "snapshot_ladder"):
+        side.pop(k, None)  # measured on the shipped weights, not on these
     model.save(out, log=log.to_dict(), command=s["command"])
     write_sidecar(out, side)
     return Shipped(shipped.hidden, model, side, out)
