@@ -20,7 +20,7 @@ import time
 import numba
 import numpy as np
 
-from tdbook.learners.td_gammon import TDGammon, train_games
+from tdbook.learners.backgammon_net import TDGammon, train_games
 
 CONFIGS = [  # (hidden, outputs, encoding, λ)
     (40, 1, "tesauro", 0.7),
@@ -34,7 +34,7 @@ def rate(hidden: int, outputs: int, encoding: str, lam: float, games: int, warm:
     m = TDGammon.new(hidden, outputs, encoding, alpha=0.1, lam=lam, seed=1)
     n = m.net
     st = np.zeros((max(games, warm), 2), np.int64)
-    args = (n.W1, n.W2, n.eW1, n.eW2, n.bias, n.hact, n.oact, n.dmode, m.mode, 0.1, 0.1, lam, 7)
+    args = (m.arrays, n.eW1, n.eW2, m.rule(0.1, 0.1, lam), 7)
     train_games(*args, 0, warm, st)  # compile / load cache, and learn a little
     t = time.perf_counter()
     train_games(*args, warm, games, st)

@@ -86,7 +86,7 @@ def _parser() -> argparse.ArgumentParser:
 
 #: ``python -m tdbook train GAME …`` → ``module:function(argv) -> exit code``
 TRAINERS: dict[str, str] = {
-    "backgammon": "tdbook.experiments.td_gammon:train_main",
+    "backgammon": "tdbook.experiments.backgammon_cli:train_main",
     "checkers": "tdbook.experiments.checkers_cli:train_main",
     "signature-book": "tdbook.experiments.signature_tables_book:make_main",
     "tictactoe-net": "tdbook.experiments.tictactoe_net_perfect:train_main",

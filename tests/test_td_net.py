@@ -201,3 +201,30 @@ def test_a_diverging_step_is_refused_and_changes_nothing():
         net.step(1e308, np.ones(4))
     for a, b in zip((net.W1, net.W2, net.eW1, net.eW2), before):
         assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize(
+    "arrays, found",
+    [
+        ({"x": np.zeros(3)}, "it holds x (no W1, W2, meta)"),
+        ({"W1": np.zeros((2, 2)), "W2": np.zeros((3, 1)), "meta": np.array([{"a": 1}], dtype=object)}, "holds Python"),
+    ],
+    ids=["foreign", "pickled"],
+)
+def test_a_foreign_npz_is_named_with_what_was_expected(tmp_path, arrays, found):
+    """Another program's .npz, or one holding pickled objects: the message names the file and what a
+    weights file is, and does not send the reader to numpy's allow_pickle."""
+    import io
+
+    z = io.BytesIO()
+    np.savez(z, **arrays)
+    p = tmp_path / "other.npz"
+    p.write_bytes(z.getvalue())
+    with pytest.raises(ValueError) as e:
+        TDNet.load(p)
+    msg = str(e.value)
+    assert str(p) in msg and "expected" in msg and "W1, W2" in msg and found in msg and "allow_pickle" not in msg
+    p.write_bytes(b"not a zip file")
+    with pytest.raises(ValueError, match="not a zip archive") as e:
+        TDNet.load(p)
+    assert "allow_pickle" not in str(e.value)

@@ -1,4 +1,4 @@
-"""Cubeless backgammon matches with duplicate dice (notebook 08's ladder; seed 004 ch. 5).
+"""Cubeless backgammon matches with duplicate dice (notebook 08's ladder; Powell (2000) ch. 5).
 
 Each *pair* of games replays one dice sequence twice with the colours swapped: in game 1
 player A is colour 0, in game 2 player B is; the opening roll and every later roll come
@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 from tqdm.auto import tqdm
 
+from ..claims import Estimate
 from ..core.rng import make_state, seed_state
 from ..games.backgammon import (
     MAX_AFTER,
@@ -33,75 +35,80 @@ from ..games.backgammon import (
     roll,
     win_multiplier,
 )
-from ..games.backgammon_encoding import MAX_NNZ
-from ..learners.td_gammon import choose_1ply, choose_2ply
-from ..players.backgammon import KIND_NET, KIND_NET2, choose  # noqa: F401
+from ..learners.backgammon_net import Buffers, NetArrays
+from ..learners.backgammon_net import make_buffers as net_buffers
+from ..players.backgammon import (
+    GNUBG_LEVELS,
+    KIND_NET,
+    KIND_NET2,
+    GnubgPlayer,
+    NetPlayer,
+    PubevalPlayer,
+    RandomPlayer,
+    choose,
+    choose_net,
+)
 
 MAX_PLIES = 100_000  # safety net; real games are a few hundred plies at most
 
+#: The net slot of a player that is not a net (random, pubeval): never read.
+NO_NET = NetArrays(np.zeros((2, 1)), np.zeros((2, 1)), 1.0, 0, 0, 0)
+
+
+class Contestant(NamedTuple):
+    """A jitted player of a match: ``kind`` (``KIND_RANDOM``, ``KIND_PUBEVAL``, ``KIND_NET`` 1-ply,
+    ``KIND_NET2`` 2-ply over the ``keep`` best 1-ply candidates) and, for a net, its arrays."""
+
+    kind: int
+    net: NetArrays
+    keep: int
+
+
+class Seat(NamedTuple):
+    """A contestant seated for one game: its own random stream and its evaluator's buffers."""
+
+    kind: int
+    net: NetArrays
+    keep: int
+    rng: np.ndarray
+    buf: Buffers
+
+
+class Board(NamedTuple):
+    """The move generator's output and scratch (shared by both seats: they move in turn)."""
+
+    out_pos: np.ndarray
+    out_mv: np.ndarray
+    ws: np.ndarray
+    x: np.ndarray
+    pos: np.ndarray
+    tmp: np.ndarray
+
 
 @njit(cache=True)
-def _pick(kind, net, keep, pos, colour, out_pos, n, w, x, rng, sc):
-    if kind < KIND_NET:
-        return choose(kind, pos, out_pos, n, w, x, rng)
-    W1, W2, bias, hact, oact, mode = net
-    scores, order, tmp, tmp2, idx, val, h, o, out2, mv2, ws2, scores2 = sc
-    if kind == KIND_NET:
-        return choose_1ply(W1, W2, bias, hact, oact, mode, colour, out_pos, n, scores, tmp, idx, val, h, o)
-    return choose_2ply(
-        W1,
-        W2,
-        bias,
-        hact,
-        oact,
-        mode,
-        colour,
-        out_pos,
-        n,
-        keep,
-        scores,
-        order,
-        tmp,
-        tmp2,
-        idx,
-        val,
-        h,
-        o,
-        out2,
-        mv2,
-        ws2,
-        scores2,
+def _pick(seat, pos, colour, out_pos, n, w, x):
+    if seat.kind < KIND_NET:
+        return choose(seat.kind, pos, out_pos, n, w, x, seat.rng)
+    return choose_net(1 if seat.kind == KIND_NET else 2, seat.net, colour, out_pos, n, seat.keep, seat.buf)
+
+
+@njit(cache=True)
+def _board():
+    return Board(
+        np.zeros((MAX_AFTER, NSLOT), np.int8),
+        np.full((MAX_AFTER, 8), -1, np.int8),
+        np.zeros(WS_SIZE, np.int64),
+        np.zeros(122),
+        np.zeros(NSLOT, np.int8),
+        np.zeros(NSLOT, np.int8),
     )
 
 
 @njit(cache=True)
-def _scratch(kind, n_hidden, n_out):
-    """A net player's buffers (tiny ones for a 1-ply net or a non-net player)."""
-    big = MAX_AFTER if kind == KIND_NET2 else 1
-    return (
-        np.zeros(MAX_AFTER),
-        np.zeros(MAX_AFTER, np.int64),
-        np.zeros(NSLOT, np.int8),
-        np.zeros(NSLOT, np.int8),
-        np.zeros(MAX_NNZ, np.int64),
-        np.zeros(MAX_NNZ),
-        np.zeros(n_hidden),
-        np.zeros(n_out),
-        np.zeros((big, NSLOT), np.int8),
-        np.full((big, 8), -1, np.int8),
-        np.zeros(WS_SIZE if kind == KIND_NET2 else 1, np.int64),
-        np.zeros(big),
-    )
-
-
-@njit(cache=True)
-def play_game(
-    kind0, kind1, net0, net1, keep, w, dice_rng, rng0, rng1, out_pos, out_mv, ws, x, pos, tmp, sc0, sc1
-) -> tuple:
-    """One cubeless game; returns (points for colour 0, plies).  Colour 0 is white.  A side is a
-    jitted player (``KIND_RANDOM``, ``KIND_PUBEVAL`` with weights ``w``; ``rng`` its own stream)
-    or a TD-Gammon net (``KIND_NET`` 1-ply, ``KIND_NET2`` 2-ply over the ``keep`` best 1-ply
-    candidates) given as ``net = (W1, W2, bias, hact, oact, mode)``; ``sc`` its scratch buffers."""
+def play_game(seat0, seat1, w, dice_rng, board) -> tuple:
+    """One cubeless game between two :class:`Seat` s; returns (points for colour 0, plies).  Colour 0
+    is white; ``w`` are pubeval's weights (read only by a pubeval seat); ``dice_rng`` the dice stream."""
+    out_pos, out_mv, ws, x, pos, tmp = board
     pos[:] = 0
     pos[24], pos[13], pos[8], pos[6] = 2, 5, 3, 5
     pos[1], pos[12], pos[17], pos[19] = -2, -5, -3, -5
@@ -110,9 +117,9 @@ def play_game(
     while plies < MAX_PLIES:
         n = gen_afterstates(pos, d1, d2, out_pos, out_mv, ws)
         if side == 0:
-            k = _pick(kind0, net0, keep, pos, 0, out_pos, n, w, x, rng0, sc0)
+            k = _pick(seat0, pos, 0, out_pos, n, w, x)
         else:
-            k = _pick(kind1, net1, keep, pos, 1, out_pos, n, w, x, rng1, sc1)
+            k = _pick(seat1, pos, 1, out_pos, n, w, x)
         plies += 1
         if out_pos[k, OFF] == 15:
             m = win_multiplier(out_pos[k])
@@ -125,34 +132,25 @@ def play_game(
 
 
 @njit(cache=True)
-def play_pairs_net(kind_a, kind_b, net_a, net_b, keep, w, seed, first_pair, n_pairs, out, plies) -> None:
-    """Duplicate-dice pairs ``first_pair .. first_pair+n_pairs-1``: ``out[i, 0]``/``out[i, 1]`` are
-    A's points as colour 0 / colour 1; ``plies[i, :]`` the game lengths.  Pair p's dice are stream
-    ``(seed, 2p)`` in both games; each side keeps its own stream for random choices.  Players
-    as in :func:`play_game`."""
-    out_pos = np.zeros((MAX_AFTER, NSLOT), np.int8)
-    out_mv = np.full((MAX_AFTER, 8), -1, np.int8)
-    ws = np.zeros(WS_SIZE, np.int64)
-    x = np.zeros(122)
-    pos = np.zeros(NSLOT, np.int8)
-    tmp = np.zeros(NSLOT, np.int8)
-    sa = _scratch(kind_a, net_a[0].shape[1], net_a[1].shape[1])
-    sb = _scratch(kind_b, net_b[0].shape[1], net_b[1].shape[1])
+def play_pairs_net(a, b, w, seed, first_pair, n_pairs, out, plies) -> None:
+    """Duplicate-dice pairs ``first_pair .. first_pair+n_pairs-1`` of :class:`Contestant` A against B:
+    ``out[i, 0]``/``out[i, 1]`` are A's points as colour 0 / colour 1; ``plies[i, :]`` the game
+    lengths.  Pair p's dice are stream ``(seed, 2p)`` in both games; each side keeps its own stream
+    for random choices."""
+    board = _board()
+    ba = net_buffers(a.net.W1.shape[1], a.net.W2.shape[1], a.kind == KIND_NET2)
+    bb = net_buffers(b.net.W1.shape[1], b.net.W2.shape[1], b.kind == KIND_NET2)
     for i in range(n_pairs):
         p = first_pair + i
         for g in range(2):
             dice = seed_state(seed, 2 * p)
-            ra = seed_state(seed, 2 * p + 1)  # A's own stream (random choices)
-            rb = seed_state(seed, 2 * p + 1 + (1 << 40))  # B's own stream
+            sa = Seat(a.kind, a.net, a.keep, seed_state(seed, 2 * p + 1), ba)  # A's own stream (random choices)
+            sb = Seat(b.kind, b.net, b.keep, seed_state(seed, 2 * p + 1 + (1 << 40)), bb)  # B's own stream
             if g == 0:
-                r, n = play_game(
-                    kind_a, kind_b, net_a, net_b, keep, w, dice, ra, rb, out_pos, out_mv, ws, x, pos, tmp, sa, sb
-                )
+                r, n = play_game(sa, sb, w, dice, board)
                 out[i, 0] = r
             else:
-                r, n = play_game(
-                    kind_b, kind_a, net_b, net_a, keep, w, dice, rb, ra, out_pos, out_mv, ws, x, pos, tmp, sb, sa
-                )
+                r, n = play_game(sb, sa, w, dice, board)
                 out[i, 1] = -r
             plies[i, g] = n
 
@@ -160,8 +158,9 @@ def play_pairs_net(kind_a, kind_b, net_a, net_b, keep, w, seed, first_pair, n_pa
 @njit(cache=True)
 def play_pairs(kind_a, kind_b, w, seed, first_pair, n_pairs, out, plies) -> None:
     """:func:`play_pairs_net` between the jitted non-net players (random, pubeval)."""
-    no = (np.zeros((2, 1)), np.zeros((2, 1)), 1.0, 0, 0, 0)
-    play_pairs_net(kind_a, kind_b, no, no, 8, w, seed, first_pair, n_pairs, out, plies)
+    play_pairs_net(
+        Contestant(kind_a, NO_NET, 8), Contestant(kind_b, NO_NET, 8), w, seed, first_pair, n_pairs, out, plies
+    )
 
 
 @dataclass
@@ -188,6 +187,10 @@ class MatchResult:
         d = asdict(self)
         d.pop("points")
         return d
+
+    def estimate(self) -> Estimate:
+        """Points per game for A ± 1 standard error over pairs, and the number of games."""
+        return Estimate(self.ppg, self.stderr, self.games)
 
 
 def summarize(a: str, b: str, points: np.ndarray) -> MatchResult:
@@ -249,11 +252,10 @@ def run_match(
     return _run_python(player_a, player_b, n_pairs, seed, progress)
 
 
-_NO_NET = (np.zeros((2, 1)), np.zeros((2, 1)), 1.0, 0, 0, 0)
-
-
-def _net_of(player) -> tuple:
-    return player.net if getattr(player, "kind", 0) >= KIND_NET else _NO_NET
+def contestant(player, keep: int = 8) -> Contestant:
+    """The jitted form of a player with a ``kind`` (random, pubeval or a net)."""
+    net = player.net if player.kind >= KIND_NET else NO_NET
+    return Contestant(int(player.kind), net, int(keep))
 
 
 def _run_net(player_a, player_b, n_pairs: int, seed: int, progress: bool, chunk: int) -> MatchResult:
@@ -263,7 +265,7 @@ def _run_net(player_a, player_b, n_pairs: int, seed: int, progress: bool, chunk:
         w = getattr(player_b, "w", None)
     w = np.zeros((2, 122)) if w is None else w
     keep = int(getattr(player_a, "keep", 0) or getattr(player_b, "keep", 0) or 8)
-    na, nb = _net_of(player_a), _net_of(player_b)
+    ca, cb = contestant(player_a, keep), contestant(player_b, keep)
     out = np.zeros((n_pairs, 2), np.int64)
     plies = np.zeros((n_pairs, 2), np.int64)
     slow = KIND_NET2 in (player_a.kind, player_b.kind)
@@ -273,7 +275,7 @@ def _run_net(player_a, player_b, n_pairs: int, seed: int, progress: bool, chunk:
             m = min(chunk, n_pairs - s)
             o = np.zeros((m, 2), np.int64)
             pl = np.zeros((m, 2), np.int64)
-            play_pairs_net(player_a.kind, player_b.kind, na, nb, keep, w, seed, s, m, o, pl)
+            play_pairs_net(ca, cb, w, seed, s, m, o, pl)
             out[s : s + m] = o
             plies[s : s + m] = pl
             bar.update(m)
@@ -388,3 +390,80 @@ def positions_from_games(n: int, seed: int = 7, every: int = 3) -> np.ndarray:
             out.append(q)
             seen.add(q.tobytes())
     return np.array(out)
+
+
+# ----------------------------------------------------------------------------- opponents and protocols
+
+#: Match seeds from 2**62 up form the *report* set: only the strength figure of a chosen net uses them
+#: (:mod:`tdbook.experiments.backgammon_strength`).  Every other match — learning curves, the selection
+#: ladder, the notebooks' matches — takes a seed below (the *selection* set), so no choice is ever made
+#: on the dice a figure is reported on.
+REPORT_BASE = 1 << 62
+
+#: The seed of the ladder a training run plays after training (``train backgammon --ladder-pairs``).
+SELECTION_SEED = 2024
+
+
+def selection_seed(seed: int) -> int:
+    """``seed`` if it belongs to the selection set; ValueError if it is a report seed."""
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= REPORT_BASE:
+        raise ValueError(
+            f"seed {seed} is in the report set (>= 2**62), kept for the strength figure of a chosen net "
+            "(tdbook.experiments.backgammon_strength); matches that help choose a net take a smaller seed"
+        )
+    return seed
+
+
+def make_opponent(name: str):
+    """A benchmark player by name: ``pubeval``, ``random``, or a gnubg level (``gnubg-expert`` or ``expert``)."""
+    if name == "pubeval":
+        return PubevalPlayer()
+    if name == "random":
+        return RandomPlayer()
+    level = name[6:] if name.startswith("gnubg-") else name
+    if level in GNUBG_LEVELS:
+        return GnubgPlayer(level)
+    raise ValueError(
+        f"unknown opponent {name!r}; choose from: pubeval, random, " + ", ".join(f"gnubg-{k}" for k in GNUBG_LEVELS)
+    )
+
+
+def evaluate(
+    model, pairs: int, seed: int = 99, opponent: str = "pubeval", plies: int = 1, progress: bool = False
+) -> MatchResult:
+    """A duplicate-dice match of the net (1- or 2-ply) against ``opponent`` (pubeval, random, or a
+    gnubg level: beginner / intermediate / advanced / expert) on a seed of the selection set."""
+    return run_match(
+        NetPlayer(model, plies), make_opponent(opponent), pairs, seed=selection_seed(seed), progress=progress
+    )
+
+
+def paired_difference(a: MatchResult, b: MatchResult) -> tuple[float, float]:
+    """(ppg of a − ppg of b, its standard error) for two matches played on the same dice (same seed
+    and pairs): the pair-by-pair difference cancels most of the luck."""
+    if a.points.shape != b.points.shape:
+        raise ValueError(f"matches of different sizes: {a.points.shape} vs {b.points.shape}")
+    d = a.points.mean(axis=1) - b.points.mean(axis=1)
+    return float(d.mean()), float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) > 1 else float("nan")
+
+
+LADDER = ("pubeval", "gnubg-beginner", "gnubg-intermediate", "gnubg-advanced", "gnubg-expert")
+
+
+def ladder(
+    model, pairs: dict[str, int] | int, seed: int = SELECTION_SEED, plies: int = 1, progress: bool = True
+) -> dict[str, dict]:
+    """Duplicate-dice matches of the net against each ladder opponent on a selection seed, for choosing
+    between runs: ``{name: MatchResult.to_dict()}``.
+
+    ``pairs``: one count for all, or per opponent (opponents left out are skipped)."""
+    selection_seed(seed)
+    todo = pairs if isinstance(pairs, dict) else {k: pairs for k in LADDER}
+    out = {}
+    me = NetPlayer(model, plies)
+    for name, n in todo.items():
+        if not n:
+            continue
+        r = run_match(me, make_opponent(name), int(n), seed=seed, progress=progress)
+        out[name] = r.to_dict()
+    return out

@@ -1,4 +1,4 @@
-"""Backgammon: a move-exact jitted engine and a plain Python façade (seed 004 ch. 5; notebook 08).
+"""Backgammon: a move-exact jitted engine and a plain Python façade (Powell (2000) ch. 5; notebook 08).
 
 Position representation — Tesauro's ``pubeval`` layout, always from the view of one
 player ("the mover", normally the side on roll), as a ``numpy.int8[28]``:

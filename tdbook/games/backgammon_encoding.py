@@ -1,4 +1,4 @@
-"""Learner inputs for backgammon: Tesauro's 198-unit encoding and pubeval's 122 inputs (seed 004 §5.2).
+"""Learner inputs for backgammon: Tesauro's 198-unit encoding and pubeval's 122 inputs (Powell (2000) §5.2).
 
 TD-Gammon's input (the thesis lists the units, Tesauro gives the coding): for each of
 the 24 points, 4 units per side in truncated unary — units 1–3 on when the side has

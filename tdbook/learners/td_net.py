@@ -1,4 +1,4 @@
-"""TD(λ) for a one-hidden-layer network with per-output eligibility traces (seed 004 §4.6, §6.4; App. B.9).
+"""TD(λ) for a one-hidden-layer network with per-output eligibility traces (Powell (2000) §4.6, §6.4; App. B.9).
 
 This is the one implementation shared by the tic-tac-toe nets (notebook 07) and
 TD-Gammon (notebook 08).  It follows Sutton & Bonde's scheme as Powell codes it in
@@ -264,6 +264,51 @@ def sparse(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
     return idx, x[idx].copy(), len(idx)
 
 
+#: What :meth:`TDNet.load` expects, for messages about files that are not one.
+WEIGHTS_FILE = "a tdbook weights file (an .npz archive with the arrays W1, W2 and a JSON meta, as TDNet.save writes)"
+_ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
+
+
+def _read_weights_file(path: Path) -> tuple[np.ndarray, np.ndarray, Any, dict[str, np.ndarray]]:
+    """(W1, W2, parsed meta, aux arrays) of a weights file; ValueError naming the file and what was
+    expected when it is missing, not an ``.npz`` archive, damaged, or another program's ``.npz``."""
+    unreadable = f"{path} is not a readable tdbook weights file: expected {WEIGHTS_FILE}, but"
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4)
+    except FileNotFoundError:
+        raise ValueError(f"no weights file at {path}") from None
+    except OSError as e:
+        raise ValueError(f"cannot read {path}: {e.strerror or e}") from None
+    if head not in _ZIP_MAGIC:
+        raise ValueError(f"{unreadable} it is not a zip archive")
+    problem, arrays = "", {}
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            names = list(z.files)
+            missing = [k for k in ("W1", "W2", "meta") if k not in names]
+            if missing:
+                problem = f"it holds {', '.join(names) or 'no arrays'} (no {', '.join(missing)})"
+            for k in names if not problem else ():
+                try:
+                    arrays[k] = z[k]
+                except ValueError as e:
+                    if "pickle" not in str(e):
+                        raise
+                    problem = f"its array {k!r} holds Python objects"  # numpy would need pickle to read it
+                    break
+    except Exception as e:  # zip or array damage: truncated, bad CRC, bad header, …
+        problem = f"the archive is damaged ({type(e).__name__}: {e})"
+    if problem:
+        raise ValueError(f"{unreadable} {problem}")
+    try:
+        meta = json.loads(str(arrays["meta"]))
+    except ValueError as e:
+        raise ValueError(f"{path} is not a readable tdbook weights file: its meta is not JSON ({e})") from None
+    aux = {k[4:]: v for k, v in arrays.items() if k.startswith("aux_")}
+    return arrays["W1"], arrays["W2"], meta, aux
+
+
 # ----------------------------------------------------------------------------- façade
 
 
@@ -464,14 +509,7 @@ class TDNet:
         """Read a net written by :meth:`save`; ValueError naming the problem if the file is
         corrupt, of the wrong shape (``expect`` may pin n_in/n_hidden/n_out) or holds NaNs."""
         path = Path(path)
-        try:
-            with np.load(path, allow_pickle=False) as z:
-                W1, W2, meta = z["W1"], z["W2"], json.loads(str(z["meta"]))
-                aux = {k[4:]: z[k] for k in z.files if k.startswith("aux_")}
-        except FileNotFoundError:
-            raise ValueError(f"no weights file at {path}") from None
-        except Exception as e:  # zip/npz/JSON damage
-            raise ValueError(f"{path} is not a readable tdbook weights file ({type(e).__name__}: {e})") from None
+        W1, W2, meta, aux = _read_weights_file(path)
         if not isinstance(meta, dict):
             raise ValueError(f"{path}: metadata is a {type(meta).__name__}, not a JSON object")
         if meta.get("format") != "tdbook.TDNet/1":

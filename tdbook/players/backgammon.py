@@ -1,13 +1,14 @@
-"""Backgammon players: random, pubeval (Tesauro's public linear evaluator) and GNU Backgammon levels.
+"""Backgammon players: random, pubeval (Tesauro's public linear evaluator), GNU Backgammon levels, and
+TD-Gammon nets choosing 1-ply or with a 2-ply search (Powell (2000) §5.2).
 
 Every player picks one of the distinct afterstates :func:`~tdbook.games.backgammon.gen_afterstates`
 lists.  Random and pubeval have jitted choosers (``KIND_RANDOM``, ``KIND_PUBEVAL``) that the
 match runner's fast path calls inside one kernel; gnubg players are Python-level.
 
-Pubeval (written from ``references/pubeval.md``): score = w · x over 122 inputs of the
-afterstate seen by the mover, with the ``race`` weights when the position *before* the
-move has no contact and the ``contact`` weights otherwise; bearing off the last checker
-scores best possible.  Ties go to the first afterstate generated.
+Pubeval (written from Tesauro's published description; weights in ``data/pubeval_weights.json``):
+score = w · x over 122 inputs of the afterstate seen by the mover, with the ``race`` weights when
+the position *before* the move has no contact and the ``contact`` weights otherwise; bearing off
+the last checker scores best possible.  Ties go to the first afterstate generated.
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ from numba import njit
 
 from ..core.paths import repo_root
 from ..core.rng import make_state, randint
-from ..games.backgammon import OFF, gen_afterstates, is_race, make_buffers
+from ..games.backgammon import OFF, flip, gen_afterstates, is_race, make_buffers, win_multiplier
+from ..learners.backgammon_net import ROLL_WEIGHTS, ROLLS, NetArrays, choose_1ply, on_roll_equity, score_afterstates
 
 KIND_RANDOM = 0
 KIND_PUBEVAL = 1
-KIND_NET = 2  # a TD-Gammon net choosing 1-ply (tdbook.learners.td_gammon)
+KIND_NET = 2  # a TD-Gammon net choosing 1-ply (tdbook.learners.backgammon_net)
 KIND_NET2 = 3  # the same net choosing 2-ply
 
 _WEIGHTS_FILE = "data/pubeval_weights.json"
@@ -190,15 +192,82 @@ class GnubgPlayer:
         return int(np.argmax(s))
 
 
+# ----------------------------------------------------------------------------- TD-Gammon nets: 1-ply and 2-ply
+
+
+@njit(cache=True)
+def value_2ply(net, colour, after, buf) -> float:
+    """Expected 1-ply-backed-up value of afterstate ``after`` for its mover (colour ``colour``):
+    over the opponent's 21 rolls, the opponent plays its best 1-ply reply (``net``: a
+    :class:`~tdbook.learners.backgammon_net.NetArrays`, ``buf`` its :class:`~.Buffers`)."""
+    if after[OFF] == 15:
+        return float(win_multiplier(after))
+    flip(after, buf.tmp)  # the opponent on roll
+    total = 0.0
+    for r in range(21):
+        d1 = ROLLS[r, 0]
+        d2 = ROLLS[r, 1]
+        n2 = gen_afterstates(buf.tmp, d1, d2, buf.out2, buf.mv2, buf.ws2)
+        best = -1e300
+        for j in range(n2):
+            b = buf.out2[j]
+            if b[OFF] == 15:
+                v = float(win_multiplier(b))
+            else:
+                flip(b, buf.tmp2)  # us on roll again
+                v = -on_roll_equity(net, buf.tmp2, colour, buf)
+            if v > best:
+                best = v
+        total -= ROLL_WEIGHTS[r] * best
+    return total / 36.0
+
+
+@njit(cache=True)
+def choose_2ply(net, colour, out_pos, n, keep, buf) -> int:
+    """2-ply choice (§5.2's later versions): the ``keep`` best afterstates by 1-ply score, re-valued
+    by :func:`value_2ply`; first of equals."""
+    if n <= 1:
+        return 0
+    score_afterstates(net, colour, out_pos, n, buf)
+    scores, order = buf.scores, buf.order
+    for j in range(n):
+        order[j] = j
+    m = min(keep, n)
+    for a in range(m):  # partial selection sort: the m best first, stable
+        b = a
+        for c in range(a + 1, n):
+            if scores[order[c]] > scores[order[b]]:
+                b = c
+        t = order[b]
+        for c in range(b, a, -1):
+            order[c] = order[c - 1]
+        order[a] = t
+    best = order[0]
+    bv = -1e300
+    for a in range(m):
+        j = order[a]
+        v = value_2ply(net, colour, out_pos[j], buf)
+        if v > bv:
+            bv = v
+            best = j
+    return best
+
+
+@njit(cache=True)
+def choose_net(plies, net, colour, out_pos, n, keep, buf) -> int:
+    """A net's choice among ``out_pos[:n]``: 1-ply greedy, or 2-ply over the ``keep`` best."""
+    if plies == 1:
+        return choose_1ply(net, colour, out_pos, n, buf)
+    return choose_2ply(net, colour, out_pos, n, keep, buf)
+
+
 class NetPlayer:
-    """A TD-Gammon net (:class:`~tdbook.learners.td_gammon.TDGammon`) choosing 1-ply (greedy over the
-    afterstates, §5.2) or 2-ply (the ``keep`` best 1-ply candidates re-valued over the opponent's
+    """A TD-Gammon net (:class:`~tdbook.learners.backgammon_net.TDGammon`) choosing 1-ply (greedy over
+    the afterstates, §5.2) or 2-ply (the ``keep`` best 1-ply candidates re-valued over the opponent's
     21 rolls).  The match runner plays it inside its jitted kernel; ``choose`` is the Python path
     (e.g. against gnubg)."""
 
     def __init__(self, model, plies: int = 1, keep: int = 8, name: str | None = None) -> None:
-        from ..learners.td_gammon import Scratch
-
         if plies not in (1, 2):
             raise ValueError(f"plies must be 1 or 2, got {plies!r}")
         if not isinstance(keep, (int, np.integer)) or keep < 1:
@@ -207,10 +276,10 @@ class NetPlayer:
         self.kind = KIND_NET if plies == 1 else KIND_NET2
         self.name = name or f"TD-Gammon {model.hidden}h" + ("" if plies == 1 else " 2-ply")
         self.colour = 0
-        self._s = Scratch(model.hidden, model.outputs)
+        self._buf = model.buffers(two_ply=plies == 2)
 
     @property
-    def net(self) -> tuple:
+    def net(self) -> NetArrays:
         return self.model.arrays
 
     def seat(self, colour: int) -> None:
@@ -218,52 +287,11 @@ class NetPlayer:
 
     def scores(self, pos: np.ndarray, after: np.ndarray) -> np.ndarray:
         """1-ply value (points, cubeless) of each afterstate for the mover."""
-        from ..learners.td_gammon import score_afterstates
-
-        s = self._s
-        W1, W2, b, ha, oa, mode = self.net
-        score_afterstates(
-            W1, W2, b, ha, oa, mode, self.colour, after, len(after), s.scores, s.tmp, s.idx, s.val, s.h, s.o
-        )
-        return s.scores[: len(after)].copy()
+        score_afterstates(self.net, self.colour, after, len(after), self._buf)
+        return self._buf.scores[: len(after)].copy()
 
     def choose(self, pos, d1, d2, after) -> int:
-        from ..learners.td_gammon import choose_1ply, choose_2ply
-
-        s = self._s
-        W1, W2, b, ha, oa, mode = self.net
-        if self.plies == 1:
-            return int(
-                choose_1ply(
-                    W1, W2, b, ha, oa, mode, self.colour, after, len(after), s.scores, s.tmp, s.idx, s.val, s.h, s.o
-                )
-            )
-        return int(
-            choose_2ply(
-                W1,
-                W2,
-                b,
-                ha,
-                oa,
-                mode,
-                self.colour,
-                after,
-                len(after),
-                self.keep,
-                s.scores,
-                s.order,
-                s.tmp,
-                s.tmp2,
-                s.idx,
-                s.val,
-                s.h,
-                s.o,
-                s.out2,
-                s.mv2,
-                s.ws2,
-                s.scores2,
-            )
-        )
+        return int(choose_net(self.plies, self.net, self.colour, after, len(after), self.keep, self._buf))
 
 
 def scratch() -> tuple:

@@ -1,6 +1,7 @@
-"""Play backgammon against a TD-Gammon net: the game logic (:class:`HumanVsNet`) and its ipywidgets
-front end (:func:`play`) — a board drawing, the dice, and a move box in standard notation
-(``8/5 6/5``, ``bar/22``, ``6/off``, ``13/7*``, ``24/18(2)``).
+"""Play backgammon against a TD-Gammon net: the session (:class:`HumanVsNet`) — whose turn it is, the
+person's moves in standard notation (``8/5 6/5``, ``bar/22``, ``6/off``, ``13/7*``, ``24/18(2)``), the
+net's replies and the game's history.  Its display (a board drawing, the dice, a move box) is
+:func:`tdbook.widgets.backgammon.play`.
 
 A move that is malformed or illegal is refused with the reason (the rules module names it:
 blocked point, checker on the bar, bearing off too early, dice not all used, …) and the
@@ -11,7 +12,6 @@ colour 1; when the human has no legal move the turn passes by itself.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -77,6 +77,8 @@ class HumanVsNet:
             raise IllegalMove("the game is over: start a new one")
         if self.state.player != 0:
             raise IllegalMove("it is not your turn")
+        if not isinstance(text, str) or not text.strip():
+            raise IllegalMove("no move given: type one, e.g. '8/5 6/5' (a roll you cannot play passes by itself)", text)
         before = self.state
         after = self.game.resolve(before, text)  # raises IllegalMove with the reason
         after_list, hops = self.game.afterstates(before)
@@ -114,66 +116,3 @@ class HumanVsNet:
         else:
             notes.append(f"Your roll: {self.state.dice[0]}-{self.state.dice[1]}.")
         self.message = " ".join(notes)
-
-
-def play(model, plies: int = 1, seed: int = 0) -> Any:
-    """An ipywidgets panel to play against ``model`` (a TDGammon net): board, move box, messages."""
-    import io
-
-    import ipywidgets as W
-    import matplotlib.pyplot as plt
-
-    from ..plots.td_gammon import board
-
-    g = HumanVsNet(NetPlayer(model, plies), seed=seed)
-    img = W.Image(format="png", layout=W.Layout(width="620px"))
-    box = W.Text(placeholder="your move, e.g. 8/5 6/5", description="move", continuous_update=False)
-    go = W.Button(description="Play", button_style="primary")
-    new = W.Button(description="New game")
-    status = W.HTML()
-    log = W.HTML()
-
-    def redraw(error: str = "") -> None:
-        last = g.history[-1] if g.history else None
-        dice = None if g.over or g.state.player != 0 else g.state.dice
-        fig = board(
-            g.human_view,
-            dice=dice,
-            names=("you", f"TD-Gammon {model.hidden}h"),
-            last_move=f"{last.player}: {last.move}" if last else "",
-        )
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=80)
-        plt.close(fig)
-        img.value = buf.getvalue()
-        msg = f"<span style='color:#b00'>{error}</span><br>" if error else ""
-        status.value = msg + g.message
-        log.value = (
-            "<small>" + " · ".join(f"{t.player} {t.dice[0]}-{t.dice[1]}: {t.move}" for t in g.history[-8:]) + "</small>"
-        )
-
-    def on_play(_: Any = None) -> None:
-        text = box.value
-        try:
-            g.submit(text)
-        except IllegalMove as e:
-            redraw(f"Not played — {e}")
-            return
-        box.value = ""
-        redraw()
-
-    def on_enter(change: dict) -> None:  # Enter in the box (continuous_update=False)
-        if change["new"].strip():
-            on_play()
-
-    def on_new(_: Any) -> None:
-        g.new_game(g.seed + 1)
-        redraw()
-
-    go.on_click(on_play)
-    box.observe(on_enter, names="value")
-    new.on_click(on_new)
-    redraw()
-    panel = W.VBox([img, W.HBox([box, go, new]), status, log])
-    panel.game = g
-    return panel

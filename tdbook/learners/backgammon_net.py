@@ -1,5 +1,5 @@
-"""TD-Gammon: self-play TD(λ) for backgammon with the shared TD net (seed 004 ch. 5; §4.6 Eqs 4.14–4.16;
-§6.4 Eqs 6.11–6.14).
+"""TD-Gammon's value net for backgammon and its self-play TD(λ) kernel (Powell (2000) ch. 5; §4.6
+Eqs 4.14–4.16; §6.4 Eqs 6.11–6.14).
 
 The network is :class:`~tdbook.learners.td_net.TDNet` (one hidden layer, logistic units,
 per-output eligibility traces); this module only adds what backgammon needs, all jitted:
@@ -14,11 +14,11 @@ per-output eligibility traces); this module only adds what backgammon needs, all
 - **Outputs**: 1 = P(win) of the frame's owner, or 4 = Tesauro's (win, gammon win, loss,
   gammon loss) of the frame's owner; a backgammon counts as a gammon for the outputs.
   Equity = 2P − 1, or P(win) + P(gammon win) − P(loss) − P(gammon loss).
-- **Move choice**: 1-ply greedy over the distinct afterstates of the roll (§5.2: *"evaluated each
-  available position due to its die roll and chose the position that would lead to the greatest
-  probability of victory"*); 2-ply (the later versions) averages the opponent's best 1-ply reply
-  over the 21 rolls for the ``keep`` best 1-ply candidates.  A move that bears off the last
-  checker is worth the points it wins.
+- **The value of a move** (:func:`score_afterstates`) and the greedy 1-ply choice that self-play
+  training follows (:func:`choose_1ply`; §5.2: *"evaluated each available position due to its die
+  roll and chose the position that would lead to the greatest probability of victory"*).  A move
+  that bears off the last checker is worth the points it wins.  Deeper searches are players
+  (:mod:`tdbook.players.backgammon`).
 - **Training** (:func:`train_games`): pure self-play, no exploration beyond the dice; game ``g``
   of a run draws its dice from stream ``(seed, g)``, so a run resumed from a checkpoint after
   game ``g`` plays exactly the games an uninterrupted run plays.  Each game: traces start at
@@ -26,12 +26,15 @@ per-output eligibility traces); this module only adds what backgammon needs, all
   frame) with the traces, then evaluates the next position with the new weights and adds its
   gradient to the decayed traces (the thesis's and Tesauro's order); the last move's target
   is the outcome.
+
+The jitted kernels take the net as one :class:`NetArrays` and their scratch space as one
+:class:`Buffers` (immutable named tuples: numba's form of a small frozen configuration object).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -51,6 +54,66 @@ FORMAT = "tdbook.TDGammon/1"
 # the 21 distinct rolls and their weights out of 36
 ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
 ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ROLLS])
+
+
+class NetArrays(NamedTuple):
+    """What the jitted evaluators read of a net: weights, bias value, activation codes, encoding mode."""
+
+    W1: np.ndarray
+    W2: np.ndarray
+    bias: float
+    hact: int
+    oact: int
+    mode: int
+
+
+class Buffers(NamedTuple):
+    """Scratch arrays of one evaluator (not shared between players): move scores and order, two
+    position buffers, the sparse input, hidden and output values, and a second move list for the
+    opponent's replies of a 2-ply search (``out2``, ``mv2``, ``ws2``, ``scores2``)."""
+
+    scores: np.ndarray
+    order: np.ndarray
+    tmp: np.ndarray
+    tmp2: np.ndarray
+    idx: np.ndarray
+    val: np.ndarray
+    h: np.ndarray
+    o: np.ndarray
+    out2: np.ndarray
+    mv2: np.ndarray
+    ws2: np.ndarray
+    scores2: np.ndarray
+
+
+class TDRule(NamedTuple):
+    """The update rule of one stretch of training: step sizes α (input→hidden) and β
+    (hidden→output), trace decay λ, and the derivative mode of :mod:`tdbook.learners.td_net`."""
+
+    alpha: float
+    beta: float
+    lam: float
+    dmode: int
+
+
+@njit(cache=True)
+def make_buffers(n_hidden, n_out, two_ply) -> Buffers:
+    """An evaluator's :class:`Buffers` (the 2-ply reply buffers only when ``two_ply``)."""
+    big = MAX_AFTER if two_ply else 1
+    return Buffers(
+        np.zeros(MAX_AFTER),
+        np.zeros(MAX_AFTER, np.int64),
+        np.zeros(NSLOT, np.int8),
+        np.zeros(NSLOT, np.int8),
+        np.zeros(MAX_NNZ, np.int64),
+        np.zeros(MAX_NNZ),
+        np.zeros(n_hidden),
+        np.zeros(n_out),
+        np.zeros((big, NSLOT), np.int8),
+        np.full((big, 8), -1, np.int8),
+        np.zeros(WS_SIZE if two_ply else 1, np.int64),
+        np.zeros(big),
+    )
 
 
 # ----------------------------------------------------------------------------- evaluation kernels
@@ -73,140 +136,41 @@ def frame_equity(o) -> float:
 
 
 @njit(cache=True)
-def on_roll_equity(W1, W2, bias, hact, oact, mode, pos, colour, idx, val, h, o) -> float:
-    """Equity of the side on roll in ``pos`` (its view, ``colour`` its colour); fills ``h``, ``o``."""
-    nnz = encode(pos, colour, mode, idx, val)
-    forward(W1, W2, idx, val, nnz, bias, hact, oact, h, o)
-    e = frame_equity(o)
-    if mode == MODE_TESAURO and colour == 1:
+def on_roll_equity(net, pos, colour, buf) -> float:
+    """Equity of the side on roll in ``pos`` (its view, ``colour`` its colour); fills ``buf.h``, ``buf.o``."""
+    nnz = encode(pos, colour, net.mode, buf.idx, buf.val)
+    forward(net.W1, net.W2, buf.idx, buf.val, nnz, net.bias, net.hact, net.oact, buf.h, buf.o)
+    e = frame_equity(buf.o)
+    if net.mode == MODE_TESAURO and colour == 1:
         return -e
     return e
 
 
 @njit(cache=True)
-def score_afterstates(W1, W2, bias, hact, oact, mode, colour, out_pos, n, scores, tmp, idx, val, h, o) -> None:
-    """1-ply value of each afterstate ``out_pos[:n]`` for the mover (colour ``colour``): the points
-    won if it bears off the last checker, else minus the opponent's equity on roll."""
+def score_afterstates(net, colour, out_pos, n, buf) -> None:
+    """1-ply value of each afterstate ``out_pos[:n]`` for the mover (colour ``colour``) into
+    ``buf.scores``: the points won if it bears off the last checker, else minus the opponent's
+    equity on roll."""
     for j in range(n):
         a = out_pos[j]
         if a[OFF] == 15:
-            scores[j] = win_multiplier(a)
+            buf.scores[j] = win_multiplier(a)
         else:
-            flip(a, tmp)
-            scores[j] = -on_roll_equity(W1, W2, bias, hact, oact, mode, tmp, 1 - colour, idx, val, h, o)
+            flip(a, buf.tmp)
+            buf.scores[j] = -on_roll_equity(net, buf.tmp, 1 - colour, buf)
 
 
 @njit(cache=True)
-def choose_1ply(W1, W2, bias, hact, oact, mode, colour, out_pos, n, scores, tmp, idx, val, h, o) -> int:
+def choose_1ply(net, colour, out_pos, n, buf) -> int:
     """Index of the greedy 1-ply choice among ``out_pos[:n]`` (first of equals)."""
     if n <= 1:
         return 0
-    score_afterstates(W1, W2, bias, hact, oact, mode, colour, out_pos, n, scores, tmp, idx, val, h, o)
+    score_afterstates(net, colour, out_pos, n, buf)
     best = 0
     for j in range(1, n):
-        if scores[j] > scores[best]:
+        if buf.scores[j] > buf.scores[best]:
             best = j
     return best
-
-
-@njit(cache=True)
-def value_2ply(
-    W1, W2, bias, hact, oact, mode, colour, after, tmp, tmp2, idx, val, h, o, out2, mv2, ws2, scores2
-) -> float:
-    """Expected 1-ply-backed-up value of afterstate ``after`` for its mover (colour ``colour``):
-    over the opponent's 21 rolls, the opponent plays its best 1-ply reply."""
-    if after[OFF] == 15:
-        return float(win_multiplier(after))
-    flip(after, tmp)  # the opponent on roll
-    total = 0.0
-    for r in range(21):
-        d1 = ROLLS[r, 0]
-        d2 = ROLLS[r, 1]
-        n2 = gen_afterstates(tmp, d1, d2, out2, mv2, ws2)
-        best = -1e300
-        for j in range(n2):
-            b = out2[j]
-            if b[OFF] == 15:
-                v = float(win_multiplier(b))
-            else:
-                flip(b, tmp2)  # us on roll again
-                v = -on_roll_equity(W1, W2, bias, hact, oact, mode, tmp2, colour, idx, val, h, o)
-            if v > best:
-                best = v
-        total -= ROLL_WEIGHTS[r] * best
-    return total / 36.0
-
-
-@njit(cache=True)
-def choose_2ply(
-    W1,
-    W2,
-    bias,
-    hact,
-    oact,
-    mode,
-    colour,
-    out_pos,
-    n,
-    keep,
-    scores,
-    order,
-    tmp,
-    tmp2,
-    idx,
-    val,
-    h,
-    o,
-    out2,
-    mv2,
-    ws2,
-    scores2,
-) -> int:
-    """2-ply choice: the ``keep`` best afterstates by 1-ply score, re-valued by :func:`value_2ply`."""
-    if n <= 1:
-        return 0
-    score_afterstates(W1, W2, bias, hact, oact, mode, colour, out_pos, n, scores, tmp, idx, val, h, o)
-    for j in range(n):
-        order[j] = j
-    m = min(keep, n)
-    for a in range(m):  # partial selection sort: the m best first, stable
-        b = a
-        for c in range(a + 1, n):
-            if scores[order[c]] > scores[order[b]]:
-                b = c
-        t = order[b]
-        for c in range(b, a, -1):
-            order[c] = order[c - 1]
-        order[a] = t
-    best = order[0]
-    bv = -1e300
-    for a in range(m):
-        j = order[a]
-        v = value_2ply(
-            W1, W2, bias, hact, oact, mode, colour, out_pos[j], tmp, tmp2, idx, val, h, o, out2, mv2, ws2, scores2
-        )
-        if v > bv:
-            bv = v
-            best = j
-    return best
-
-
-class Scratch:
-    """Buffers for the choosers (not thread-safe; one per player)."""
-
-    def __init__(self, n_hidden: int, n_out: int) -> None:
-        self.scores = np.zeros(MAX_AFTER)
-        self.order = np.zeros(MAX_AFTER, np.int64)
-        self.tmp = np.zeros(NSLOT, np.int8)
-        self.tmp2 = np.zeros(NSLOT, np.int8)
-        self.idx = np.zeros(MAX_NNZ, np.int64)
-        self.val = np.zeros(MAX_NNZ)
-        self.h = np.zeros(n_hidden)
-        self.o = np.zeros(n_out)
-        self.out2 = np.zeros((MAX_AFTER, NSLOT), np.int8)
-        self.mv2 = np.full((MAX_AFTER, 8), -1, np.int8)
-        self.ws2 = np.zeros(WS_SIZE, np.int64)
-        self.scores2 = np.zeros(MAX_AFTER)
 
 
 # ----------------------------------------------------------------------------- training kernel
@@ -243,15 +207,16 @@ def _outcome(mode, n_out, colour, m, out):
 
 
 @njit(cache=True)
-def train_games(
-    W1, W2, eW1, eW2, bias, hact, oact, dmode, mode, alpha, beta, lam, seed, first_game, n_games, stats
-) -> None:
-    """Self-play TD(λ) games ``first_game .. first_game + n_games − 1`` (dice stream ``(seed, g)``).
+def train_games(net, eW1, eW2, rule, seed, first_game, n_games, stats) -> None:
+    """Self-play TD(λ) games ``first_game .. first_game + n_games − 1`` (dice stream ``(seed, g)``)
+    of the net ``net`` (:class:`NetArrays`) under the update rule ``rule`` (:class:`TDRule`).
 
-    Updates ``W1``/``W2`` in place (``eW1`` holds the input→hidden traces, ``eW2`` is scratch for
-    the output gradient; the hidden→output traces are kept in full here, see
+    Updates ``net.W1``/``net.W2`` in place (``eW1`` holds the input→hidden traces, ``eW2`` is
+    scratch for the output gradient; the hidden→output traces are kept in full here, see
     :func:`~tdbook.learners.td_net.update_remap_rows`).
     ``stats[i] = (points won by colour 0, plies)`` of each game.  See the module docstring."""
+    W1, W2, bias, hact, oact, mode = net
+    alpha, beta, lam, dmode = rule
     n_out = W2.shape[1]
     n_in = W1.shape[0] - 1
     n_hid = W1.shape[1]
@@ -259,20 +224,16 @@ def train_games(
     out_pos = np.zeros((MAX_AFTER, NSLOT), np.int8)
     out_mv = np.full((MAX_AFTER, 8), -1, np.int8)
     ws = np.zeros(WS_SIZE, np.int64)
-    idx = np.zeros(MAX_NNZ, np.int64)
-    val = np.zeros(MAX_NNZ)
-    h = np.zeros(n_hid)
-    o = np.zeros(n_out)
+    buf = make_buffers(n_hid, n_out, False)
+    idx, val, h, tmp = buf.idx, buf.val, buf.h, buf.tmp
     o_cur = np.zeros(n_out)
     o_best = np.zeros(n_out)
     delta = np.zeros(n_out)
     target = np.zeros(n_out)
     pos = np.zeros(NSLOT, np.int8)
-    tmp = np.zeros(NSLOT, np.int8)
     rows = np.zeros(n_in, np.int64)
     mark = np.zeros(n_in + 1, np.int8)
     tW2 = np.zeros((n_hid + 1, n_out, n_out))
-    scores = np.zeros(MAX_AFTER)
     n_rows = 0
     eW1[:] = 0.0
     eW2[:] = 0.0
@@ -286,7 +247,7 @@ def train_games(
         plies = 0
         while True:
             n = gen_afterstates(pos, d1, d2, out_pos, out_mv, ws)
-            best = choose_1ply(W1, W2, bias, hact, oact, mode, colour, out_pos, n, scores, tmp, idx, val, h, o)
+            best = choose_1ply(net, colour, out_pos, n, buf)
             plies += 1
             a = out_pos[best]
             if a[OFF] == 15:
@@ -398,10 +359,14 @@ class TDGammon:
         return self.net.n_out
 
     @property
-    def arrays(self) -> tuple:
-        """``(W1, W2, bias, hact, oact, mode)`` for the jitted choosers."""
+    def arrays(self) -> NetArrays:
+        """The net as the jitted evaluators read it (:class:`NetArrays`; the weights are shared, not copied)."""
         n = self.net
-        return n.W1, n.W2, n.bias, n.hact, n.oact, self.mode
+        return NetArrays(n.W1, n.W2, n.bias, n.hact, n.oact, self.mode)
+
+    def buffers(self, two_ply: bool = False) -> Buffers:
+        """Fresh scratch :class:`Buffers` for an evaluator of this net."""
+        return make_buffers(self.hidden, self.outputs, bool(two_ply))
 
     def describe(self) -> str:
         return f"{self.net.n_in}-{self.hidden}-{self.outputs} ({self.encoding})"
@@ -409,7 +374,7 @@ class TDGammon:
     # -- evaluation (Python level)
     def outputs_of(self, pos: np.ndarray, colour: int = 0) -> np.ndarray:
         """Net outputs for ``pos`` (side on roll's view, ``colour`` its colour), in the net's frame."""
-        s = Scratch(self.hidden, self.outputs)
+        s = self.buffers()
         nnz = encode(np.asarray(pos, np.int8), int(colour), self.mode, s.idx, s.val)
         forward(self.net.W1, self.net.W2, s.idx, s.val, nnz, self.net.bias, self.net.hact, self.net.oact, s.h, s.o)
         return s.o.copy()
@@ -424,11 +389,20 @@ class TDGammon:
 
     def equity(self, pos: np.ndarray, colour: int = 0) -> float:
         """Cubeless equity of the side on roll for ``pos`` (its view)."""
-        s = Scratch(self.hidden, self.outputs)
-        W1, W2, b, ha, oa, mode = self.arrays
-        return float(
-            on_roll_equity(W1, W2, b, ha, oa, mode, np.asarray(pos, np.int8), int(colour), s.idx, s.val, s.h, s.o)
-        )
+        return float(on_roll_equity(self.arrays, np.asarray(pos, np.int8), int(colour), self.buffers()))
+
+    # -- training
+    def train(self, rule: TDRule, seed: int, first_game: int, n_games: int) -> np.ndarray:
+        """Play self-play games ``first_game …`` under ``rule`` (:func:`train_games`); their
+        ``(points for colour 0, plies)``.  Raises ValueError if the weights stop being finite."""
+        stats = np.zeros((n_games, 2), np.int64)
+        train_games(self.arrays, self.net.eW1, self.net.eW2, rule, seed, first_game, n_games, stats)
+        self.net.check_finite()
+        return stats
+
+    def rule(self, alpha: float, beta: float, lam: float) -> TDRule:
+        """A :class:`TDRule` with this net's derivative mode."""
+        return TDRule(float(alpha), float(beta), float(lam), self.net.dmode)
 
     # -- persistence
     def save(self, path: str | Path, aux: dict[str, np.ndarray] | None = None, **info: Any) -> Path:
@@ -444,8 +418,8 @@ class TDGammon:
 
     @classmethod
     def load(cls, path: str | Path, *, hidden: int | None = None, outputs: int | None = None) -> TDGammon:
-        """Read a net written by :meth:`save`; ValueError naming the problem if the file is corrupt,
-        not a TD-Gammon net, or of a shape other than asked (``hidden``, ``outputs``)."""
+        """Read a net written by :meth:`save`; ValueError naming the file and what was expected if it
+        is corrupt, not a TD-Gammon net, or of a shape other than asked (``hidden``, ``outputs``)."""
         expect = {}
         if hidden is not None:
             expect["n_hidden"] = hidden
@@ -454,7 +428,9 @@ class TDGammon:
         net = TDNet.load(path, expect=expect)
         extra = getattr(net, "extra", {})
         if extra.get("td_gammon") != FORMAT:
-            raise ValueError(f"{path}: not a TD-Gammon weights file (format {extra.get('td_gammon')!r})")
+            raise ValueError(
+                f"{path}: not a TD-Gammon weights file (format {extra.get('td_gammon')!r}, expected {FORMAT!r})"
+            )
         enc = extra.get("encoding")
         try:
             return cls(net, enc, extra.get("info") or {})

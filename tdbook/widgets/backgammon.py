@@ -1,15 +1,24 @@
-"""Figures for notebook 08 (TD-Gammon; seed 004 ch. 5).  Each function returns a figure."""
+"""Backgammon on screen (notebook 08; Powell (2000) ch. 5): a board drawing from the mover's view, and
+:func:`play`, a clickable game against a TD-Gammon net — the board, the dice, a move box in standard
+notation (``8/5 6/5``, ``bar/22``, ``6/off``, ``13/7*``, ``24/18(2)``) and the messages of the session
+(:class:`tdbook.players.backgammon_human.HumanVsNet`), which keeps the rules and refuses a bad move with
+the reason, changing nothing.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import io
+from collections.abc import Sequence
 from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import Circle, Polygon, Rectangle
 
-from ..plotting import PALETTE, band
+from ..games.backgammon import pip_counts
+from ..games.base import IllegalMove
+from ..players.backgammon import NetPlayer
+from ..players.backgammon_human import HumanVsNet
 
 LIGHT, DARK = "#f4f1ea", "#2b2b2b"
 
@@ -68,8 +77,6 @@ def board(
             ax.text(6.0, y, str(n), ha="center", va="center", fontsize=8, color=ec, weight="bold")
     ax.text(14.2, 1.0, f"{names[0]}\n(light) off: {int(p[26])}", ha="center", va="center", fontsize=8)
     ax.text(14.2, 9.4, f"{names[1]}\n(dark) off: {-int(p[27])}", ha="center", va="center", fontsize=8)
-    from ..games.backgammon import pip_counts
-
     a, b = pip_counts(p.astype(np.int8))
     ax.text(14.2, 5.2, f"pips\n{a} – {b}", ha="center", va="center", fontsize=8)
     if dice is not None:
@@ -84,76 +91,70 @@ def board(
     return fig
 
 
-def learning_curves(
-    curves: Mapping[str, tuple[np.ndarray, np.ndarray, np.ndarray]], title: str = "", log_x: bool = False
-) -> Any:
-    """Points per game against pubeval vs self-play training games (±1.96 s.e. bands)."""
-    fig, ax = plt.subplots(figsize=(7, 4))
-    for i, (label, (g, p, se)) in enumerate(curves.items()):
-        x = np.maximum(g, 1) if log_x else g
-        band(ax, x, p, 1.96 * se, color=PALETTE[i % len(PALETTE)], label=label)
-    ax.axhline(0, color="k", lw=0.8)
-    ax.set_xlabel("self-play training games")
-    ax.set_ylabel("points per game vs pubeval")
-    if log_x:
-        ax.set_xscale("log")
-    ax.set_title(title or "Learning curves (duplicate dice, cubeless, ±1.96 s.e.)")
-    ax.legend()
-    fig.tight_layout()
-    return fig
+def play(model, plies: int = 1, seed: int = 0) -> Any:
+    """An ipywidgets panel to play against ``model`` (a TDGammon net): board, move box, messages."""
+    import ipywidgets as W
 
+    g = HumanVsNet(NetPlayer(model, plies), seed=seed)
+    img = W.Image(format="png", layout=W.Layout(width="620px"))
+    box = W.Text(placeholder="your move, e.g. 8/5 6/5", description="move", continuous_update=False)
+    go = W.Button(description="Play", button_style="primary")
+    new = W.Button(description="New game")
+    status = W.HTML()
+    log = W.HTML()
 
-def ladder(results: Mapping[str, Mapping[str, Mapping[str, float]]], title: str = "") -> Any:
-    """Points per game ± 1.96 s.e. of each player (outer key) against each opponent (inner key):
-    one row per opponent, the players side by side within it."""
-    nets = list(results)
-    opps: list[str] = []
-    for r in results.values():
-        opps += [o for o in r if o not in opps]
-    fig, ax = plt.subplots(figsize=(7.5, 0.6 * len(opps) + 1.6))
-    width = 0.7 / max(1, len(nets))
-    for i, n in enumerate(nets):
-        ys, xs, es = [], [], []
-        for j, o in enumerate(opps):
-            r = results[n].get(o)
-            if r is not None:
-                ys.append(j - 0.35 + width * (i + 0.5))
-                xs.append(r["ppg"])
-                es.append(1.96 * r["stderr"])
-        if ys:
-            ax.errorbar(xs, ys, xerr=es, fmt="o", ms=4, color=PALETTE[i % len(PALETTE)], label=n, capsize=2)
-    ax.axvline(0, color="k", lw=0.8)
-    ax.set_yticks(range(len(opps)), [f"vs {o}" for o in opps], fontsize=8)
-    ax.set_ylim(len(opps) - 0.5, -0.5)
-    ax.set_xlabel("points per game (cubeless, duplicate dice, ±1.96 s.e.)")
-    ax.set_title(title or "The ladder")
-    ax.legend(fontsize=8, loc="lower right")
-    fig.tight_layout()
-    return fig
+    def redraw(error: str = "") -> None:
+        last = g.history[-1] if g.history else None
+        dice = None if g.over or g.state.player != 0 else g.state.dice
+        fig = board(
+            g.human_view,
+            dice=dice,
+            names=("you", f"TD-Gammon {model.hidden}h"),
+            last_move=f"{last.player}: {last.move}" if last else "",
+        )
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=80)
+        plt.close(fig)
+        img.value = buf.getvalue()
+        msg = f"<span style='color:#b00'>{error}</span><br>" if error else ""
+        status.value = msg + g.message
+        log.value = (
+            "<small>" + " · ".join(f"{t.player} {t.dice[0]}-{t.dice[1]}: {t.move}" for t in g.history[-8:]) + "</small>"
+        )
 
+    played = {"last": False}  # did the box's last text get played? (then an empty Play click is no news)
 
-def pwin_agreement(p_ours: np.ndarray, p_gnubg: np.ndarray, label: str = "net") -> Any:
-    """The net's P(win) against gnubg's on positions from games, and the histogram of the error."""
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(9, 3.8))
-    a1.plot(p_gnubg, p_ours, ".", ms=3, alpha=0.5, color=PALETTE[0])
-    a1.plot([0, 1], [0, 1], "k--", lw=0.8)
-    a1.set_xlabel("gnubg P(win), side on roll")
-    a1.set_ylabel(f"{label} P(win)")
-    a1.set_title("P(win) on positions from games")
-    d = p_ours - p_gnubg
-    a2.hist(d, bins=40, color=PALETTE[1])
-    a2.axvline(0, color="k", lw=0.8)
-    a2.set_xlabel(f"{label} − gnubg")
-    a2.set_title(f"mean |error| {np.mean(np.abs(d)):.3f}, bias {np.mean(d):+.3f}")
-    fig.tight_layout()
-    return fig
+    def on_play(_: Any = None) -> None:
+        text = box.value
+        if not text.strip():
+            # A click on Play first takes the focus from the box, which commits its text: the move is
+            # played by on_enter and the box emptied before this click arrives.  Nothing is left to play.
+            if not played["last"]:
+                redraw("Type a move in the box first, e.g. 8/5 6/5.")
+            played["last"] = False
+            return
+        try:
+            g.submit(text)
+        except IllegalMove as e:
+            played["last"] = False
+            redraw(f"Not played — {e}")
+            return
+        played["last"] = True
+        box.value = ""
+        redraw()
 
+    def on_enter(change: dict) -> None:  # Enter in the box (continuous_update=False)
+        if change["new"].strip():
+            on_play()
 
-def explore(data: Any) -> Any:
-    """The panel's figure: the short run's learning curve and its match result."""
-    from ..experiments.td_gammon import curve_arrays
+    def on_new(_: Any) -> None:
+        g.new_game(g.seed + 1)
+        redraw()
 
-    g, p, se = curve_arrays(data.log.curve)
-    fig = learning_curves({data.label: (g, p, se)}, title=data.match.summary())
-    fig.axes[0].title.set_fontsize(8)
-    return fig
+    go.on_click(on_play)
+    box.observe(on_enter, names="value")
+    new.on_click(on_new)
+    redraw()
+    panel = W.VBox([img, W.HBox([box, go, new]), status, log])
+    panel.game = g
+    return panel

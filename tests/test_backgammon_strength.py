@@ -1,0 +1,129 @@
+"""One strength figure per shipped net (issue 15 §2): measured on the report seed set, which no match that
+helps choose a net may use; written into the sidecar by one command; read back by the notebook's claims."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from tdbook import claims
+from tdbook.core.storage import read_sidecar, write_sidecar
+from tdbook.experiments import backgammon_ladder as ladder08
+from tdbook.experiments import backgammon_notebook as nb08
+from tdbook.experiments import backgammon_strength as bs
+from tdbook.experiments.backgammon_match import REPORT_BASE, evaluate, ladder, selection_seed
+from tdbook.experiments.backgammon_shipped import Shipped
+from tdbook.experiments.backgammon_spec import CurvePoint
+from tdbook.learners.backgammon_net import TDGammon
+
+
+def _net(tmp_path, hidden: int) -> tuple[TDGammon, str]:
+    m = TDGammon.new(hidden, 4, "relative", seed=hidden)
+    p = tmp_path / f"net{hidden}.npz"
+    m.save(p)
+    write_sidecar(p, {"command": "made by a test", "games": 10})
+    return m, str(p)
+
+
+def test_report_seeds_are_refused_where_a_net_is_chosen():
+    m = TDGammon.new(3, 4, seed=1)
+    assert selection_seed(2024) == 2024 and bs.report_seed(0) == REPORT_BASE
+    with pytest.raises(ValueError, match="report set"):
+        evaluate(m, 2, seed=REPORT_BASE)
+    with pytest.raises(ValueError, match="report set"):
+        ladder(m, {"pubeval": 2}, seed=REPORT_BASE + 5)
+    with pytest.raises(ValueError, match="seed index"):
+        bs.report_seed(-1)
+
+
+def test_one_command_writes_the_figure_into_the_sidecar(tmp_path, capsys):
+    m, p = _net(tmp_path, 3)
+    argv = [p, "--pubeval-pairs", "30", "--gnubg-pairs", "2", "--worldclass-pairs", "0", "--two-ply-pairs", "2"]
+    assert bs.main([*argv, "--no-progress"]) == 0
+    side = read_sidecar(p)
+    s = side["strength"]
+    assert side["command"] == "made by a test"  # the rest of the sidecar is kept
+    assert s["command"] == "python -m tdbook.experiments.backgammon_strength " + " ".join([*argv, "--no-progress"])
+    assert s["seed"] == REPORT_BASE and "tdbook" in s["code_version"]
+    assert list(s["vs"]) == ["pubeval", "gnubg-beginner", "gnubg-intermediate", "gnubg-advanced", "gnubg-expert"]
+    assert list(s["vs_2ply"]) == ["pubeval", "gnubg-expert"]
+    r = s["vs"]["pubeval"]
+    assert r["games"] == 60 and set(r) == {"games", "ppg", "stderr", "win_pct", "gammon_pct", "backgammon_pct"}
+    # the figure is the match on the report seed, and reads back as an Estimate
+    again = bs.measure(m, bs.StrengthPlan(30, 0, 0))
+    assert again["vs"]["pubeval"] == r
+    e = bs.strength(side, "pubeval")
+    assert (e.mean, e.stderr, e.n) == (r["ppg"], r["stderr"], 60)
+    assert bs.strength(side, "gnubg-expert", plies=2).n == 4
+    with pytest.raises(ValueError, match="no 1-ply strength figure against gnubg-worldclass"):
+        bs.strength(side, "gnubg-worldclass")
+    capsys.readouterr()
+    assert bs.main(["--show", p]) == 0
+    shown = capsys.readouterr().out
+    assert "pubeval" in shown and "60 games" in shown
+    # another seed index gives other dice
+    other = bs.measure(m, bs.StrengthPlan(30, 0, 0, seed_index=1))
+    assert other["vs"]["pubeval"] != r
+
+
+def test_bad_requests_are_refused_before_measuring(tmp_path, capsys):
+    _, p = _net(tmp_path, 3)
+    before = json.loads((tmp_path / "net3.json").read_text())
+    assert bs.main([p, "--pubeval-pairs", "-1"]) == 2
+    assert bs.main([str(tmp_path / "missing.npz")]) == 2
+    assert "missing" in capsys.readouterr().err
+    assert json.loads((tmp_path / "net3.json").read_text()) == before
+    assert bs.StrengthPlan(10, 2, 0, 4).command(["a.npz"]) == (
+        "python -m tdbook.experiments.backgammon_strength a.npz --pubeval-pairs 10 --gnubg-pairs 2 "
+        "--worldclass-pairs 0 --two-ply-pairs 4"
+    )
+
+
+def _shipped(tmp_path, hidden: int, games: int) -> Shipped:
+    m, p = _net(tmp_path, hidden)
+    curve = [CurvePoint(g, -2.0 + g / games * (2.3 + hidden / 400), 0.03, 50.0) for g in range(0, games + 1, 10_000)]
+    side = {"command": "test", "games": games, "learning_curve": [c.__dict__ for c in curve]}
+    side["strength"] = {
+        "vs": {
+            o: {
+                "ppg": 0.3 - 0.15 * k,
+                "stderr": 0.02,
+                "games": 100,
+                "win_pct": 60.0 - 5 * k,
+                "gammon_pct": 20.0,
+                "backgammon_pct": 5.0,
+            }
+            for k, o in enumerate(bs.OPPONENTS)
+        },
+        "vs_2ply": {
+            o: {"ppg": 0.1, "stderr": 0.03, "games": 40, "win_pct": 52.0, "gammon_pct": 20.0, "backgammon_pct": 5.0}
+            for o in bs.OPPONENTS_2PLY
+        },
+    }
+    side["selection_ladder"] = {"pubeval": {"ppg": 0.35, "stderr": 0.02, "games": 200}}
+    write_sidecar(p, side)
+    return Shipped(hidden, m, read_sidecar(p), tmp_path / f"net{hidden}.npz")
+
+
+def test_the_ladder_claims_read_the_sidecars_and_fit_the_claims_data(tmp_path):
+    nets = {40: _shipped(tmp_path, 40, 200_000), 80: _shipped(tmp_path, 80, 300_000)}
+    cfg = nb08.config("quick")
+    match = ladder08.ladder_matches(nets, cfg, seed=3)
+    assert set(match) == {(40, "pubeval"), (80, "pubeval"), ("pubeval", "gnubg-expert")}
+    checks, _ = ladder08.ladder_checks(nets, match)
+    checks += ladder08.table52_checks(nets) + ladder08.neurogammon_checks(nets)
+    ids = [c.id for c in checks]
+    assert len(ids) == len(set(ids))
+    for c in checks:  # every id is in the data, and our value has the form its paper value needs
+        claims.verdict(claims.get("08_td_gammon", c.id), c.ours)
+    by = {c.id: c for c in checks}
+    assert by["net80-vs-pubeval"].ours == bs.strength(nets[80].sidecar, "pubeval")
+    assert by["net80-2-ply-beats-minus-0.25-vs-gnubg-expert"].ours.n == 40
+    assert claims.verdict(claims.get("08_td_gammon", "net80-vs-pubeval"), by["net80-vs-pubeval"].ours) == "aim-missed"
+    assert "Lost by 7 points in 38 games" in by["table5.2-td2.0"].note
+    rows = ladder08.selection_bias_table(nets).rows
+    assert rows[0][:2] == ["40 hidden", "pubeval"] and rows[0][4] == f"{0.35 - 0.3:+.3f} ± {np.hypot(0.02, 0.02):.3f}"
+    fig_data = ladder08.ladder_by_player(nets, match)
+    assert set(fig_data) == {"40 hidden", "40 hidden, 2-ply", "80 hidden", "80 hidden, 2-ply", "pubeval"}
