@@ -216,46 +216,6 @@ def current() -> Session:
     return _current
 
 
-def record(
-    claim_id: str,
-    paper: Any,
-    ours: Any,
-    tolerance: Any,
-    source: str,
-    note: str = "",
-    *,
-    beyond: bool = False,
-) -> dict[str, Any]:
-    """Record one claim (replacing an earlier one of the same id) and rewrite the file atomically.
-
-    ``paper``: number, bool, str, list of numbers, :class:`Range`, or None (not stated
-    in the paper; with ``beyond=True`` our own addition).  ``ours``: the measured value, or a
-    :class:`Spread` of many seeded runs when the paper's number is a single run. ``tolerance``: absolute
-    number, or a string like ``"10%"`` relative to the paper value; None means exact.
-    ``source``: seed file + section/figure/table, e.g. ``"004 §4.3 Fig. 4.3"``.
-    """
-    s = current()
-    if not isinstance(claim_id, str) or not claim_id.strip():
-        raise ValueError(f"claim_id must be a non-empty string, got {claim_id!r}")
-    if not isinstance(source, str) or not source.strip():
-        raise ValueError(f"claim {claim_id!r}: source must name the seed section, got {source!r}")
-    v = verdict(paper, ours, tolerance, beyond=beyond)
-    if isinstance(tolerance, str):
-        claims.allowed(1.0, tolerance)  # validate the format even when unused
-    claim = {
-        "id": claim_id,
-        "source": source,
-        "paper": _plain(paper),
-        "ours": _plain(ours),
-        "tolerance": _plain(tolerance),
-        "verdict": v,
-        "note": note,
-    }
-    s.claims[claim_id] = claim
-    s.write()
-    return claim
-
-
 def check(claim_id: str, ours: Any, note: str | None = None, *, take: int | None = None) -> dict[str, Any]:
     """Check our value against claim ``claim_id`` of the current notebook's document and record it.
 

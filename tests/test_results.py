@@ -58,13 +58,92 @@ def test_mismatched_claims_are_refused(paper, ours, tol, msg):
         verdict(paper, ours, tol)
 
 
-def test_record_writes_file_and_replaces_same_id(session):
-    results.record("a", 1.0, 1.01, 0.1, "004 §4.3", "first")
-    results.record("b", None, np.float64(2.5), None, "004 §4.4", beyond=True)
-    results.record("a", 1.0, 1.5, 0.1, "004 §4.3", "again")
+_TEST_CLAIMS = """[document]
+citation = "Test (2026)"
+
+[[claim]]
+id = "a"
+notebook = "99_test"
+kind = "paper"
+source = "Test (2026) §4.3"
+paper = 1.0
+tolerance = 0.1
+reason = "printed to one decimal"
+
+[[claim]]
+id = "b"
+notebook = "99_test"
+kind = "beyond"
+source = "Test (2026) §4.4"
+
+[[claim]]
+id = "div"
+notebook = "99_test"
+kind = "paper"
+source = "Test (2026) App. A"
+paper = 0.1
+tolerance = 0.01
+reason = "printed to two decimals"
+
+[[claim]]
+id = "r"
+notebook = "99_test"
+kind = "paper"
+source = "Test (2026) App. C"
+paper = 0.2357
+tolerance = 1e-4
+reason = "printed to four decimals"
+
+[[claim]]
+id = "x"
+notebook = "98_twice"
+kind = "paper"
+source = "Test (2026) §1"
+paper = [0.1, 0.2]
+tolerance = 1e-3
+reason = "printed to three decimals"
+
+[[claim]]
+id = "k"
+notebook = "05_a"
+kind = "paper"
+source = "Test (2026) §4"
+paper = 1.0
+tolerance = 0.1
+reason = "printed to one decimal"
+
+[[claim]]
+id = "k"
+notebook = "06_b"
+kind = "paper"
+source = "Test (2026) §4"
+paper = 1.0
+tolerance = 0.1
+reason = "printed to one decimal"
+"""
+
+
+@pytest.fixture
+def test_claims(tmp_path, monkeypatch):
+    """A throwaway claims document (Test (2026)) for the notebooks these tests open."""
+    d = tmp_path / "claims"
+    d.mkdir()
+    (d / "test2026.toml").write_text(_TEST_CLAIMS)
+    monkeypatch.setenv(claims.PATH_ENV, str(d))
+    claims.reload()
+    yield d
+    monkeypatch.delenv(claims.PATH_ENV)
+    claims.reload()
+
+
+def test_check_writes_file_and_replaces_same_id(session, test_claims):
+    results.check("a", 1.01, "first")
+    results.check("b", np.float64(2.5))
+    results.check("a", 1.5, "again")
     data = json.loads(session.path.read_text())
     assert [c["id"] for c in data["claims"]] == ["a", "b"]
     assert data["claims"][0]["verdict"] == "differs" and data["claims"][0]["note"] == "again"
+    assert data["claims"][0]["source"] == "Test (2026) §4.3" and data["claims"][0]["reason"]
     assert data["counts"] == {v: {"differs": 1, "beyond": 1}.get(v, 0) for v in results.VERDICTS}
     assert data["profile"] == "quick" and data["seed"] == 1 and "tdbook_version" in data
     assert data["complete"] is False
@@ -72,47 +151,45 @@ def test_record_writes_file_and_replaces_same_id(session):
     assert json.loads(session.path.read_text())["complete"] is True
 
 
-def test_record_needs_a_source_and_an_id(session):
-    with pytest.raises(ValueError, match="source"):
-        results.record("x", 1.0, 1.0, 0.0, "")
-    with pytest.raises(ValueError, match="claim_id"):
-        results.record("", 1.0, 1.0, 0.0, "004")
+def test_check_refuses_an_id_of_another_notebook_and_changes_nothing(session, test_claims):
+    with pytest.raises(claims.ClaimError, match="'k'"):
+        results.check("k", 1.0)  # a claim of 05_a and 06_b, not of 99_test
     assert json.loads(session.path.read_text())["claims"] == []
 
 
-def test_non_finite_values_are_recorded_as_strings(session):
-    c = results.record("div", 0.1, float("inf"), 0.01, "004 App. A")
+def test_non_finite_values_are_recorded_as_strings(session, test_claims):
+    c = results.check("div", float("inf"))
     assert c["ours"] == "inf" and c["verdict"] == "differs"
     json.loads(session.path.read_text())  # still valid JSON
 
 
-def test_same_claims_give_identical_bytes(out_root):
+def test_same_claims_give_identical_bytes(out_root, test_claims):
     blobs = []
     for _ in range(2):
         results.start("98_twice", profile="quick", seed=7)
-        results.record("x", [0.1, 0.2], np.array([0.1, 0.2000001]), 1e-3, "004")
+        results.check("x", np.array([0.1, 0.2000001]))
         results.finish()
         blobs.append(results.current().path.read_bytes())
     assert blobs[0] == blobs[1]
 
 
-def test_no_temporary_files_left_behind(session):
+def test_no_temporary_files_left_behind(session, test_claims):
     for i in range(5):
-        results.record(f"c{i}", 1.0, 1.0, 0.0, "004")
+        results.check("a", 1.0 + i / 100)
     leftovers = [p.name for p in session.path.parent.iterdir() if p.name.endswith(".tmp")]
     assert leftovers == []
 
 
-def test_scoreboard_counts_and_table(out_root):
+def test_scoreboard_counts_and_table(out_root, test_claims):
     for name, ours in (("05_a", 1.0), ("06_b", 2.0)):
-        results.start(name, profile="quick", seed=1, document="004")
-        results.record("k", 1.0, ours, 0.1, "004 §4")
+        results.start(name, profile="quick", seed=1, document="test2026")
+        results.check("k", ours)
         results.finish()
-    summary, claims = results.scoreboard("quick")
+    summary, table = results.scoreboard("quick")
     text = str(summary)
     assert "05_a" in text and "06_b" in text
     assert summary.rows[-1][:1] == ["all"] and summary.rows[-1][4:6] == ["1", "1"]
-    assert len(claims.rows) == 2
+    assert len(table.rows) == 2
     md = results.write_scoreboard("quick").read_text()
     assert "| 05_a |" in md
 
@@ -125,8 +202,8 @@ def test_corrupt_results_file_is_named(out_root):
         results.load_all("quick")
 
 
-def test_claims_table_renders(session):
-    results.record("r", 0.2357, 0.2357, 1e-4, "004 App. C")
+def test_claims_table_renders(session, test_claims):
+    results.check("r", 0.2357)
     t = results.claims_table()
     assert "<table>" in t._repr_html_()
     row = str(t).splitlines()[-1]
@@ -134,7 +211,7 @@ def test_claims_table_renders(session):
 
 
 def _revive(x):
-    """JSON value → what record() was given (ranges, non-finite floats)."""
+    """JSON value → what check() was given (ranges, non-finite floats)."""
     if isinstance(x, dict) and set(x) == {"range"}:
         return results.Range(*(_revive(v) for v in x["range"]))
     if isinstance(x, dict) and set(x) == {"spread"}:
@@ -166,11 +243,8 @@ def test_committed_verdicts_follow_from_paper_ours_and_tolerance(path):
             continue
         if isinstance(paper, str) and not isinstance(ours, str):
             ours = results._plain(ours)
-        try:
-            known = claims.get(res["notebook"], c["id"])
-            kind, se, z = known.kind, known.paper_stderr, known.z
-        except claims.ClaimError:  # TODO(issue 14): every committed claim in the data once migrated
-            kind, se, z = "paper", None, 1.96
+        known = claims.get(res["notebook"], c["id"])
+        kind, se, z = known.kind, known.paper_stderr, known.z
         got = claims.verdict_of(kind, paper, ours, c["tolerance"], paper_stderr=se, z=z)
         assert got == c["verdict"], c["id"]
     assert res["counts"] == results.counts(res["claims"])
