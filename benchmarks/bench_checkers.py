@@ -1,5 +1,5 @@
 """Benchmark: checkers perft nodes per second and searched self-play games per second at Samuel's ply rules
-(seed 004 §3.1–3.2; issue 16 targets ≥ 20 M perft nodes/s on one core and ≥ 10 self-play games/s).
+(Powell (2000) §3.1–3.2; issue 16 targets ≥ 20 M perft nodes/s on one core and ≥ 10 self-play games/s).
 
 Rates are per second of this process's CPU time (one thread: the rate of one core even on a busy machine),
 with the wall-clock rate beside it.  For orientation the issue measured pydraughts' perft at ≈ 1,600 nodes/s.

@@ -346,7 +346,7 @@ def test_encoding_layout():
 
 
 def test_samuel_numbering_makes_every_forward_move_a_shift_of_4_or_5():
-    """Seed 004 §3.1: "to move forward and to the right, 4 … forward and left, 5" — true in Samuel's 35-bit
+    """Powell (2000) §3.1: "to move forward and to the right, 4 … forward and left, 5" — true in Samuel's 35-bit
     layout (bits 9, 18, 27 unused), not in the plain 32-square numbering."""
     assert [samuel_bit(s) for s in (1, 8, 9, 16, 17, 24, 25, 32)] == [1, 8, 10, 17, 19, 26, 28, 35]
     shifts32, shifts35 = set(), set()

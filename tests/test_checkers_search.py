@@ -1,5 +1,5 @@
 """The checkers look-ahead (tdbook.players.checkers_search): α-β equals plain minimax, with and without
-plausibility ordering; Samuel's six ply rules (seed 004 §3.2) against a direct recursive transcription and
+plausibility ordering; Samuel's six ply rules (Powell (2000) §3.2) against a direct recursive transcription and
 on constructed positions; node counts; iterative deepening under budgets."""
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def test_alpha_beta_equals_minimax_at_fixed_depth(poly, seed):
 
 
 def samuel_stop(s: CheckersState, ply: int, last_jump: bool) -> bool:
-    """The six rules, transcribed from seed 004 §3.2 for the reference minimax."""
+    """The six rules, transcribed from Powell (2000) §3.2 for the reference minimax."""
     if ply < 3:
         return False
     if ply >= 20:

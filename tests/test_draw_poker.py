@@ -1,4 +1,4 @@
-"""Five-card draw as Waterman plays it (seed 003 App. B I, §5.2): hand ranking against pokerkit, the
+"""Five-card draw as Waterman plays it (Waterman (1968) App. B I, §5.2): hand ranking against pokerkit, the
 VDHAND scale, the draw policy, the betting rules and chip conservation."""
 
 from __future__ import annotations

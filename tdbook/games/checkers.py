@@ -1,4 +1,4 @@
-"""English/American checkers: the game façade, move notation, draw rules and the 3-move ballots (seed 004 ch. 3).
+"""English/American checkers: the game façade, move notation, draw rules and the 3-move ballots (Powell (2000) ch. 3).
 
 The rules engine is the jitted bitboard core :mod:`tdbook.games.checkers_bitboard` (32-bit words per side
 for men and kings, moves with their full jump path); this module wraps it in the one game contract of
@@ -125,7 +125,7 @@ def samuel_bit(square: int) -> int:
 
 def samuel_word(w: int) -> int:
     """A 32-bit word re-laid in Samuel's 35-bit numbering (bit ``samuel_bit(s) − 1`` for square ``s``), where
-    every forward move of a Black piece is a left shift by 4 or 5 (seed 004 §3.1)."""
+    every forward move of a Black piece is a left shift by 4 or 5 (Powell (2000) §3.1)."""
     return sum(1 << (samuel_bit(s) - 1) for s in squares(w))
 
 

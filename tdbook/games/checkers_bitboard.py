@@ -1,4 +1,4 @@
-"""English/American checkers on 32-square bitboards: the jitted rules engine (seed 004 §3.1; Samuel 1959 App. A).
+"""English/American checkers on 32-square bitboards: the jitted rules engine (Powell (2000) §3.1; Samuel 1959 App. A).
 
 **Squares.** Bit ``i`` (0..31) is the standard square ``i + 1`` of the 1–32 numbering (Samuel 1959 Fig. B-1;
 the numbering of every checkers book).  Row ``r = i // 4`` counts from Black's back row (squares 1–4) to

@@ -352,7 +352,7 @@ def parameters(
 def exchange_offered(bm: int, bk: int, wm: int, wk: int, side: int, buf: np.ndarray) -> bool:
     """True when the side to move (``side``) has an ordinary move that forces an exchange — after it the
     opponent must capture and every capture can be answered by a capture (the EXCH test, made for the side to
-    move): the "exchange of pieces is possible" condition of Samuel's ply rules (seed 004 §3.2 rule 2c)."""
+    move): the "exchange of pieces is possible" condition of Samuel's ply rules (Powell (2000) §3.2 rule 2c)."""
     if side == 1:  # the mover is White: the opponent (Black) is the passive side as it stands
         _, _, exch, _ = _active_moves(bm, bk, wm, wk, buf)
     else:

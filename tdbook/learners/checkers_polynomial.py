@@ -1,4 +1,4 @@
-"""Samuel's scoring polynomial for checkers (1959 §"learning by generalization", App. C; seed 004 §3.3 eq. 3.1):
+"""Samuel's scoring polynomial for checkers (1959 §"learning by generalization", App. C; Powell (2000) §3.3 eq. 3.1):
 a fixed piece-advantage term plus a weighted sum of terms, each term the difference of the two sides'
 ratings of an Appendix C parameter (:mod:`tdbook.games.checkers_features`), and optional binary-connective
 terms.  Everything a search calls is jitted; :class:`Polynomial` holds a weight set and hands its arrays

@@ -1,4 +1,4 @@
-"""Checkers players (seed 004 ch. 3): random, material-only α-β, Samuel's polynomial with α-β, and a jitted
+"""Checkers players (Powell (2000) ch. 3): random, material-only α-β, Samuel's polynomial with α-β, and a jitted
 game loop that plays them against each other.
 
 A :class:`Player` is a random mover or a look-ahead (:mod:`tdbook.players.checkers_search`) with a

@@ -1,4 +1,4 @@
-"""Look-ahead for checkers (seed 004 §3.2): minimax with α-β pruning, Samuel's plausibility ordering, and
+"""Look-ahead for checkers (Powell (2000) §3.2): minimax with α-β pruning, Samuel's plausibility ordering, and
 Samuel's six ply rules or a plain fixed depth; iterative deepening with a node or time budget for play.
 
 One jitted negamax kernel (:func:`search`), written with an explicit stack (numba's cached code cannot hold
@@ -11,7 +11,7 @@ recursive functions), serves every configuration:
   evaluation function and then ordered each of these nodes"): at every node that is expanded, each child is
   scored by the evaluation and the children are searched best first; a child that turns out to be a leaf
   reuses that score.  Without it, children are searched in generation order.
-- **Ply rules** — ``SearchRules.samuel()``, the six rules of seed 004 §3.2 (Samuel 1959), a node at ply ``p``
+- **Ply rules** — ``SearchRules.samuel()``, the six rules of Powell (2000) §3.2 (Samuel 1959), a node at ply ``p``
   (moves from the root) being evaluated ("stop") or expanded:
 
   1. always search at least ``min_ply`` = 3 plies (expand every node at ply < 3);
@@ -25,7 +25,7 @@ recursive functions), serves every configuration:
   6. at ply ``hard_ply`` = 20 stop regardless.
 
   A position without legal moves is scored as lost wherever it occurs.  Samuel's note that the score at the
-  hard stop was "adjusted for the pending jump" is not in seed 004's six rules and is not applied.
+  hard stop was "adjusted for the pending jump" is not in Powell (2000)'s six rules and is not applied.
 - **Rote store** (optional; §3.3 rote learning, :mod:`tdbook.learners.checkers_rote`): a frontier board found
   in the store takes its stored score, shrunk by the store's discount per ply of the entry, in place of the
   evaluation; with ``rote_mode`` 2 each such reuse also refreshes the entry (the store's refresh rule).
@@ -109,7 +109,7 @@ class SearchRules:
 
     @classmethod
     def samuel(cls, **kw) -> SearchRules:
-        """The six ply rules of seed 004 §3.2 (3, 4, 11, 20; more than two kings = 6 credits)."""
+        """The six ply rules of Powell (2000) §3.2 (3, 4, 11, 20; more than two kings = 6 credits)."""
         return cls("samuel", **kw)
 
     @classmethod

@@ -1,4 +1,4 @@
-"""Figures for checkers (notebook 02; seed 004 ch. 3).  Each function returns a matplotlib figure."""
+"""Figures for checkers (notebook 02; Powell (2000) ch. 3).  Each function returns a matplotlib figure."""
 
 from __future__ import annotations
 
