@@ -30,7 +30,8 @@ def test_every_data_file_is_a_known_document_citing_its_own_notebooks():
     for key, d in docs.items():
         assert d.citation == DOCUMENTS[key].citation
         own = {e.number for e in ENTRIES if e.document == key}
-        assert {n[:2] for n in d.notebooks} <= own, f"{key}: notebooks {d.notebooks} do not reproduce it"
+        numbered = {n[:2] for n in d.notebooks if n != "_template"}  # the template's example claim is Powell's
+        assert numbered <= own, f"{key}: notebooks {d.notebooks} do not reproduce it"
 
 
 def test_each_claim_is_checked_by_exactly_one_notebook_and_every_checked_claim_is_data():

@@ -10,6 +10,9 @@ times with independent seeds; the thesis's numbers come from one run each.
 
 Seeds: run ``r`` of experiment ``label`` uses :func:`run_seed` ``(SEED, label, r)`` — a stable hash, so
 adding an experiment never changes another one's numbers.
+
+The module is long (about 620 lines) but one thing: the experiments of notebook 06 as run specifications
+and their replicates, section by section; the training loop, the evaluation and the claims are elsewhere.
 """
 
 from __future__ import annotations

@@ -30,6 +30,10 @@ itself (an empty move).
 
 Every kernel is ``@njit(cache=True)`` on plain arrays; dice come from the seeded
 :mod:`tdbook.core.rng` streams.
+
+The module is long (about 730 lines) but one thing: the rules, on the one position layout above; the
+kernels, move notation and the contract's façade all read and write that layout, and splitting them would
+spread it over several files.  The input encodings live in :mod:`tdbook.games.backgammon_encoding`.
 """
 
 from __future__ import annotations
