@@ -422,8 +422,13 @@ def write_scoreboard(profile: str = "standard") -> Path:
     text = (
         "# tdbook reproduction scoreboard\n\n"
         f"Generated from `data/results/*.json` (profile `{profile}`) by `python -m tdbook scoreboard --write`.\n"
-        "Verdicts are computed from paper value, our value and tolerance: `reproduced`, `differs`, "
-        "`not-in-paper` (the paper states the claim without a number), `beyond` (our own addition).\n\n"
+        "Each claim is data (`tdbook/claims/<document>.toml`: the value as printed, its source, a tolerance and its "
+        "reason, a kind); its verdict is computed from the paper value, our value and the tolerance. "
+        "`paper` claims are `reproduced` or `differ`; `not-in-paper`: the document states the claim without a "
+        "number; `aim-met` / `aim-missed`: a target we set or a later work reports; `transcription`: a "
+        "document's table checked against itself; `uninformative`: a printed number no plausible result could "
+        "fail (the reason is in the data); `beyond`: our own measurement, with no printed counterpart. "
+        "Only `reproduced` and `differs` count as reproduction.\n\n"
         "## Per notebook\n\n" + summary.to_markdown() + "\n\n## Every claim\n\n" + claims.to_markdown() + "\n"
     )
     path = results_dir(profile) / "SCOREBOARD.md"  # the record's own, or build/interactive's copy
