@@ -1,0 +1,402 @@
+"""Notebook 09's protocols: symmetric gammon outputs (Symmetric gammon post (2011)) measured.
+
+- :func:`symmetry_errors` — the flip identities on positions from recorded games and random weights;
+- :func:`opening_values` — each net's outputs at the starting position (side on roll, and before the
+  opening roll for the symmetric nets) beside gnubg's;
+- :func:`train_rival` — one rival trained by self-play with a learning curve against pubeval
+  (duplicate dice, :func:`play_pairs_pubeval`); (d) is notebook 08's TD-Gammon net through its own trainer;
+- :func:`calibration` — P(win), P(gammon win), P(gammon loss) of each net against GNU Backgammon's
+  0-ply evaluation on positions from recorded pubeval games, by position class;
+- :func:`gammon_rates` — the observed gammon rate of each net's self-play games beside its prediction;
+- :func:`speed` — self-play training games per second of each architecture.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit
+from tqdm.auto import tqdm
+
+from ..claims import Estimate
+from ..core.paths import data_dir
+from ..core.profiles import resolve
+from ..core.rng import seed_state
+from ..games import backgammon as bg
+from ..games.backgammon import MAX_AFTER, NSLOT, OFF, WS_SIZE, flip, gen_afterstates, opening_roll, roll, win_multiplier
+from ..games.backgammon_encoding import MAX_NNZ
+from ..learners.backgammon_net import TDGammon
+from ..learners.backgammon_symmetric import ARCH_FREE, SymmetricGammon, choose_1ply
+from ..players.backgammon import KIND_PUBEVAL, choose, load_pubeval_weights
+from .backgammon_analysis import game_positions
+from .backgammon_match import MatchResult, evaluate, selection_seed, summarize
+
+PROFILES: dict[str, dict[str, Any]] = {
+    "quick": dict(
+        HIDDEN=20, GAMES=1500, EVAL_EVERY=500, EVAL_PAIRS=60, SEEDS=1, ALPHA=0.1, POSITIONS=150, RATE_GAMES=200
+    ),
+    "standard": dict(
+        HIDDEN=40, GAMES=20000, EVAL_EVERY=5000, EVAL_PAIRS=300, SEEDS=2, ALPHA=0.1, POSITIONS=1500, RATE_GAMES=2000
+    ),
+    "full": dict(
+        HIDDEN=40, GAMES=100000, EVAL_EVERY=10000, EVAL_PAIRS=1000, SEEDS=3, ALPHA=0.1, POSITIONS=5000, RATE_GAMES=5000
+    ),
+}
+
+RIVALS = ("symmetric", "naive", "free", "tesauro")
+LABELS = {
+    "symmetric": "(a) symmetric, biased gammon node",
+    "naive": "(b) symmetric, unbiased gammon nodes",
+    "free": "(c) unconstrained 3-output, side on roll",
+    "tesauro": "(d) TD-Gammon 4-output (notebook 08)",
+}
+#: Shipped nets (``python -m tdbook train symmetric-gammon …``; the sidecars say how each was made).
+SHIPPED = {"symmetric": "symgammon_a.npz", "naive": "symgammon_b.npz", "free": "symgammon_c.npz"}
+TESAURO_SHIPPED = "td_gammon_80.npz"
+
+
+def config(profile: str, **overrides: Any):
+    """The knobs of ``profile`` with the notebook's non-None overrides (ValueError naming a bad one)."""
+    return resolve(profile, PROFILES, **overrides)
+
+
+# ----------------------------------------------------------------------------- §1 the identities
+
+
+def _random_net(arch: str, hidden: int, seed: int, scale: float) -> SymmetricGammon:
+    model = SymmetricGammon.new(arch, hidden=hidden, seed=seed)
+    rng = np.random.default_rng(seed)
+    model.W1[:] = rng.normal(0.0, scale, model.W1.shape)
+    model.W2[:] = rng.normal(0.0, scale, model.W2.shape)
+    return SymmetricGammon(model.net, arch)
+
+
+def symmetry_errors(n_positions: int, n_nets: int, seed: int, hidden: int = 20) -> dict[str, dict[str, float]]:
+    """Largest violations over ``n_nets`` random-weight nets × ``n_positions`` recorded positions of
+    ``P(win)(x) + P(win)(flip x) = 1`` and ``P(gl|l)(x) = P(gw|w)(flip x)``, per architecture (the
+    unconstrained net as the control that breaks them), and of the naive net's ``P(gl|l) = 1 − P(gw|w)``."""
+    positions, _ = game_positions(n_positions, seed=seed)
+    out: dict[str, dict[str, float]] = {}
+    for arch in ("symmetric", "naive", "free"):
+        e_win = e_gam = e_naive = 0.0
+        for k in range(n_nets):
+            m = _random_net(arch, hidden, seed + 1000 * k, scale=1.0 + k % 3)
+            for pos in positions:
+                if arch == "free":
+                    p, pf = m.probabilities(pos), m.probabilities(bg.flipped(pos))
+                    e_win = max(e_win, abs(p[0] + pf[0] - 1.0))
+                    e_gam = max(e_gam, abs(p[2] / max(1.0 - p[0], 1e-300) - pf[1] / max(pf[0], 1e-300)))
+                    continue
+                z, _ = m.nodes(pos, 1.0)
+                zf, _ = m.nodes(bg.flipped(pos), -1.0)
+                e_win = max(e_win, abs(z[0] + zf[0] - 1.0))
+                e_gam = max(e_gam, abs(z[2] - zf[1]))
+                if arch == "naive":
+                    e_naive = max(e_naive, abs(z[2] - (1.0 - z[1])))
+        out[arch] = {"win": e_win, "gammon": e_gam, "cases": n_nets * len(positions)}
+        if arch == "naive":
+            out[arch]["naive_tie"] = e_naive
+    return out
+
+
+def quarter_check(models: dict[str, SymmetricGammon], n_random: int, seed: int) -> dict[str, Any]:
+    """P(gammon win) before the opening roll (side-to-move unit 0): for ``n_random`` random-weight naive
+    nets and for the given (trained) nets.  The naive net's value is ¼ whatever its weights."""
+    naive = [
+        float(_random_net("naive", 20, seed + k, 1.0 + k % 4).nodes(bg.initial_position(), 0.0)[1][1])
+        for k in range(n_random)
+    ]
+    trained = {a: float(m.nodes(bg.initial_position(), 0.0)[1][1]) for a, m in models.items()}
+    return {"random_naive": naive, "trained": trained}
+
+
+# ----------------------------------------------------------------------------- matches
+
+
+@njit(cache=True)
+def play_pairs_pubeval(arch, W1, W2, w, seed, first_pair, n_pairs, out) -> None:
+    """Duplicate-dice pairs of a 1-ply net of :mod:`~tdbook.learners.backgammon_symmetric` (A) against
+    pubeval, the protocol of :func:`tdbook.experiments.backgammon_match.play_pairs_net`: pair ``p``
+    replays dice stream ``(seed, 2p)`` with the colours swapped; ``out[i]`` = A's points as colour 0, 1."""
+    m = W1.shape[1]
+    out_pos = np.zeros((MAX_AFTER, NSLOT), np.int8)
+    out_mv = np.full((MAX_AFTER, 8), -1, np.int8)
+    ws = np.zeros(WS_SIZE, np.int64)
+    scores = np.zeros(MAX_AFTER)
+    tmp = np.zeros(NSLOT, np.int8)
+    pos = np.zeros(NSLOT, np.int8)
+    idx = np.zeros(MAX_NNZ, np.int64)
+    val = np.zeros(MAX_NNZ)
+    g, z, p = np.zeros(m), np.zeros(3), np.zeros(3)
+    x = np.zeros(122)
+    for i in range(n_pairs):
+        pr = first_pair + i
+        for net_colour in range(2):
+            dice = seed_state(seed, 2 * pr)
+            rng = seed_state(seed, 2 * pr + 1)  # pubeval never draws from it
+            pos[:] = 0
+            pos[24], pos[13], pos[8], pos[6] = 2, 5, 3, 5
+            pos[1], pos[12], pos[17], pos[19] = -2, -5, -3, -5
+            side, d1, d2 = opening_roll(dice)
+            result = 0
+            while True:
+                n = gen_afterstates(pos, d1, d2, out_pos, out_mv, ws)
+                if side == net_colour:
+                    k = choose_1ply(arch, W1, W2, out_pos, n, scores, tmp, idx, val, g, z, p)
+                else:
+                    k = choose(KIND_PUBEVAL, pos, out_pos, n, w, x, rng)
+                if out_pos[k, OFF] == 15:
+                    mult = win_multiplier(out_pos[k])
+                    result = mult if side == net_colour else -mult
+                    break
+                flip(out_pos[k], tmp)
+                pos[:] = tmp
+                side = 1 - side
+                d1, d2 = roll(dice)
+            out[i, net_colour] = result
+
+
+def vs_pubeval(model, pairs: int, seed: int = 99, progress: bool = False) -> MatchResult:
+    """A 1-ply duplicate-dice match of ``model`` (a symmetric-gammon net or a TD-Gammon net) against
+    pubeval on a selection seed."""
+    selection_seed(seed)
+    if isinstance(model, TDGammon):
+        return evaluate(model, pairs, seed=seed, opponent="pubeval", progress=progress)
+    w = load_pubeval_weights()
+    out = np.zeros((pairs, 2), np.int64)
+    chunk = 100
+    with tqdm(total=pairs, desc=f"{model.arch} vs pubeval", disable=not progress, unit="pair", leave=False) as bar:
+        for s in range(0, pairs, chunk):
+            k = min(chunk, pairs - s)
+            o = np.zeros((k, 2), np.int64)
+            play_pairs_pubeval(model.code, model.W1, model.W2, w, seed, s, k, o)
+            out[s : s + k] = o
+            bar.update(k)
+    return summarize(model.describe(), "pubeval", out)
+
+
+# ----------------------------------------------------------------------------- §3 training the rivals
+
+
+@dataclass
+class Curve:
+    rival: str
+    seed: int
+    games: list[int]
+    ppg: list[float]
+    stderr: list[float]
+    wall_s: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in ("rival", "seed", "games", "ppg", "stderr", "wall_s")}
+
+
+def new_rival(rival: str, hidden: int, alpha: float, seed: int):
+    """A fresh net of ``rival``: one of :data:`RIVALS`."""
+    if rival == "tesauro":
+        return TDGammon.new(hidden=hidden, outputs=4, encoding="relative", alpha=alpha, lam=0.0, seed=seed)
+    if rival not in RIVALS:
+        raise ValueError(f"unknown rival {rival!r}; choose from: {', '.join(RIVALS)}")
+    return SymmetricGammon.new(rival, hidden=hidden, alpha=alpha, seed=seed)
+
+
+def train_chunk(model, alpha: float, seed: int, first: int, n: int) -> np.ndarray:
+    """Self-play games ``first .. first + n − 1`` of either kind of net (TD(0), step ``alpha``)."""
+    if isinstance(model, TDGammon):
+        return model.train(model.rule(alpha, alpha, 0.0), seed, first, n)
+    return model.train(seed, first, n, alpha)
+
+
+def train_rival(
+    rival: str,
+    hidden: int,
+    games: int,
+    alpha: float,
+    seed: int,
+    eval_every: int,
+    eval_pairs: int,
+    eval_seed: int = 99,
+    progress: bool = True,
+) -> tuple[Any, Curve]:
+    """Train ``rival`` by self-play TD(0) for ``games`` games (dice streams of ``seed``) and measure it
+    against pubeval every ``eval_every`` games (``eval_pairs`` duplicate pairs on ``eval_seed``)."""
+    if games < 1 or eval_every < 1 or games % eval_every:
+        raise ValueError(f"games ({games}) must be a positive multiple of eval_every ({eval_every})")
+    model = new_rival(rival, hidden, alpha, seed)
+    curve = Curve(rival, seed, [], [], [], 0.0)
+    wall = 0.0
+    with tqdm(total=games, desc=f"train {rival} (seed {seed})", disable=not progress, unit="game") as bar:
+        for first in range(0, games, eval_every):
+            t = time.perf_counter()
+            train_chunk(model, alpha, seed, first, eval_every)
+            wall += time.perf_counter() - t
+            r = vs_pubeval(model, eval_pairs, seed=eval_seed)
+            curve.games.append(first + eval_every)
+            curve.ppg.append(r.ppg)
+            curve.stderr.append(r.stderr)
+            bar.update(eval_every)
+    curve.wall_s = wall
+    return model, curve
+
+
+def final_gap(curves: list[Curve], a: str, b: str) -> tuple[float, float, int]:
+    """Mean final ppg of rival ``a`` minus rival ``b`` over seeds, its standard error (from the matches'
+    own errors) and the seeds used."""
+    fa = [c for c in curves if c.rival == a]
+    fb = [c for c in curves if c.rival == b]
+    ma = np.mean([c.ppg[-1] for c in fa])
+    mb = np.mean([c.ppg[-1] for c in fb])
+    va = np.sum([c.stderr[-1] ** 2 for c in fa]) / len(fa) ** 2
+    vb = np.sum([c.stderr[-1] ** 2 for c in fb]) / len(fb) ** 2
+    return float(ma - mb), float(math.sqrt(va + vb)), len(fa)
+
+
+# ----------------------------------------------------------------------------- §2 calibration against gnubg
+
+
+def probabilities(model, pos: np.ndarray) -> np.ndarray:
+    """(P(win), P(gammon win), P(gammon loss)) of the side on roll for either kind of net (gammons
+    include backgammons)."""
+    if isinstance(model, TDGammon):
+        o = model.outputs_of(pos, 0)
+        return np.array([0.5 * (o[0] + 1.0 - o[2]), o[1], o[3]])
+    return model.probabilities(pos)
+
+
+def gnubg_probabilities(positions: np.ndarray) -> np.ndarray:
+    """gnubg 0-ply (win, gammon win, gammon loss) of the side on roll of each position (its gammon
+    figures include backgammons, as ours do)."""
+    from ..games.backgammon_gnubg import context, gnubg, to_gnubg
+
+    g = gnubg()
+    ctx, cube = context(), g.cube_info()
+    out = np.empty((len(positions), 3))
+    for i, pos in enumerate(positions):
+        e = g.evaluate(to_gnubg(pos), cube, ctx)
+        out[i] = (e[0], e[1], e[3])
+    return out
+
+
+def position_class(pos: np.ndarray) -> str:
+    """``bear-off`` (no contact, every checker home), ``race`` (no contact), or ``contact``."""
+    p = np.asarray(pos, np.int64)
+    mine = [i for i in range(1, 25) if p[i] > 0] + ([25] if p[25] > 0 else [])
+    theirs = [i for i in range(1, 25) if p[i] < 0] + ([0] if p[0] < 0 else [])
+    back_mine = max(mine, default=0)
+    back_theirs = min(theirs, default=25)
+    if back_mine >= back_theirs:
+        return "contact"
+    if back_mine <= 6 and back_theirs >= 19:
+        return "bear-off"
+    return "race"
+
+
+def load_nets(hidden_tesauro_file: str = TESAURO_SHIPPED) -> dict[str, Any]:
+    """The shipped nets of (a)–(c) and notebook 08's 80-hidden TD-Gammon net as (d)."""
+    nets: dict[str, Any] = {r: SymmetricGammon.load(data_dir() / f) for r, f in SHIPPED.items()}
+    nets["tesauro"] = TDGammon.load(data_dir() / hidden_tesauro_file)
+    return nets
+
+
+def shipped_info() -> list[list[str]]:
+    """One row per shipped net: rival, net, games, wall time, the command that made it."""
+    from ..core.storage import read_sidecar
+
+    rows = []
+    for r, f in {**SHIPPED, "tesauro": TESAURO_SHIPPED}.items():
+        side = read_sidecar(data_dir() / f)
+        rows.append(
+            [LABELS[r], side.get("net", ""), f"{side['games']:,}", f"{side['wall_time_s']:.0f} s", side["command"]]
+        )
+    return rows
+
+
+def calibration(nets: dict[str, Any], n_positions: int, seed: int, progress: bool = True) -> dict[str, Any]:
+    """Each net's three probabilities against gnubg's on ``n_positions`` positions from recorded
+    pubeval-vs-pubeval games: mean absolute errors overall and by position class (near-certain =
+    gnubg's P(win) below 0.05 or above 0.95), and the raw pairs for a reliability diagram."""
+    positions, _ = game_positions(n_positions, seed=seed)
+    ref = gnubg_probabilities(positions)
+    classes = np.array([position_class(p) for p in positions])
+    near = (ref[:, 0] < 0.05) | (ref[:, 0] > 0.95)
+    pred = {}
+    for name, m in tqdm(nets.items(), desc="nets vs gnubg", disable=not progress, leave=False):
+        pred[name] = np.array([probabilities(m, p) for p in positions])
+    mae = {n: [float(np.mean(np.abs(pr[:, k] - ref[:, k]))) for k in range(3)] for n, pr in pred.items()}
+    groups = {c: classes == c for c in ("contact", "race", "bear-off")}
+    groups["near-certain"] = near
+    by_class = {
+        n: {
+            c: (float(np.mean(np.abs(pr[mask, 0] - ref[mask, 0]))) if mask.any() else float("nan"))
+            for c, mask in groups.items()
+        }
+        for n, pr in pred.items()
+    }
+    counts = {c: int(mask.sum()) for c, mask in groups.items()}
+    return {"positions": len(positions), "ref": ref, "pred": pred, "mae": mae, "by_class": by_class, "counts": counts}
+
+
+def opening_values(nets: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """Each net's (P(win), P(gammon win), P(gammon loss)) for the side on roll at the starting position
+    (before its roll), gnubg's, and for the symmetric nets the values with nobody on roll."""
+    start = bg.initial_position()
+    out = {"gnubg": dict(zip(("win", "gw", "gl"), gnubg_probabilities(start[None])[0].tolist()))}
+    for name, m in nets.items():
+        p = probabilities(m, start)
+        out[name] = {"win": float(p[0]), "gw": float(p[1]), "gl": float(p[2])}
+        if isinstance(m, SymmetricGammon) and m.code != ARCH_FREE:
+            q = m.nodes(start, 0.0)[1]
+            out[name].update({"win_preroll": float(q[0]), "gw_preroll": float(q[1])})
+    return out
+
+
+def gammon_rates(nets: dict[str, Any], games: int, seed: int) -> dict[str, dict[str, float]]:
+    """Each net in self-play (its greedy 1-ply choice, no learning: step 0) for ``games`` games: the
+    observed share of games ending in a gammon or backgammon (± s.e.) beside the net's own prediction
+    at the start (P(gammon win) + P(gammon loss) of the side on roll)."""
+    out = {}
+    start = bg.initial_position()
+    for name, m in nets.items():
+        w1 = m.net.W1.copy()
+        st = train_chunk(m, 0.0, seed, 0, games)
+        if not np.array_equal(w1, m.net.W1):
+            raise RuntimeError("self-play with step 0 moved the weights")
+        g = np.abs(st[:, 0]) >= 2
+        rate = float(g.mean())
+        p = probabilities(m, start)
+        out[name] = {
+            "observed": rate,
+            "stderr": float(math.sqrt(rate * (1 - rate) / len(g))),
+            "predicted": float(p[1] + p[2]),
+            "games": int(games),
+        }
+    return out
+
+
+def calibration_estimate(cal: dict[str, Any], name: str, k: int = 1) -> float:
+    return float(cal["mae"][name][k])
+
+
+def speed(hidden: int, games: int, seed: int = 1) -> dict[str, float]:
+    """Self-play training games per second of each architecture (``games`` games after a warm-up)."""
+    out = {}
+    for rival in RIVALS:
+        m = new_rival(rival, hidden, 0.1, seed)
+        train_chunk(m, 0.1, seed, 0, 5)  # compile / warm up
+        t = time.perf_counter()
+        train_chunk(m, 0.1, seed, 5, games)
+        out[rival] = games / (time.perf_counter() - t)
+    return out
+
+
+def as_estimate(r: MatchResult) -> Estimate:
+    return r.estimate()
+
+
+def path_of(rival: str) -> Path:
+    return data_dir() / SHIPPED[rival]
