@@ -32,19 +32,56 @@ from ..games.backgammon import MAX_AFTER, NSLOT, OFF, WS_SIZE, flip, gen_afterst
 from ..games.backgammon_encoding import MAX_NNZ
 from ..learners.backgammon_net import TDGammon
 from ..learners.backgammon_symmetric import ARCH_FREE, SymmetricGammon, choose_1ply
-from ..players.backgammon import KIND_PUBEVAL, choose, load_pubeval_weights
+from ..players.backgammon import KIND_PUBEVAL, GnubgPlayer, NetPlayer, PubevalPlayer, choose, load_pubeval_weights
+from ..players.backgammon_symmetric import SymNetPlayer
 from .backgammon_analysis import game_positions
-from .backgammon_match import MatchResult, evaluate, selection_seed, summarize
+from .backgammon_match import REPORT_BASE, MatchResult, evaluate, run_match, selection_seed, summarize
 
 PROFILES: dict[str, dict[str, Any]] = {
     "quick": dict(
-        HIDDEN=20, GAMES=1500, EVAL_EVERY=500, EVAL_PAIRS=60, SEEDS=1, ALPHA=0.1, POSITIONS=150, RATE_GAMES=200
+        HIDDEN=20,
+        GAMES=1500,
+        EVAL_EVERY=500,
+        EVAL_PAIRS=60,
+        SEEDS=1,
+        ALPHA=0.1,
+        POSITIONS=150,
+        RATE_GAMES=200,
+        SYM_POSITIONS=30,
+        SYM_NETS=3,
+        STRENGTH_PAIRS=100,
+        GNUBG_PAIRS=15,
+        SPEED_GAMES=300,
     ),
     "standard": dict(
-        HIDDEN=40, GAMES=20000, EVAL_EVERY=5000, EVAL_PAIRS=300, SEEDS=2, ALPHA=0.1, POSITIONS=1500, RATE_GAMES=2000
+        HIDDEN=40,
+        GAMES=20000,
+        EVAL_EVERY=5000,
+        EVAL_PAIRS=300,
+        SEEDS=2,
+        ALPHA=0.1,
+        POSITIONS=4000,
+        RATE_GAMES=2000,
+        SYM_POSITIONS=200,
+        SYM_NETS=10,
+        STRENGTH_PAIRS=5000,
+        GNUBG_PAIRS=1000,
+        SPEED_GAMES=3000,
     ),
     "full": dict(
-        HIDDEN=40, GAMES=100000, EVAL_EVERY=10000, EVAL_PAIRS=1000, SEEDS=3, ALPHA=0.1, POSITIONS=5000, RATE_GAMES=5000
+        HIDDEN=40,
+        GAMES=100000,
+        EVAL_EVERY=10000,
+        EVAL_PAIRS=1000,
+        SEEDS=3,
+        ALPHA=0.1,
+        POSITIONS=5000,
+        RATE_GAMES=5000,
+        SYM_POSITIONS=1000,
+        SYM_NETS=20,
+        STRENGTH_PAIRS=20000,
+        GNUBG_PAIRS=5000,
+        SPEED_GAMES=10000,
     ),
 }
 
@@ -90,7 +127,7 @@ def symmetry_errors(n_positions: int, n_nets: int, seed: int, hidden: int = 20) 
                 if arch == "free":
                     p, pf = m.probabilities(pos), m.probabilities(bg.flipped(pos))
                     e_win = max(e_win, abs(p[0] + pf[0] - 1.0))
-                    e_gam = max(e_gam, abs(p[2] / max(1.0 - p[0], 1e-300) - pf[1] / max(pf[0], 1e-300)))
+                    e_gam = max(e_gam, abs(p[2] - pf[1]))  # P(gl)(x) vs P(gw)(flip x), unconditional
                     continue
                 z, _ = m.nodes(pos, 1.0)
                 zf, _ = m.nodes(bg.flipped(pos), -1.0)
@@ -161,12 +198,15 @@ def play_pairs_pubeval(arch, W1, W2, w, seed, first_pair, n_pairs, out) -> None:
             out[i, net_colour] = result
 
 
-def vs_pubeval(model, pairs: int, seed: int = 99, progress: bool = False) -> MatchResult:
+def vs_pubeval(model, pairs: int, seed: int = 99, progress: bool = False, report: bool = False) -> MatchResult:
     """A 1-ply duplicate-dice match of ``model`` (a symmetric-gammon net or a TD-Gammon net) against
-    pubeval on a selection seed."""
-    selection_seed(seed)
-    if isinstance(model, TDGammon):
+    pubeval on a selection seed, or with ``report`` on the report seed ``REPORT_BASE + seed`` (dice no
+    choice was made on)."""
+    seed = REPORT_BASE + seed if report else selection_seed(seed)
+    if isinstance(model, TDGammon) and not report:
         return evaluate(model, pairs, seed=seed, opponent="pubeval", progress=progress)
+    if isinstance(model, TDGammon):
+        return run_match(NetPlayer(model, 1), PubevalPlayer(), pairs, seed=seed, progress=progress)
     w = load_pubeval_weights()
     out = np.zeros((pairs, 2), np.int64)
     chunk = 100
@@ -400,3 +440,154 @@ def as_estimate(r: MatchResult) -> Estimate:
 
 def path_of(rival: str) -> Path:
     return data_dir() / SHIPPED[rival]
+
+
+# ----------------------------------------------------------------------------- §4 the panel and the picker
+
+
+def five_numbers(model, pos: np.ndarray) -> list[float]:
+    """P(win), P(gammon win | win), P(gammon loss | loss), P(gammon win), P(gammon loss) and the cubeless
+    equity of the side on roll (gnubg: pass ``None`` as ``model``)."""
+    p = gnubg_probabilities(np.asarray(pos)[None])[0] if model is None else probabilities(model, pos)
+    w, gw, gl = (float(x) for x in p)
+    return [w, gw / w if w > 0 else float("nan"), gl / (1 - w) if w < 1 else float("nan"), gw, gl, 2 * w - 1 + gw - gl]
+
+
+def position_rows(nets: dict[str, Any], pos: np.ndarray) -> list[list[str]]:
+    """Table rows: each net's :func:`five_numbers` for ``pos`` and gnubg's."""
+    rows = [["gnubg 0-ply"] + [f"{x:.3f}" for x in five_numbers(None, pos)]]
+    for name, m in nets.items():
+        rows.append([LABELS[name]] + [f"{x:.3f}" for x in five_numbers(m, pos)])
+    return rows
+
+
+POSITION_HEADER = ["net", "P(win)", "P(gw | w)", "P(gl | l)", "P(gw)", "P(gl)", "equity"]
+
+
+def explore(rival: str = "symmetric", hidden: int = 20, games: int = 2000, seed: int = 1, eval_pairs: int = 100):
+    """Train one rival for ``games`` games (evaluating 4 times) and report its curve and opening numbers."""
+    if rival not in RIVALS:
+        raise ValueError(f"unknown rival {rival!r}; choose from: {', '.join(RIVALS)}")
+    if games < 4 or games % 4:
+        raise ValueError(f"games must be a positive multiple of 4, got {games}")
+    model, curve = train_rival(rival, int(hidden), int(games), 0.1, int(seed), games // 4, int(eval_pairs))
+    start = bg.initial_position()
+    return {"curve": curve.as_dict(), "opening": probabilities(model, start).tolist(), "label": LABELS[rival]}
+
+
+def best_shipped() -> str:
+    """The shipped net of (a)–(c) with the best pubeval match in its sidecar (selection seed)."""
+    from ..core.storage import read_sidecar
+
+    ppg = {r: read_sidecar(data_dir() / f)["vs_pubeval"]["ppg"] for r, f in SHIPPED.items()}
+    return max(ppg, key=lambda r: ppg[r])
+
+
+def strength(model, pubeval_pairs: int, gnubg_pairs: int, seed: int, progress: bool = True) -> dict[str, MatchResult]:
+    """1-ply duplicate-dice matches of ``model`` against pubeval and gnubg-expert on report seeds."""
+    me = SymNetPlayer(model) if isinstance(model, SymmetricGammon) else NetPlayer(model, 1)
+    return {
+        "pubeval": vs_pubeval(model, pubeval_pairs, seed=seed, progress=progress, report=True),
+        "gnubg-expert": run_match(
+            me, GnubgPlayer("expert"), gnubg_pairs, seed=REPORT_BASE + seed + 1, progress=progress
+        ),
+    }
+
+
+# ----------------------------------------------------------------------------- the claims' measured values
+
+
+def identity_claims(errs: dict[str, dict[str, float]], quarter: dict[str, Any], opening: dict[str, Any]) -> dict:
+    """``{claim id: {"ours": …, "note": …}}`` for §1's identities, the ¼ and gnubg's opening gammons."""
+    worst_quarter = max(
+        [abs(q - 0.25) for q in quarter["random_naive"]] + [abs(quarter["trained"]["naive"] - 0.25)], default=0.0
+    )
+    quarter_value = 0.25 + worst_quarter if worst_quarter else quarter["trained"]["naive"]
+    cases = errs["symmetric"]["cases"] + errs["naive"]["cases"]
+    g = opening["gnubg"]
+    return {
+        "flip-pwin": {
+            "ours": max(errs["symmetric"]["win"], errs["naive"]["win"]),
+            "note": f"{cases} net × position cases; the unconstrained net (c) breaks it by {errs['free']['win']:.2f}",
+        },
+        "flip-gammon-tied": {
+            "ours": max(errs["symmetric"]["gammon"], errs["naive"]["gammon"]),
+            "note": f"{cases} cases; (c) breaks it by {errs['free']['gammon']:.2f}",
+        },
+        "naive-complement": {"ours": errs["naive"]["naive_tie"], "note": f"{errs['naive']['cases']} cases"},
+        "naive-quarter": {
+            "ours": quarter_value,
+            "note": f"{len(quarter['random_naive'])} random naive nets and the trained one; largest |P − ¼| "
+            f"{worst_quarter:.1e}; net (a) trained: {quarter['trained']['symmetric']:.3f}",
+        },
+        "quarter-much-too-high": {
+            "ours": 0.5 * (g["gw"] + g["gl"]),
+            "note": f"gnubg at the start: side on roll P(gw) {g['gw']:.3f}, its opponent {g['gl']:.3f}",
+        },
+    }
+
+
+def calibration_claims(cal: dict[str, Any], opening: dict[str, Any], rates: dict[str, Any]) -> dict:
+    """``{claim id: {"ours": …, "note": …}}`` for §2: the gammon MAEs, near-certain errors, opening, rates."""
+    mae = cal["mae"]
+    best = min(("symmetric", "free"), key=lambda n: mae[n][1])
+    near = cal["by_class"]
+    r = rates["symmetric"]
+    return {
+        "gammon-mae-all": {
+            "ours": [mae[n][1] for n in RIVALS],
+            "note": f"{cal['positions']} positions; P(gl) MAEs {[round(mae[n][2], 4) for n in RIVALS]}",
+        },
+        "gammon-mae-best": {
+            "ours": mae[best][1],
+            "note": f"the better of (a) and (c) is {LABELS[best]}; {cal['positions']} positions",
+        },
+        "near-certain-a-minus-c": {
+            "ours": near["symmetric"]["near-certain"] - near["free"]["near-certain"],
+            "note": f"{cal['counts']['near-certain']} near-certain positions: "
+            f"(a) {near['symmetric']['near-certain']:.4f}, (c) {near['free']['near-certain']:.4f}",
+        },
+        "opening-pwin-a": {
+            "ours": opening["symmetric"]["win"],
+            "note": f"gnubg {opening['gnubg']['win']:.4f}; (c) {opening['free']['win']:.4f}; "
+            f"before the opening roll (a) gives exactly {opening['symmetric']['win_preroll']}",
+        },
+        "gammon-rate-a": {
+            "ours": Estimate(r["observed"], r["stderr"], r["games"]),
+            "note": f"its own prediction at the start {r['predicted']:.3f}; gnubg's "
+            f"{opening['gnubg']['gw'] + opening['gnubg']['gl']:.3f}",
+        },
+    }
+
+
+def curve_claims(curves: list[Curve], speeds: dict[str, float]) -> dict:
+    gap, se, n = final_gap(curves, "symmetric", "free")
+    return {
+        "gap-a-minus-c": {
+            "ours": Estimate(gap, se, n),
+            "note": f"after {curves[0].games[-1]:,} games, mean of {n} seeds; "
+            f"(a) − (b): {final_gap(curves, 'symmetric', 'naive')[0]:+.3f}, "
+            f"(a) − (d): {final_gap(curves, 'symmetric', 'tesauro')[0]:+.3f}",
+        },
+        "speed-ratio": {
+            "ours": speeds["free"] / speeds["symmetric"],
+            "note": "time per game of (a) over (c) = games/s of (c) over (a): "
+            + ", ".join(f"{k} {v:.0f}" for k, v in speeds.items())
+            + " games/s",
+        },
+    }
+
+
+def strength_claims(best: str, s: dict[str, MatchResult]) -> dict:
+    p, g = s["pubeval"], s["gnubg-expert"]
+    return {
+        "best-vs-pubeval": {"ours": p.estimate(), "note": f"{LABELS[best]}: {p.summary()} (report seed)"},
+        "best-vs-gnubg-expert": {"ours": g.estimate(), "note": f"{LABELS[best]}: {g.summary()} (report seed)"},
+    }
+
+
+def picker_positions(n: int, seed: int) -> np.ndarray:
+    """``n`` positions for the picker: the start, then positions from recorded pubeval games."""
+    positions, _ = game_positions(4 * n, seed=seed)
+    pick = positions[:: max(1, len(positions) // max(1, n - 1))][: n - 1]
+    return np.concatenate([bg.initial_position()[None], pick])
