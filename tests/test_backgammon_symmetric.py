@@ -138,3 +138,45 @@ def test_weights_file_round_trip_and_refusals(tmp_path):
         SymmetricGammon.load(tmp_path / "plain.npz")
     with pytest.raises(ValueError, match="unknown architecture"):
         SymmetricGammon.new("tied", hidden=3)
+
+
+def test_difference_encoding_is_the_blocks_difference():
+    from tdbook.games.backgammon_encoding import encode_dense
+
+    for pos in POSITIONS[::7]:
+        x = encode_dense(pos, 0, False)
+        idx, val, *_ = SymmetricGammon.new("symmetric", hidden=2).scratch()
+        nnz = sym.encode(sym.ARCH_SYMMETRIC, pos, idx, val)
+        d = np.zeros(98)
+        np.add.at(d, idx[:nnz], val[:nnz])
+        assert np.array_equal(d, x[:98] - x[98:196])
+        assert len(set(idx[:nnz].tolist())) == nnz and np.all(val[:nnz] != 0)
+    idx, val, *_ = SymmetricGammon.new("symmetric", hidden=2).scratch()
+    assert sym.encode(sym.ARCH_SYMMETRIC, bg.initial_position(), idx, val) == 0  # the start is its own mirror
+
+
+def test_cli_resumes_to_the_uninterrupted_weights_and_refuses_bad_files(tmp_path, capsys):
+    from tdbook.experiments.backgammon_symmetric_cli import train_main
+
+    base = ["--arch", "symmetric", "--hidden", "6", "--checkpoint-every", "50", "--pubeval-pairs", "5", "--no-progress"]
+    one = tmp_path / "one.npz"
+    assert train_main([*base, "--games", "150", "--out", str(one), "--checkpoint", str(tmp_path / "one.ckpt.npz")]) == 0
+    two = tmp_path / "two.npz"
+    ck = tmp_path / "two.ckpt.npz"
+    assert train_main([*base, "--games", "100", "--out", str(two), "--checkpoint", str(ck)]) == 0
+    assert train_main([*base, "--games", "150", "--out", str(two), "--checkpoint", str(ck)]) == 0  # resumes at 100
+    a, b = SymmetricGammon.load(one), SymmetricGammon.load(two)
+    assert np.array_equal(a.W1, b.W1) and np.array_equal(a.W2, b.W2)
+    ck.write_bytes(b"garbage")
+    capsys.readouterr()
+    assert train_main([*base, "--games", "200", "--out", str(two), "--checkpoint", str(ck)]) == 2
+    assert str(ck) in capsys.readouterr().err
+    other = tmp_path / "other.ckpt.npz"
+    SymmetricGammon.new("free", hidden=6).save(other)
+    assert train_main([*base, "--games", "200", "--out", str(two), "--checkpoint", str(other)]) == 2
+    assert "another run" in capsys.readouterr().err
+    from tdbook.core.paths import data_dir
+
+    shipped = data_dir() / "symgammon_a.npz"
+    assert train_main([*base, "--games", "50", "--out", str(shipped)]) == 2
+    assert "--force" in capsys.readouterr().err
