@@ -55,9 +55,9 @@ PROFILES: dict[str, dict[str, Any]] = {
     ),
     "standard": dict(
         HIDDEN=40,
-        GAMES=20000,
-        EVAL_EVERY=5000,
-        EVAL_PAIRS=300,
+        GAMES=15000,
+        EVAL_EVERY=3000,
+        EVAL_PAIRS=250,
         SEEDS=2,
         ALPHA=0.1,
         POSITIONS=4000,
@@ -65,7 +65,7 @@ PROFILES: dict[str, dict[str, Any]] = {
         SYM_POSITIONS=200,
         SYM_NETS=10,
         STRENGTH_PAIRS=5000,
-        GNUBG_PAIRS=1000,
+        GNUBG_PAIRS=500,
         SPEED_GAMES=3000,
     ),
     "full": dict(
@@ -422,15 +422,19 @@ def calibration_estimate(cal: dict[str, Any], name: str, k: int = 1) -> float:
     return float(cal["mae"][name][k])
 
 
-def speed(hidden: int, games: int, seed: int = 1) -> dict[str, float]:
-    """Self-play training games per second of each architecture (``games`` games after a warm-up)."""
+def speed(hidden: int, games: int, seed: int = 1) -> dict[str, dict[str, float]]:
+    """Self-play training speed of each rival: ``games`` games after ``games`` warm-up games (compilation,
+    and long enough learning for games of a learning net's length).  Games/s depends on how long the
+    games are, which differs between rivals that have learned differently, so moves (plies) per second —
+    the cost of one training step with its 1-ply search — is reported beside it."""
     out = {}
     for rival in RIVALS:
         m = new_rival(rival, hidden, 0.1, seed)
-        train_chunk(m, 0.1, seed, 0, 5)  # compile / warm up
+        train_chunk(m, 0.1, seed, 0, games)
         t = time.perf_counter()
-        train_chunk(m, 0.1, seed, 5, games)
-        out[rival] = games / (time.perf_counter() - t)
+        st = train_chunk(m, 0.1, seed, games, games)
+        dt = time.perf_counter() - t
+        out[rival] = {"games_s": games / dt, "plies_s": float(st[:, 1].sum()) / dt}
     return out
 
 
@@ -570,10 +574,10 @@ def curve_claims(curves: list[Curve], speeds: dict[str, float]) -> dict:
             f"(a) − (d): {final_gap(curves, 'symmetric', 'tesauro')[0]:+.3f}",
         },
         "speed-ratio": {
-            "ours": speeds["free"] / speeds["symmetric"],
-            "note": "time per game of (a) over (c) = games/s of (c) over (a): "
-            + ", ".join(f"{k} {v:.0f}" for k, v in speeds.items())
-            + " games/s",
+            "ours": speeds["free"]["plies_s"] / speeds["symmetric"]["plies_s"],
+            "note": "time per training move of (a) over (c); moves/s and games/s: "
+            + ", ".join(f"{k} {v['plies_s']:.0f} / {v['games_s']:.0f}" for k, v in speeds.items())
+            + " (one process; other work on the machine slows every rival alike)",
         },
     }
 
