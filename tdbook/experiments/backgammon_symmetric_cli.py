@@ -37,6 +37,10 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--hidden", type=int, default=40, help="hidden units (default 40)")
     ap.add_argument("--games", type=int, required=True, help="self-play games in all")
     ap.add_argument("--alpha", type=float, default=0.1, help="step size (default 0.1)")
+    ap.add_argument(
+        "--alpha-late", type=float, default=None, help="step size after --late-after games (default: --alpha)"
+    )
+    ap.add_argument("--late-after", type=int, default=0, help="games before --alpha-late takes over")
     ap.add_argument("--seed", type=int, default=1, help="initial weights and dice streams (default 1)")
     ap.add_argument("--checkpoint-every", type=int, default=5000, help="games between checkpoints (default 5000)")
     ap.add_argument("--pubeval-pairs", type=int, default=1000, help="duplicate pairs of the final pubeval match")
@@ -69,6 +73,10 @@ def _check(a: argparse.Namespace, ap: argparse.ArgumentParser) -> None:
             ap.error(f"--{name.replace('_', '-')} must be >= 1, got {getattr(a, name)}")
     if not a.alpha > 0:
         ap.error(f"--alpha must be > 0, got {a.alpha}")
+    if a.alpha_late is not None and not a.alpha_late > 0:
+        ap.error(f"--alpha-late must be > 0, got {a.alpha_late}")
+    if a.late_after < 0:
+        ap.error(f"--late-after must be >= 0, got {a.late_after}")
 
 
 def train_main(argv: Sequence[str] | None = None) -> int:
@@ -77,6 +85,8 @@ def train_main(argv: Sequence[str] | None = None) -> int:
     a = ap.parse_args(argv)
     _check(a, ap)
     spec = {"arch": a.arch, "hidden": a.hidden, "alpha": a.alpha, "seed": a.seed}
+    if a.alpha_late is not None:
+        spec.update(alpha_late=a.alpha_late, late_after=a.late_after)
     try:
         out, ckpt = _files(a)
         if ckpt.exists():
@@ -95,8 +105,14 @@ def train_main(argv: Sequence[str] | None = None) -> int:
         with tqdm(total=a.games, initial=done, desc=f"train {a.arch}", disable=a.no_progress, unit="game") as bar:
             while done < a.games:
                 n = min(a.checkpoint_every, a.games - done)
+                alpha = a.alpha
+                if a.alpha_late is not None:
+                    if done >= a.late_after:
+                        alpha = a.alpha_late
+                    else:
+                        n = min(n, a.late_after - done)  # a chunk never straddles the change of step size
                 t = time.perf_counter()
-                model.train(a.seed, done, n, a.alpha)
+                model.train(a.seed, done, n, alpha)
                 done += n
                 model.info["games_done"] = done
                 model.info["wall_time_s"] = float(model.info["wall_time_s"]) + time.perf_counter() - t
