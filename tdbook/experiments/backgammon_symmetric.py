@@ -91,10 +91,13 @@ LABELS = {
     "naive": "(b) symmetric, unbiased gammon nodes",
     "free": "(c) unconstrained 3-output, side on roll",
     "tesauro": "(d) TD-Gammon 4-output (notebook 08)",
+    "free80": "(c′) unconstrained 3-output, 80 hidden, longer, α 0.1 → 0.02",
 }
 #: Shipped nets (``python -m tdbook train symmetric-gammon …``; the sidecars say how each was made).
 SHIPPED = {"symmetric": "symgammon_a.npz", "naive": "symgammon_b.npz", "free": "symgammon_c.npz"}
 TESAURO_SHIPPED = "td_gammon_80.npz"
+#: A larger budget for the best architecture: 80 hidden units, more games, α 0.1 → 0.02 (the strength aim).
+SHIPPED_EXTRA = {"free80": "symgammon_c80.npz"}
 
 
 def config(profile: str, **overrides: Any):
@@ -348,7 +351,7 @@ def shipped_info() -> list[list[str]]:
     from ..core.storage import read_sidecar
 
     rows = []
-    for r, f in {**SHIPPED, "tesauro": TESAURO_SHIPPED}.items():
+    for r, f in {**SHIPPED, "tesauro": TESAURO_SHIPPED, **SHIPPED_EXTRA}.items():
         side = read_sidecar(data_dir() / f)
         rows.append(
             [LABELS[r], side.get("net", ""), f"{side['games']:,}", f"{side['wall_time_s']:.0f} s", side["command"]]
@@ -480,11 +483,42 @@ def explore(rival: str = "symmetric", hidden: int = 20, games: int = 2000, seed:
 
 
 def best_shipped() -> str:
-    """The shipped net of (a)–(c) with the best pubeval match in its sidecar (selection seed)."""
+    """The shipped net of (a)–(c) and (c′) with the best pubeval match in its sidecar (selection seed)."""
     from ..core.storage import read_sidecar
 
-    ppg = {r: read_sidecar(data_dir() / f)["vs_pubeval"]["ppg"] for r, f in SHIPPED.items()}
+    ppg = {r: read_sidecar(data_dir() / f)["vs_pubeval"]["ppg"] for r, f in {**SHIPPED, **SHIPPED_EXTRA}.items()}
     return max(ppg, key=lambda r: ppg[r])
+
+
+def load_shipped(rival: str) -> SymmetricGammon:
+    """A shipped net of notebook 09 by rival name (``symmetric``, ``naive``, ``free`` or ``free80``)."""
+    files = {**SHIPPED, **SHIPPED_EXTRA}
+    if rival not in files:
+        raise ValueError(f"no shipped net {rival!r}; choose from: {', '.join(files)}")
+    return SymmetricGammon.load(data_dir() / files[rival])
+
+
+def budget_rows() -> list[list[str]]:
+    """What the larger budget bought: (c) and (c′) side by side, from their sidecars (selection seed)."""
+    from ..core.storage import read_sidecar
+
+    rows = []
+    for r in ("free", "free80"):
+        side = read_sidecar(data_dir() / {**SHIPPED, **SHIPPED_EXTRA}[r])
+        sp, m = side["spec"], side["vs_pubeval"]
+        sched = (
+            f"{sp['alpha']} → {sp['alpha_late']} after {sp['late_after']:,}" if "alpha_late" in sp else f"{sp['alpha']}"
+        )
+        rows.append(
+            [
+                LABELS[r],
+                str(sp["hidden"]),
+                f"{side['games']:,}",
+                sched,
+                f"{m['ppg']:+.3f} ± {m['stderr']:.3f} ({m['games']:,} games)",
+            ]
+        )
+    return rows
 
 
 def strength(model, pubeval_pairs: int, gnubg_pairs: int, seed: int, progress: bool = True) -> dict[str, MatchResult]:
