@@ -89,6 +89,7 @@ TRAINERS: dict[str, str] = {
     "backgammon": "tdbook.experiments.backgammon_cli:train_main",
     "checkers": "tdbook.experiments.checkers_cli:train_main",
     "signature-book": "tdbook.experiments.signature_tables_book:make_main",
+    "symmetric-gammon": "tdbook.experiments.backgammon_symmetric_cli:train_main",
     "tictactoe-net": "tdbook.experiments.tictactoe_net_perfect:train_main",
 }
 

@@ -84,3 +84,83 @@ def explore(data: Any) -> Any:
     fig = learning_curves({data.label: (g, p, se)}, title=data.match.summary())
     fig.axes[0].title.set_fontsize(8)
     return fig
+
+
+# ----------------------------------------------------------------------------- notebook 09
+
+
+def rival_curves(curves: list[Mapping[str, Any]], labels: Mapping[str, str]) -> Any:
+    """Notebook 09's learning curves: each rival's seeds (thin) and their mean (thick), ppg vs pubeval."""
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    rivals = list(dict.fromkeys(c["rival"] for c in curves))
+    for i, r in enumerate(rivals):
+        mine = [c for c in curves if c["rival"] == r]
+        col = PALETTE[i % len(PALETTE)]
+        for c in mine:
+            ax.plot(c["games"], c["ppg"], color=col, lw=0.8, alpha=0.45)
+        g = np.asarray(mine[0]["games"])
+        mean = np.mean([c["ppg"] for c in mine], axis=0)
+        se = np.sqrt(np.sum([np.square(c["stderr"]) for c in mine], axis=0)) / len(mine)
+        band(ax, g, mean, 1.96 * se, color=col, label=f"{labels[r]} ({len(mine)} seeds)")
+    ax.axhline(0, color="k", lw=0.8)
+    ax.set_xlabel("self-play training games")
+    ax.set_ylabel("points per game vs pubeval")
+    ax.set_title("Equal budgets: ppg against pubeval (duplicate dice, 1-ply, ±1.96 s.e. of the mean)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def reliability(ref: np.ndarray, pred: Mapping[str, np.ndarray], labels: Mapping[str, str], bins: int = 10) -> Any:
+    """Reliability diagrams of the gammon outputs: each net's P(gammon win) and P(gammon loss) binned by
+    its prediction, against gnubg's mean in the bin (the diagonal = agreement with gnubg)."""
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.4), sharey=True)
+    edges = np.linspace(0.0, 1.0, bins + 1)
+    for ax, k, name in ((axes[0], 1, "P(gammon win)"), (axes[1], 2, "P(gammon loss)")):
+        ax.plot([0, 1], [0, 1], color="k", lw=0.8, ls="--")
+        for i, (n, pr) in enumerate(pred.items()):
+            b = np.clip(np.digitize(pr[:, k], edges) - 1, 0, bins - 1)
+            xs, ys, ns = [], [], []
+            for j in range(bins):
+                mask = b == j
+                if mask.sum() >= 5:
+                    xs.append(pr[mask, k].mean())
+                    ys.append(ref[mask, k].mean())
+                    ns.append(mask.sum())
+            ax.plot(xs, ys, "o-", color=PALETTE[i % len(PALETTE)], ms=3, label=labels[n])
+        ax.set_xlabel(f"net's {name}")
+        ax.set_title(name)
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+    axes[0].set_ylabel("gnubg's mean in the bin")
+    axes[0].legend(fontsize=7)
+    fig.suptitle("Reliability against gnubg 0-ply (bins of 0.1; bins with ≥ 5 positions)")
+    fig.tight_layout()
+    return fig
+
+
+def class_errors(
+    by_class: Mapping[str, Mapping[str, float]], counts: Mapping[str, int], labels: Mapping[str, str]
+) -> Any:
+    """Mean absolute error of P(win) against gnubg by position class, one bar per net."""
+    fig, ax = plt.subplots(figsize=(7.5, 3.8))
+    classes = list(counts)
+    w = 0.8 / max(1, len(by_class))
+    for i, (n, d) in enumerate(by_class.items()):
+        x = np.arange(len(classes)) + (i - (len(by_class) - 1) / 2) * w
+        ax.bar(x, [d[c] for c in classes], width=w, color=PALETTE[i % len(PALETTE)], label=labels[n])
+    ax.set_xticks(np.arange(len(classes)), [f"{c}\n({counts[c]} positions)" for c in classes])
+    ax.set_ylabel("mean |P(win) − gnubg|")
+    ax.set_title("P(win) error by position class (gnubg 0-ply as referee)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def explore_rival(data: Mapping[str, Any]) -> Any:
+    """The panel's figure: one rival's learning curve, its opening numbers in the title."""
+    c = data["curve"]
+    w, gw, gl = data["opening"]
+    fig = learning_curves({data["label"]: (np.asarray(c["games"]), np.asarray(c["ppg"]), np.asarray(c["stderr"]))})
+    fig.axes[0].set_title(f"{data['label']}: opening P(win) {w:.3f}, P(gw) {gw:.3f}, P(gl) {gl:.3f}", fontsize=9)
+    return fig

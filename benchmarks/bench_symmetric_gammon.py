@@ -1,0 +1,46 @@
+"""Notebook 09's training speed, one core: self-play TD(0) games per second of the symmetric net (a), the
+naive net (b), the unconstrained 3-output net (c) and notebook 08's 4-output TD-Gammon net (d), at equal
+hidden units.
+
+Games differ in length between nets that learned differently, so moves (plies) per second are printed beside
+games per second and the ratio is taken per move.  Each net first learns for ``--warm`` games, then ``--games``
+more are timed; the best of ``--repeat`` timings is kept (the least disturbed by other work on the machine).
+Issue 19's aim: the symmetric net's training time within 1.3x the unconstrained one's.
+Run: ``.venv/bin/python benchmarks/bench_symmetric_gammon.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from tdbook.experiments.backgammon_symmetric import RIVALS, new_rival, train_chunk
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hidden", type=int, nargs="+", default=[40, 80])
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--warm", type=int, default=2000)
+    ap.add_argument("--repeat", type=int, default=3)
+    a = ap.parse_args()
+    for h in a.hidden:
+        rates = {}
+        for r in RIVALS:
+            m = new_rival(r, h, 0.1, 1)
+            train_chunk(m, 0.1, 1, 0, a.warm)
+            best, plies = float("inf"), 0
+            for k in range(a.repeat):
+                t = time.perf_counter()
+                st = train_chunk(m, 0.1, 1, a.warm + k * a.games, a.games)
+                dt = time.perf_counter() - t
+                if dt < best:
+                    best, plies = dt, int(st[:, 1].sum())
+            rates[r] = plies / best
+            print(f"hidden {h:3d}  {r:10s} {a.games / best:8.0f} games/s  {rates[r]:9.0f} moves/s")
+        ratio = rates["free"] / rates["symmetric"]
+        print(f"hidden {h:3d}  time per training move, symmetric / free: {ratio:.2f} (aim <= 1.3)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,634 @@
+"""Notebook 09's protocols: symmetric gammon outputs (Symmetric gammon post (2011)) measured.
+
+- :func:`symmetry_errors` — the flip identities on positions from recorded games and random weights;
+- :func:`opening_values` — each net's outputs at the starting position (side on roll, and before the
+  opening roll for the symmetric nets) beside gnubg's;
+- :func:`train_rival` — one rival trained by self-play with a learning curve against pubeval
+  (duplicate dice, :func:`play_pairs_pubeval`); (d) is notebook 08's TD-Gammon net through its own trainer;
+- :func:`calibration` — P(win), P(gammon win), P(gammon loss) of each net against GNU Backgammon's
+  0-ply evaluation on positions from recorded pubeval games, by position class;
+- :func:`gammon_rates` — the observed gammon rate of each net's self-play games beside its prediction;
+- :func:`speed` — self-play training games per second of each architecture.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit
+from tqdm.auto import tqdm
+
+from ..claims import Estimate
+from ..core.paths import data_dir
+from ..core.profiles import resolve
+from ..core.rng import seed_state
+from ..games import backgammon as bg
+from ..games.backgammon import MAX_AFTER, NSLOT, OFF, WS_SIZE, flip, gen_afterstates, opening_roll, roll, win_multiplier
+from ..games.backgammon_encoding import MAX_NNZ
+from ..learners.backgammon_net import TDGammon
+from ..learners.backgammon_symmetric import ARCH_FREE, SymmetricGammon, choose_1ply
+from ..players.backgammon import KIND_PUBEVAL, GnubgPlayer, NetPlayer, PubevalPlayer, choose, load_pubeval_weights
+from ..players.backgammon_symmetric import SymNetPlayer
+from .backgammon_analysis import game_positions
+from .backgammon_match import REPORT_BASE, MatchResult, evaluate, run_match, selection_seed, summarize
+
+PROFILES: dict[str, dict[str, Any]] = {
+    "quick": dict(
+        HIDDEN=20,
+        GAMES=1500,
+        EVAL_EVERY=500,
+        EVAL_PAIRS=60,
+        SEEDS=1,
+        ALPHA=0.1,
+        POSITIONS=150,
+        RATE_GAMES=200,
+        SYM_POSITIONS=30,
+        SYM_NETS=3,
+        STRENGTH_PAIRS=100,
+        GNUBG_PAIRS=15,
+        SPEED_GAMES=300,
+    ),
+    "standard": dict(
+        HIDDEN=40,
+        GAMES=25000,
+        EVAL_EVERY=5000,
+        EVAL_PAIRS=250,
+        SEEDS=3,
+        ALPHA=0.1,
+        POSITIONS=4000,
+        RATE_GAMES=2000,
+        SYM_POSITIONS=200,
+        SYM_NETS=10,
+        STRENGTH_PAIRS=5000,
+        GNUBG_PAIRS=500,
+        SPEED_GAMES=3000,
+    ),
+    "full": dict(
+        HIDDEN=40,
+        GAMES=100000,
+        EVAL_EVERY=10000,
+        EVAL_PAIRS=1000,
+        SEEDS=3,
+        ALPHA=0.1,
+        POSITIONS=5000,
+        RATE_GAMES=5000,
+        SYM_POSITIONS=1000,
+        SYM_NETS=20,
+        STRENGTH_PAIRS=20000,
+        GNUBG_PAIRS=5000,
+        SPEED_GAMES=10000,
+    ),
+}
+
+RIVALS = ("symmetric", "naive", "free", "tesauro")
+LABELS = {
+    "symmetric": "(a) symmetric, biased gammon node",
+    "naive": "(b) symmetric, unbiased gammon nodes",
+    "free": "(c) unconstrained 3-output, side on roll",
+    "tesauro": "(d) TD-Gammon 4-output (notebook 08)",
+    "free80": "(c′) unconstrained 3-output, 80 hidden, longer, α 0.1 → 0.02",
+}
+#: Shipped nets (``python -m tdbook train symmetric-gammon …``; the sidecars say how each was made).
+SHIPPED = {"symmetric": "symgammon_a.npz", "naive": "symgammon_b.npz", "free": "symgammon_c.npz"}
+TESAURO_SHIPPED = "td_gammon_80.npz"
+#: A larger budget for the best architecture: 80 hidden units, more games, α 0.1 → 0.02 (the strength aim).
+SHIPPED_EXTRA = {"free80": "symgammon_c80.npz"}
+
+
+def config(profile: str, **overrides: Any):
+    """The knobs of ``profile`` with the notebook's non-None overrides (ValueError naming a bad one)."""
+    return resolve(profile, PROFILES, **overrides)
+
+
+# ----------------------------------------------------------------------------- §1 the identities
+
+
+def _random_net(arch: str, hidden: int, seed: int, scale: float) -> SymmetricGammon:
+    model = SymmetricGammon.new(arch, hidden=hidden, seed=seed)
+    rng = np.random.default_rng(seed)
+    model.W1[:] = rng.normal(0.0, scale, model.W1.shape)
+    model.W2[:] = rng.normal(0.0, scale, model.W2.shape)
+    return SymmetricGammon(model.net, arch)
+
+
+def symmetry_errors(n_positions: int, n_nets: int, seed: int, hidden: int = 20) -> dict[str, dict[str, float]]:
+    """Largest violations over ``n_nets`` random-weight nets × ``n_positions`` recorded positions of
+    ``P(win)(x) + P(win)(flip x) = 1`` and ``P(gl|l)(x) = P(gw|w)(flip x)``, per architecture (the
+    unconstrained net as the control that breaks them), and of the naive net's ``P(gl|l) = 1 − P(gw|w)``."""
+    positions, _ = game_positions(n_positions, seed=seed)
+    out: dict[str, dict[str, float]] = {}
+    for arch in ("symmetric", "naive", "free"):
+        e_win = e_gam = e_naive = 0.0
+        for k in range(n_nets):
+            m = _random_net(arch, hidden, seed + 1000 * k, scale=1.0 + k % 3)
+            for pos in positions:
+                if arch == "free":
+                    p, pf = m.probabilities(pos), m.probabilities(bg.flipped(pos))
+                    e_win = max(e_win, abs(p[0] + pf[0] - 1.0))
+                    e_gam = max(e_gam, abs(p[2] - pf[1]))  # P(gl)(x) vs P(gw)(flip x), unconditional
+                    continue
+                z, _ = m.nodes(pos, 1.0)
+                zf, _ = m.nodes(bg.flipped(pos), -1.0)
+                e_win = max(e_win, abs(z[0] + zf[0] - 1.0))
+                e_gam = max(e_gam, abs(z[2] - zf[1]))
+                if arch == "naive":
+                    e_naive = max(e_naive, abs(z[2] - (1.0 - z[1])))
+        out[arch] = {"win": e_win, "gammon": e_gam, "cases": n_nets * len(positions)}
+        if arch == "naive":
+            out[arch]["naive_tie"] = e_naive
+    return out
+
+
+def quarter_check(models: dict[str, SymmetricGammon], n_random: int, seed: int) -> dict[str, Any]:
+    """P(gammon win) before the opening roll (side-to-move unit 0): for ``n_random`` random-weight naive
+    nets and for the given (trained) nets.  The naive net's value is ¼ whatever its weights."""
+    naive = [
+        float(_random_net("naive", 20, seed + k, 1.0 + k % 4).nodes(bg.initial_position(), 0.0)[1][1])
+        for k in range(n_random)
+    ]
+    trained = {a: float(m.nodes(bg.initial_position(), 0.0)[1][1]) for a, m in models.items()}
+    return {"random_naive": naive, "trained": trained}
+
+
+# ----------------------------------------------------------------------------- matches
+
+
+@njit(cache=True)
+def play_pairs_pubeval(arch, W1, W2, w, seed, first_pair, n_pairs, out) -> None:
+    """Duplicate-dice pairs of a 1-ply net of :mod:`~tdbook.learners.backgammon_symmetric` (A) against
+    pubeval, the protocol of :func:`tdbook.experiments.backgammon_match.play_pairs_net`: pair ``p``
+    replays dice stream ``(seed, 2p)`` with the colours swapped; ``out[i]`` = A's points as colour 0, 1."""
+    m = W1.shape[1]
+    out_pos = np.zeros((MAX_AFTER, NSLOT), np.int8)
+    out_mv = np.full((MAX_AFTER, 8), -1, np.int8)
+    ws = np.zeros(WS_SIZE, np.int64)
+    scores = np.zeros(MAX_AFTER)
+    tmp = np.zeros(NSLOT, np.int8)
+    pos = np.zeros(NSLOT, np.int8)
+    idx = np.zeros(MAX_NNZ, np.int64)
+    val = np.zeros(MAX_NNZ)
+    g, z, p = np.zeros(m), np.zeros(3), np.zeros(3)
+    x = np.zeros(122)
+    for i in range(n_pairs):
+        pr = first_pair + i
+        for net_colour in range(2):
+            dice = seed_state(seed, 2 * pr)
+            rng = seed_state(seed, 2 * pr + 1)  # pubeval never draws from it
+            pos[:] = 0
+            pos[24], pos[13], pos[8], pos[6] = 2, 5, 3, 5
+            pos[1], pos[12], pos[17], pos[19] = -2, -5, -3, -5
+            side, d1, d2 = opening_roll(dice)
+            result = 0
+            while True:
+                n = gen_afterstates(pos, d1, d2, out_pos, out_mv, ws)
+                if side == net_colour:
+                    k = choose_1ply(arch, W1, W2, out_pos, n, scores, tmp, idx, val, g, z, p)
+                else:
+                    k = choose(KIND_PUBEVAL, pos, out_pos, n, w, x, rng)
+                if out_pos[k, OFF] == 15:
+                    mult = win_multiplier(out_pos[k])
+                    result = mult if side == net_colour else -mult
+                    break
+                flip(out_pos[k], tmp)
+                pos[:] = tmp
+                side = 1 - side
+                d1, d2 = roll(dice)
+            out[i, net_colour] = result
+
+
+def vs_pubeval(model, pairs: int, seed: int = 99, progress: bool = False, report: bool = False) -> MatchResult:
+    """A 1-ply duplicate-dice match of ``model`` (a symmetric-gammon net or a TD-Gammon net) against
+    pubeval on a selection seed, or with ``report`` on the report seed ``REPORT_BASE + seed`` (dice no
+    choice was made on)."""
+    seed = REPORT_BASE + seed if report else selection_seed(seed)
+    if isinstance(model, TDGammon) and not report:
+        return evaluate(model, pairs, seed=seed, opponent="pubeval", progress=progress)
+    if isinstance(model, TDGammon):
+        return run_match(NetPlayer(model, 1), PubevalPlayer(), pairs, seed=seed, progress=progress)
+    w = load_pubeval_weights()
+    out = np.zeros((pairs, 2), np.int64)
+    chunk = 100
+    with tqdm(total=pairs, desc=f"{model.arch} vs pubeval", disable=not progress, unit="pair", leave=False) as bar:
+        for s in range(0, pairs, chunk):
+            k = min(chunk, pairs - s)
+            o = np.zeros((k, 2), np.int64)
+            play_pairs_pubeval(model.code, model.W1, model.W2, w, seed, s, k, o)
+            out[s : s + k] = o
+            bar.update(k)
+    return summarize(model.describe(), "pubeval", out)
+
+
+# ----------------------------------------------------------------------------- §3 training the rivals
+
+
+@dataclass
+class Curve:
+    rival: str
+    seed: int
+    games: list[int]
+    ppg: list[float]
+    stderr: list[float]
+    wall_s: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in ("rival", "seed", "games", "ppg", "stderr", "wall_s")}
+
+
+def new_rival(rival: str, hidden: int, alpha: float, seed: int):
+    """A fresh net of ``rival``: one of :data:`RIVALS`."""
+    if rival == "tesauro":
+        return TDGammon.new(hidden=hidden, outputs=4, encoding="relative", alpha=alpha, lam=0.0, seed=seed)
+    if rival not in RIVALS:
+        raise ValueError(f"unknown rival {rival!r}; choose from: {', '.join(RIVALS)}")
+    return SymmetricGammon.new(rival, hidden=hidden, alpha=alpha, seed=seed)
+
+
+def train_chunk(model, alpha: float, seed: int, first: int, n: int) -> np.ndarray:
+    """Self-play games ``first .. first + n − 1`` of either kind of net (TD(0), step ``alpha``)."""
+    if isinstance(model, TDGammon):
+        return model.train(model.rule(alpha, alpha, 0.0), seed, first, n)
+    return model.train(seed, first, n, alpha)
+
+
+def train_rival(
+    rival: str,
+    hidden: int,
+    games: int,
+    alpha: float,
+    seed: int,
+    eval_every: int,
+    eval_pairs: int,
+    eval_seed: int = 99,
+    progress: bool = True,
+) -> tuple[Any, Curve]:
+    """Train ``rival`` by self-play TD(0) for ``games`` games (dice streams of ``seed``) and measure it
+    against pubeval every ``eval_every`` games (``eval_pairs`` duplicate pairs on ``eval_seed``)."""
+    if games < 1 or eval_every < 1 or games % eval_every:
+        raise ValueError(f"games ({games}) must be a positive multiple of eval_every ({eval_every})")
+    model = new_rival(rival, hidden, alpha, seed)
+    curve = Curve(rival, seed, [], [], [], 0.0)
+    wall = 0.0
+    with tqdm(total=games, desc=f"train {rival} (seed {seed})", disable=not progress, unit="game") as bar:
+        for first in range(0, games, eval_every):
+            t = time.perf_counter()
+            train_chunk(model, alpha, seed, first, eval_every)
+            wall += time.perf_counter() - t
+            r = vs_pubeval(model, eval_pairs, seed=eval_seed)
+            curve.games.append(first + eval_every)
+            curve.ppg.append(r.ppg)
+            curve.stderr.append(r.stderr)
+            bar.update(eval_every)
+    curve.wall_s = wall
+    return model, curve
+
+
+def final_gap(curves: list[Curve], a: str, b: str) -> tuple[float, float, int]:
+    """Mean final ppg of rival ``a`` minus rival ``b`` over seeds, its standard error (from the matches'
+    own errors) and the seeds used."""
+    fa = [c for c in curves if c.rival == a]
+    fb = [c for c in curves if c.rival == b]
+    ma = np.mean([c.ppg[-1] for c in fa])
+    mb = np.mean([c.ppg[-1] for c in fb])
+    va = np.sum([c.stderr[-1] ** 2 for c in fa]) / len(fa) ** 2
+    vb = np.sum([c.stderr[-1] ** 2 for c in fb]) / len(fb) ** 2
+    return float(ma - mb), float(math.sqrt(va + vb)), len(fa)
+
+
+# ----------------------------------------------------------------------------- §2 calibration against gnubg
+
+
+def probabilities(model, pos: np.ndarray) -> np.ndarray:
+    """(P(win), P(gammon win), P(gammon loss)) of the side on roll for either kind of net (gammons
+    include backgammons)."""
+    if isinstance(model, TDGammon):
+        o = model.outputs_of(pos, 0)
+        return np.array([0.5 * (o[0] + 1.0 - o[2]), o[1], o[3]])
+    return model.probabilities(pos)
+
+
+def gnubg_probabilities(positions: np.ndarray) -> np.ndarray:
+    """gnubg 0-ply (win, gammon win, gammon loss) of the side on roll of each position (its gammon
+    figures include backgammons, as ours do)."""
+    from ..games.backgammon_gnubg import context, gnubg, to_gnubg
+
+    g = gnubg()
+    ctx, cube = context(), g.cube_info()
+    out = np.empty((len(positions), 3))
+    for i, pos in enumerate(positions):
+        e = g.evaluate(to_gnubg(pos), cube, ctx)
+        out[i] = (e[0], e[1], e[3])
+    return out
+
+
+def position_class(pos: np.ndarray) -> str:
+    """``bear-off`` (no contact, every checker home), ``race`` (no contact), or ``contact``."""
+    p = np.asarray(pos, np.int64)
+    mine = [i for i in range(1, 25) if p[i] > 0] + ([25] if p[25] > 0 else [])
+    theirs = [i for i in range(1, 25) if p[i] < 0] + ([0] if p[0] < 0 else [])
+    back_mine = max(mine, default=0)
+    back_theirs = min(theirs, default=25)
+    if back_mine >= back_theirs:
+        return "contact"
+    if back_mine <= 6 and back_theirs >= 19:
+        return "bear-off"
+    return "race"
+
+
+def load_nets(hidden_tesauro_file: str = TESAURO_SHIPPED) -> dict[str, Any]:
+    """The shipped nets of (a)–(c) and notebook 08's 80-hidden TD-Gammon net as (d)."""
+    nets: dict[str, Any] = {r: SymmetricGammon.load(data_dir() / f) for r, f in SHIPPED.items()}
+    nets["tesauro"] = TDGammon.load(data_dir() / hidden_tesauro_file)
+    return nets
+
+
+def shipped_info() -> list[list[str]]:
+    """One row per shipped net: rival, net, games, wall time, the command that made it."""
+    from ..core.storage import read_sidecar
+
+    rows = []
+    for r, f in {**SHIPPED, "tesauro": TESAURO_SHIPPED, **SHIPPED_EXTRA}.items():
+        side = read_sidecar(data_dir() / f)
+        rows.append(
+            [LABELS[r], side.get("net", ""), f"{side['games']:,}", f"{side['wall_time_s']:.0f} s", side["command"]]
+        )
+    return rows
+
+
+def calibration(nets: dict[str, Any], n_positions: int, seed: int, progress: bool = True) -> dict[str, Any]:
+    """Each net's three probabilities against gnubg's on ``n_positions`` positions from recorded
+    pubeval-vs-pubeval games: mean absolute errors overall and by position class (near-certain =
+    gnubg's P(win) below 0.05 or above 0.95), and the raw pairs for a reliability diagram."""
+    positions, _ = game_positions(n_positions, seed=seed)
+    ref = gnubg_probabilities(positions)
+    classes = np.array([position_class(p) for p in positions])
+    near = (ref[:, 0] < 0.05) | (ref[:, 0] > 0.95)
+    pred = {}
+    for name, m in tqdm(nets.items(), desc="nets vs gnubg", disable=not progress, leave=False):
+        pred[name] = np.array([probabilities(m, p) for p in positions])
+    mae = {n: [float(np.mean(np.abs(pr[:, k] - ref[:, k]))) for k in range(3)] for n, pr in pred.items()}
+    groups = {c: classes == c for c in ("contact", "race", "bear-off")}
+    groups["near-certain"] = near
+    by_class = {
+        n: {
+            c: (float(np.mean(np.abs(pr[mask, 0] - ref[mask, 0]))) if mask.any() else float("nan"))
+            for c, mask in groups.items()
+        }
+        for n, pr in pred.items()
+    }
+    counts = {c: int(mask.sum()) for c, mask in groups.items()}
+    return {"positions": len(positions), "ref": ref, "pred": pred, "mae": mae, "by_class": by_class, "counts": counts}
+
+
+def opening_values(nets: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """Each net's (P(win), P(gammon win), P(gammon loss)) for the side on roll at the starting position
+    (before its roll), gnubg's, and for the symmetric nets the values with nobody on roll."""
+    start = bg.initial_position()
+    out = {"gnubg": dict(zip(("win", "gw", "gl"), gnubg_probabilities(start[None])[0].tolist()))}
+    for name, m in nets.items():
+        p = probabilities(m, start)
+        out[name] = {"win": float(p[0]), "gw": float(p[1]), "gl": float(p[2])}
+        if isinstance(m, SymmetricGammon) and m.code != ARCH_FREE:
+            q = m.nodes(start, 0.0)[1]
+            out[name].update({"win_preroll": float(q[0]), "gw_preroll": float(q[1])})
+    return out
+
+
+def gammon_rates(nets: dict[str, Any], games: int, seed: int) -> dict[str, dict[str, float]]:
+    """Each net in self-play (its greedy 1-ply choice, no learning: step 0) for ``games`` games: the
+    observed share of games ending in a gammon or backgammon (± s.e.) beside the net's own prediction
+    at the start (P(gammon win) + P(gammon loss) of the side on roll)."""
+    out = {}
+    start = bg.initial_position()
+    for name, m in nets.items():
+        w1 = m.net.W1.copy()
+        st = train_chunk(m, 0.0, seed, 0, games)
+        if not np.array_equal(w1, m.net.W1):
+            raise RuntimeError("self-play with step 0 moved the weights")
+        g = np.abs(st[:, 0]) >= 2
+        rate = float(g.mean())
+        p = probabilities(m, start)
+        out[name] = {
+            "observed": rate,
+            "stderr": float(math.sqrt(rate * (1 - rate) / len(g))),
+            "predicted": float(p[1] + p[2]),
+            "games": int(games),
+        }
+    return out
+
+
+def calibration_estimate(cal: dict[str, Any], name: str, k: int = 1) -> float:
+    return float(cal["mae"][name][k])
+
+
+def speed(hidden: int, games: int, seed: int = 1) -> dict[str, dict[str, float]]:
+    """Self-play training speed of each rival: ``games`` games after ``games`` warm-up games (compilation,
+    and long enough learning for games of a learning net's length).  Games/s depends on how long the
+    games are, which differs between rivals that have learned differently, so moves (plies) per second —
+    the cost of one training step with its 1-ply search — is reported beside it."""
+    out = {}
+    for rival in RIVALS:
+        m = new_rival(rival, hidden, 0.1, seed)
+        train_chunk(m, 0.1, seed, 0, games)
+        t = time.perf_counter()
+        st = train_chunk(m, 0.1, seed, games, games)
+        dt = time.perf_counter() - t
+        out[rival] = {"games_s": games / dt, "plies_s": float(st[:, 1].sum()) / dt}
+    return out
+
+
+def as_estimate(r: MatchResult) -> Estimate:
+    return r.estimate()
+
+
+def path_of(rival: str) -> Path:
+    return data_dir() / SHIPPED[rival]
+
+
+# ----------------------------------------------------------------------------- §4 the panel and the picker
+
+
+def five_numbers(model, pos: np.ndarray) -> list[float]:
+    """P(win), P(gammon win | win), P(gammon loss | loss), P(gammon win), P(gammon loss) and the cubeless
+    equity of the side on roll (gnubg: pass ``None`` as ``model``)."""
+    p = gnubg_probabilities(np.asarray(pos)[None])[0] if model is None else probabilities(model, pos)
+    w, gw, gl = (float(x) for x in p)
+    return [w, gw / w if w > 0 else float("nan"), gl / (1 - w) if w < 1 else float("nan"), gw, gl, 2 * w - 1 + gw - gl]
+
+
+def position_rows(nets: dict[str, Any], pos: np.ndarray) -> list[list[str]]:
+    """Table rows: each net's :func:`five_numbers` for ``pos`` and gnubg's."""
+    rows = [["gnubg 0-ply"] + [f"{x:.3f}" for x in five_numbers(None, pos)]]
+    for name, m in nets.items():
+        rows.append([LABELS[name]] + [f"{x:.3f}" for x in five_numbers(m, pos)])
+    return rows
+
+
+POSITION_HEADER = ["net", "P(win)", "P(gw | w)", "P(gl | l)", "P(gw)", "P(gl)", "equity"]
+
+
+def explore(rival: str = "symmetric", hidden: int = 20, games: int = 2000, seed: int = 1, eval_pairs: int = 100):
+    """Train one rival for ``games`` games (evaluating 4 times) and report its curve and opening numbers."""
+    if rival not in RIVALS:
+        raise ValueError(f"unknown rival {rival!r}; choose from: {', '.join(RIVALS)}")
+    if games < 4 or games % 4:
+        raise ValueError(f"games must be a positive multiple of 4, got {games}")
+    model, curve = train_rival(rival, int(hidden), int(games), 0.1, int(seed), games // 4, int(eval_pairs))
+    start = bg.initial_position()
+    return {"curve": curve.as_dict(), "opening": probabilities(model, start).tolist(), "label": LABELS[rival]}
+
+
+def best_shipped() -> str:
+    """The shipped net of (a)–(c) and (c′) with the best pubeval match in its sidecar (selection seed)."""
+    from ..core.storage import read_sidecar
+
+    ppg = {r: read_sidecar(data_dir() / f)["vs_pubeval"]["ppg"] for r, f in {**SHIPPED, **SHIPPED_EXTRA}.items()}
+    return max(ppg, key=lambda r: ppg[r])
+
+
+def load_shipped(rival: str) -> SymmetricGammon:
+    """A shipped net of notebook 09 by rival name (``symmetric``, ``naive``, ``free`` or ``free80``)."""
+    files = {**SHIPPED, **SHIPPED_EXTRA}
+    if rival not in files:
+        raise ValueError(f"no shipped net {rival!r}; choose from: {', '.join(files)}")
+    return SymmetricGammon.load(data_dir() / files[rival])
+
+
+def budget_rows() -> list[list[str]]:
+    """What the larger budget bought: (c) and (c′) side by side, from their sidecars (selection seed)."""
+    from ..core.storage import read_sidecar
+
+    rows = []
+    for r in ("free", "free80"):
+        side = read_sidecar(data_dir() / {**SHIPPED, **SHIPPED_EXTRA}[r])
+        sp, m = side["spec"], side["vs_pubeval"]
+        sched = (
+            f"{sp['alpha']} → {sp['alpha_late']} after {sp['late_after']:,}" if "alpha_late" in sp else f"{sp['alpha']}"
+        )
+        rows.append(
+            [
+                LABELS[r],
+                str(sp["hidden"]),
+                f"{side['games']:,}",
+                sched,
+                f"{m['ppg']:+.3f} ± {m['stderr']:.3f} ({m['games']:,} games)",
+            ]
+        )
+    return rows
+
+
+def strength(model, pubeval_pairs: int, gnubg_pairs: int, seed: int, progress: bool = True) -> dict[str, MatchResult]:
+    """1-ply duplicate-dice matches of ``model`` against pubeval and gnubg-expert on report seeds."""
+    me = SymNetPlayer(model) if isinstance(model, SymmetricGammon) else NetPlayer(model, 1)
+    return {
+        "pubeval": vs_pubeval(model, pubeval_pairs, seed=seed, progress=progress, report=True),
+        "gnubg-expert": run_match(
+            me, GnubgPlayer("expert"), gnubg_pairs, seed=REPORT_BASE + seed + 1, progress=progress
+        ),
+    }
+
+
+# ----------------------------------------------------------------------------- the claims' measured values
+
+
+def identity_claims(errs: dict[str, dict[str, float]], quarter: dict[str, Any], opening: dict[str, Any]) -> dict:
+    """``{claim id: {"ours": …, "note": …}}`` for §1's identities, the ¼ and gnubg's opening gammons."""
+    worst_quarter = max(
+        [abs(q - 0.25) for q in quarter["random_naive"]] + [abs(quarter["trained"]["naive"] - 0.25)], default=0.0
+    )
+    quarter_value = 0.25 + worst_quarter if worst_quarter else quarter["trained"]["naive"]
+    cases = errs["symmetric"]["cases"] + errs["naive"]["cases"]
+    g = opening["gnubg"]
+    return {
+        "flip-pwin": {
+            "ours": max(errs["symmetric"]["win"], errs["naive"]["win"]),
+            "note": f"{cases} net × position cases; the unconstrained net (c) breaks it by {errs['free']['win']:.2f}",
+        },
+        "flip-gammon-tied": {
+            "ours": max(errs["symmetric"]["gammon"], errs["naive"]["gammon"]),
+            "note": f"{cases} cases; (c) breaks it by {errs['free']['gammon']:.2f}",
+        },
+        "naive-complement": {"ours": errs["naive"]["naive_tie"], "note": f"{errs['naive']['cases']} cases"},
+        "naive-quarter": {
+            "ours": quarter_value,
+            "note": f"{len(quarter['random_naive'])} random naive nets and the trained one; largest |P − ¼| "
+            f"{worst_quarter:.1e}; net (a) trained: {quarter['trained']['symmetric']:.3f}",
+        },
+        "quarter-much-too-high": {
+            "ours": 0.5 * (g["gw"] + g["gl"]),
+            "note": f"gnubg at the start: side on roll P(gw) {g['gw']:.3f}, its opponent {g['gl']:.3f}",
+        },
+    }
+
+
+def calibration_claims(cal: dict[str, Any], opening: dict[str, Any], rates: dict[str, Any]) -> dict:
+    """``{claim id: {"ours": …, "note": …}}`` for §2: the gammon MAEs, near-certain errors, opening, rates."""
+    mae = cal["mae"]
+    best = min(("symmetric", "free"), key=lambda n: mae[n][1])
+    near = cal["by_class"]
+    r = rates["symmetric"]
+    return {
+        "gammon-mae-all": {
+            "ours": [mae[n][1] for n in RIVALS],
+            "note": f"{cal['positions']} positions; P(gl) MAEs {[round(mae[n][2], 4) for n in RIVALS]}",
+        },
+        "gammon-mae-best": {
+            "ours": mae[best][1],
+            "note": f"the better of (a) and (c) is {LABELS[best]}; {cal['positions']} positions",
+        },
+        "near-certain-a-minus-c": {
+            "ours": near["symmetric"]["near-certain"] - near["free"]["near-certain"],
+            "note": f"{cal['counts']['near-certain']} near-certain positions: "
+            f"(a) {near['symmetric']['near-certain']:.4f}, (c) {near['free']['near-certain']:.4f}",
+        },
+        "opening-pwin-a": {
+            "ours": opening["symmetric"]["win"],
+            "note": f"gnubg {opening['gnubg']['win']:.4f}; (c) {opening['free']['win']:.4f}; "
+            f"before the opening roll (a) gives exactly {opening['symmetric']['win_preroll']}",
+        },
+        "gammon-rate-a": {
+            "ours": Estimate(r["observed"], r["stderr"], r["games"]),
+            "note": f"its own prediction at the start {r['predicted']:.3f}; gnubg's "
+            f"{opening['gnubg']['gw'] + opening['gnubg']['gl']:.3f}",
+        },
+    }
+
+
+def curve_claims(curves: list[Curve]) -> dict:
+    gap, se, n = final_gap(curves, "symmetric", "free")
+    return {
+        "gap-a-minus-c": {
+            "ours": Estimate(gap, se, n),
+            "note": f"after {curves[0].games[-1]:,} games, mean of {n} seeds; "
+            f"(a) − (b): {final_gap(curves, 'symmetric', 'naive')[0]:+.3f}, "
+            f"(a) − (d): {final_gap(curves, 'symmetric', 'tesauro')[0]:+.3f}",
+        },
+    }
+
+
+def strength_claims(best: str, s: dict[str, MatchResult]) -> dict:
+    p, g = s["pubeval"], s["gnubg-expert"]
+    return {
+        "best-vs-pubeval": {"ours": p.estimate(), "note": f"{LABELS[best]}: {p.summary()} (report seed)"},
+        "best-vs-gnubg-expert": {"ours": g.estimate(), "note": f"{LABELS[best]}: {g.summary()} (report seed)"},
+    }
+
+
+def picker_positions(n: int, seed: int) -> np.ndarray:
+    """``n`` positions for the picker: the start, then positions from recorded pubeval games."""
+    positions, _ = game_positions(4 * n, seed=seed)
+    pick = positions[:: max(1, len(positions) // max(1, n - 1))][: n - 1]
+    return np.concatenate([bg.initial_position()[None], pick])
+
+
+def speed_rows(speeds: dict[str, dict[str, float]]) -> list[list[str]]:
+    """Table rows of :func:`speed`, with the time per training move relative to the unconstrained net (c)."""
+    base = speeds["free"]["plies_s"]
+    return [
+        [LABELS[r], f"{v['games_s']:.0f}", f"{v['plies_s']:,.0f}", f"{base / v['plies_s']:.2f}"]
+        for r, v in speeds.items()
+    ]

@@ -1,0 +1,142 @@
+"""``python -m tdbook train symmetric-gammon …``: train one of notebook 09's nets from scratch.
+
+Checkpoints atomically every ``--checkpoint-every`` games (the net's weight file, with the games done),
+resumes from the checkpoint when it exists and belongs to the same run (refusing a corrupt, foreign or
+other run's file, naming it), ends a Ctrl-C with one line naming the checkpoint and the resume command,
+never overwrites a shipped file in ``data/`` without ``--force``, and writes the net with a sidecar
+recording the exact command, games, wall time and a 1-ply match against pubeval (selection seed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from tqdm.auto import tqdm
+
+from ..core.paths import data_dir, repo_root
+from ..core.storage import code_version, sidecar_path, write_sidecar
+from ..learners.backgammon_symmetric import ARCHS, SymmetricGammon
+from .backgammon_cli import UsageError, _is_within, writable_file
+from .backgammon_match import SELECTION_SEED
+from .backgammon_symmetric import vs_pubeval
+
+INTERRUPTED = 130
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="python -m tdbook train symmetric-gammon",
+        description="Self-play TD(0) training of a notebook 09 net (symmetric, naive, free); checkpointed, resumable.",
+    )
+    ap.add_argument("--arch", choices=list(ARCHS), required=True, help="(a) symmetric, (b) naive, (c) free")
+    ap.add_argument("--hidden", type=int, default=40, help="hidden units (default 40)")
+    ap.add_argument("--games", type=int, required=True, help="self-play games in all")
+    ap.add_argument("--alpha", type=float, default=0.1, help="step size (default 0.1)")
+    ap.add_argument(
+        "--alpha-late", type=float, default=None, help="step size after --late-after games (default: --alpha)"
+    )
+    ap.add_argument("--late-after", type=int, default=0, help="games before --alpha-late takes over")
+    ap.add_argument("--seed", type=int, default=1, help="initial weights and dice streams (default 1)")
+    ap.add_argument("--checkpoint-every", type=int, default=5000, help="games between checkpoints (default 5000)")
+    ap.add_argument("--pubeval-pairs", type=int, default=1000, help="duplicate pairs of the final pubeval match")
+    ap.add_argument("--out", help="weights file (.npz; default build/symmetric_gammon/symgammon_<arch>.npz)")
+    ap.add_argument("--checkpoint", help="checkpoint file (default beside --out's name under build/symmetric_gammon/)")
+    ap.add_argument("--force", action="store_true", help="allow --out to overwrite a shipped file in data/")
+    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return ap
+
+
+def _files(a: argparse.Namespace) -> tuple[Path, Path]:
+    root = repo_root() / "build" / "symmetric_gammon"
+    out = Path(a.out) if a.out else root / f"symgammon_{a.arch}.npz"
+    if out.suffix != ".npz":
+        raise UsageError(f"--out {out} must end in .npz (its sidecar goes beside it)")
+    shipped = [p for p in (out, sidecar_path(out)) if p.exists() and _is_within(p, data_dir())]
+    if shipped and not a.force:
+        raise UsageError(f"--out {out} would overwrite the shipped {shipped[0]}; write elsewhere or add --force")
+    writable_file(out, "--out")
+    ckpt = Path(a.checkpoint) if a.checkpoint else root / f"{out.stem}.ckpt.npz"
+    if ckpt.resolve() == out.resolve():
+        raise UsageError("--checkpoint and --out are the same file; give the checkpoint another name")
+    writable_file(ckpt, "--checkpoint")
+    return out, ckpt
+
+
+def _check(a: argparse.Namespace, ap: argparse.ArgumentParser) -> None:
+    for name in ("hidden", "games", "checkpoint_every", "pubeval_pairs"):
+        if getattr(a, name) < 1:
+            ap.error(f"--{name.replace('_', '-')} must be >= 1, got {getattr(a, name)}")
+    if not a.alpha > 0:
+        ap.error(f"--alpha must be > 0, got {a.alpha}")
+    if a.alpha_late is not None and not a.alpha_late > 0:
+        ap.error(f"--alpha-late must be > 0, got {a.alpha_late}")
+    if a.late_after < 0:
+        ap.error(f"--late-after must be >= 0, got {a.late_after}")
+
+
+def train_main(argv: Sequence[str] | None = None) -> int:
+    ap = _parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    a = ap.parse_args(argv)
+    _check(a, ap)
+    spec = {"arch": a.arch, "hidden": a.hidden, "alpha": a.alpha, "seed": a.seed}
+    if a.alpha_late is not None:
+        spec.update(alpha_late=a.alpha_late, late_after=a.late_after)
+    try:
+        out, ckpt = _files(a)
+        if ckpt.exists():
+            model = SymmetricGammon.load(ckpt)
+            if model.info.get("spec") != spec:
+                raise UsageError(f"checkpoint {ckpt} belongs to another run ({model.info.get('spec')}), not {spec}")
+        else:
+            model = SymmetricGammon.new(a.arch, a.hidden, alpha=a.alpha, seed=a.seed)
+            model.info.update(spec=spec, games_done=0, wall_time_s=0.0)
+    except ValueError as e:
+        print(f"tdbook train: error: {e}", file=sys.stderr)
+        return 2
+    cmd = "python -m tdbook train symmetric-gammon " + shlex.join(argv)
+    done = int(model.info["games_done"])
+    try:
+        with tqdm(total=a.games, initial=done, desc=f"train {a.arch}", disable=a.no_progress, unit="game") as bar:
+            while done < a.games:
+                n = min(a.checkpoint_every, a.games - done)
+                alpha = a.alpha
+                if a.alpha_late is not None:
+                    if done >= a.late_after:
+                        alpha = a.alpha_late
+                    else:
+                        n = min(n, a.late_after - done)  # a chunk never straddles the change of step size
+                t = time.perf_counter()
+                model.train(a.seed, done, n, alpha)
+                done += n
+                model.info["games_done"] = done
+                model.info["wall_time_s"] = float(model.info["wall_time_s"]) + time.perf_counter() - t
+                model.save(ckpt)
+                bar.update(n)
+    except KeyboardInterrupt:
+        print(f"\ntdbook train: interrupted; the last checkpoint is {ckpt} ({done:,} games); resume with: {cmd}")
+        return INTERRUPTED
+    except ValueError as e:
+        print(f"tdbook train: error: {e}", file=sys.stderr)
+        return 2
+    model.save(out, command=cmd)
+    r = vs_pubeval(model, a.pubeval_pairs, seed=SELECTION_SEED, progress=not a.no_progress)
+    side = {
+        "command": cmd,
+        "seed": a.seed,
+        "games": done,
+        "wall_time_s": round(float(model.info["wall_time_s"]), 1),
+        "code_version": code_version(),
+        "net": model.describe(),
+        "spec": spec,
+        "vs_pubeval": r.to_dict(),
+        "vs_pubeval_note": f"1-ply, duplicate dice, cubeless, selection seed {SELECTION_SEED}",
+    }
+    write_sidecar(out, side)
+    print(f"wrote {out} and {sidecar_path(out)}: {done} games; {r.summary()}")
+    return 0

@@ -1,0 +1,402 @@
+"""Backgammon nets whose outputs respect the board flip: symmetric gammon outputs (Symmetric gammon post (2011)).
+
+A sibling of :mod:`tdbook.learners.backgammon_net` (TD-Gammon's net): the same game kernels, the
+same sparse input units (:func:`~tdbook.games.backgammon_encoding.encode_tesauro`), the same
+weight file (:class:`~tdbook.learners.td_net.TDNet`: ``W1``, ``W2`` and a JSON meta, written
+atomically, refused with a message naming the problem when corrupt) and the same self-play
+protocol (game ``g`` of a run draws its dice from stream ``(seed, g)``, greedy 1-ply choice,
+outcome as the last target).  What differs is the function the weights compute.
+
+Architectures (:data:`ARCHS`), all one hidden layer of logistic units:
+
+- ``"symmetric"`` — net (a) of notebook 09.  The input is the *difference* of the two sides'
+  98-unit blocks, ``d = x_me − x_them``, and the side-to-move unit ``s`` (+1 when the frame's
+  owner is on roll, −1 when the opponent is, 0 before the opening roll) is the hidden layer's
+  bias input, so ``a_j = Σ_i W1[i, j] d_i + W1[98, j] s``: swapping the players (``d → −d``,
+  ``s → −s``) negates every hidden pre-activation and maps ``y_j → 1 − y_j``.  With
+  ``g_j = y_j − ½ = ½ tanh(a_j / 2)`` (odd in ``a``, so the identities hold to rounding):
+
+  * ``P(win) = σ(Σ_j v1_j y_j)`` with ``v1 = u − mean(u)`` (``u = W2[:M, 0]``): no bias, weights
+    summing to zero by parametrisation, so ``σ(Σ_j u_j (g_j − ḡ))``;
+  * ``P(gammon win | win) = σ(b2 + Σ_j v2_j y_j)`` (``v2 = W2[:M, 1]``, ``b2 = W2[M, 1]``) and, by the
+    tied formula ``v3 = −v2``, ``b3 = b2 + Σ_j v2_j``,
+    ``P(gammon loss | loss) = σ(b3 + Σ_j v3_j y_j)``: two trained outputs, exact symmetry.
+
+- ``"naive"`` — net (b), the post's counter-example: the gammon node too has no bias, so the
+  flip forces ``Σ_j v2_j = 0`` (same parametrisation as P(win)) and ``P(gl | l) = 1 − P(gw | w)``.
+- ``"free"`` — net (c): the 196 side-on-roll units (own block, then the opponent's; no turn unit),
+  a hidden bias, and three logistic outputs with biases: P(win), P(gammon win), P(gammon loss)
+  of the side on roll.  Nothing ties them.
+
+Every architecture reports ``(P(win), P(gammon win), P(gammon loss))`` (unconditional; a
+backgammon counts as a gammon) of the side on roll; cubeless equity
+``E = P(w)(1 + P(gw|w)) − (1 − P(w))(1 + P(gl|l)) = 2 P(w) − 1 + P(gw) − P(gl)``.
+
+Training (:func:`train_games`) is TD(0) on those three unconditional outputs:
+``θ += α Σ_k δ_k ∂p_k/∂θ``, with the next position's outputs carried into the current frame
+(``(w, gw, gl) → (1 − w, gl, gw)``) and the gradient taken through the tied parametrisation
+(:func:`td_update`; ``tests/test_backgammon_symmetric.py`` checks it against finite differences).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from ..core.rng import seed_state
+from ..games.backgammon import MAX_AFTER, NSLOT, OFF, WS_SIZE, flip, gen_afterstates, opening_roll, roll, win_multiplier
+from ..games.backgammon_encoding import MAX_NNZ, encode_tesauro
+from .td_net import TDNet
+
+ARCHS: dict[str, int] = {"symmetric": 0, "naive": 1, "free": 2}
+ARCH_SYMMETRIC, ARCH_NAIVE, ARCH_FREE = 0, 1, 2
+N_IN = {0: 98, 1: 98, 2: 196}
+FORMAT = "tdbook.SymmetricGammon/1"
+
+
+@njit(cache=True, inline="always")
+def _sigmoid(x: float) -> float:
+    if x >= 0.0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
+
+
+@njit(cache=True)
+def encode(arch, pos, idx, val) -> int:
+    """Sparse inputs of ``pos`` (side on roll's view): the difference of the blocks (symmetric
+    archs: unit ``i`` of the mover minus unit ``i`` of the opponent, one entry per unit, exact
+    zeros dropped) or the 196 side-on-roll units (free)."""
+    nnz = encode_tesauro(pos, 0, False, idx, val)
+    if arch == ARCH_FREE:
+        return nnz
+    k = 0
+    for a in range(nnz):
+        i = idx[a]
+        v = val[a]
+        if i >= 98:
+            i -= 98
+            v = -v
+        merged = False
+        for b in range(k):  # the same unit on both sides: one entry, the exact difference
+            if idx[b] == i:
+                val[b] += v
+                merged = True
+                break
+        if not merged:
+            idx[k] = i
+            val[k] = v
+            k += 1
+    out = 0
+    for a in range(k):  # drop exact zeros, so a symmetric position has no input at all
+        if val[a] != 0.0:
+            idx[out] = idx[a]
+            val[out] = val[a]
+            out += 1
+    return out
+
+
+@njit(cache=True)
+def forward(arch, W1, W2, idx, val, nnz, s, g, z, p) -> None:
+    """Evaluate the net; ``s`` is the hidden bias input (the side-to-move unit: +1 side on roll).
+
+    Fills ``g`` (hidden ``y − ½``), ``z`` (node values: P(w), P(gw|w), P(gl|l) for the symmetric
+    archs; the three unconditional outputs for free) and ``p`` = (P(w), P(gw), P(gl))."""
+    n_in = W1.shape[0] - 1
+    m = W1.shape[1]
+    for j in range(m):
+        g[j] = W1[n_in, j] * s
+    for a in range(nnz):
+        i = idx[a]
+        v = val[a]
+        for j in range(m):
+            g[j] += W1[i, j] * v
+    gbar = 0.0
+    for j in range(m):
+        g[j] = 0.5 * math.tanh(0.5 * g[j])
+        gbar += g[j]
+    gbar /= m
+    if arch == ARCH_FREE:
+        for k in range(3):
+            r = W2[m, k]
+            for j in range(m):
+                r += W2[j, k] * (0.5 + g[j])
+            z[k] = _sigmoid(r)
+            p[k] = z[k]
+        return
+    r1 = 0.0
+    r2 = 0.0
+    for j in range(m):
+        r1 += W2[j, 0] * (g[j] - gbar)
+    if arch == ARCH_SYMMETRIC:
+        c = W2[m, 1]
+        for j in range(m):
+            c += 0.5 * W2[j, 1]
+            r2 += W2[j, 1] * g[j]
+        z[0] = _sigmoid(r1)
+        z[1] = _sigmoid(c + r2)
+        z[2] = _sigmoid(c - r2)
+    else:
+        for j in range(m):
+            r2 += W2[j, 1] * (g[j] - gbar)
+        z[0] = _sigmoid(r1)
+        z[1] = _sigmoid(r2)
+        z[2] = _sigmoid(-r2)
+    p[0] = z[0]
+    p[1] = z[0] * z[1]
+    p[2] = (1.0 - z[0]) * z[2]
+
+
+@njit(cache=True)
+def equity(p) -> float:
+    """Cubeless equity from (P(w), P(gw), P(gl)): ``2 P(w) − 1 + P(gw) − P(gl)``."""
+    return 2.0 * p[0] - 1.0 + p[1] - p[2]
+
+
+@njit(cache=True)
+def td_update(arch, W1, W2, idx, val, nnz, s, g, z, delta, alpha) -> None:
+    """``θ += α Σ_k δ_k ∂p_k/∂θ`` at the point last evaluated by :func:`forward` (``g``, ``z``), with
+    ``p = (P(w), P(gw), P(gl))``; every derivative is taken before any weight moves."""
+    n_in = W1.shape[0] - 1
+    m = W1.shape[1]
+    gy = np.zeros(m)  # Σ_k δ_k ∂p_k/∂y_j
+    if arch == ARCH_FREE:
+        e = np.empty(3)
+        for k in range(3):
+            e[k] = delta[k] * z[k] * (1.0 - z[k])
+        for j in range(m):
+            for k in range(3):
+                gy[j] += e[k] * W2[j, k]
+        for k in range(3):
+            for j in range(m):
+                W2[j, k] += alpha * e[k] * (0.5 + g[j])
+            W2[m, k] += alpha * e[k]
+    else:
+        z1, z2, z3 = z[0], z[1], z[2]
+        gbar = 0.0
+        ubar = 0.0
+        vbar = 0.0
+        for j in range(m):
+            gbar += g[j]
+            ubar += W2[j, 0]
+            vbar += W2[j, 1]
+        gbar /= m
+        ubar /= m
+        vbar /= m
+        # p0 = z1, p1 = z1 z2, p2 = (1 − z1) z3
+        e1 = (delta[0] + delta[1] * z2 - delta[2] * z3) * z1 * (1.0 - z1)
+        e2 = delta[1] * z1 * z2 * (1.0 - z2)
+        if arch == ARCH_SYMMETRIC:
+            e3 = delta[2] * (1.0 - z1) * z3 * (1.0 - z3)
+            for j in range(m):
+                gy[j] = e1 * (W2[j, 0] - ubar) + (e2 - e3) * W2[j, 1]
+            for j in range(m):
+                W2[j, 0] += alpha * e1 * (g[j] - gbar)
+                W2[j, 1] += alpha * (e2 * (0.5 + g[j]) + e3 * (0.5 - g[j]))
+            W2[m, 1] += alpha * (e2 + e3)
+        else:
+            e23 = e2 - delta[2] * (1.0 - z1) * z2 * (1.0 - z2)  # z3 = 1 − z2
+            for j in range(m):
+                gy[j] = e1 * (W2[j, 0] - ubar) + e23 * (W2[j, 1] - vbar)
+            for j in range(m):
+                W2[j, 0] += alpha * e1 * (g[j] - gbar)
+                W2[j, 1] += alpha * e23 * (g[j] - gbar)
+    for j in range(m):
+        gy[j] *= 0.25 - g[j] * g[j]  # dy/da = y (1 − y)
+    for a in range(nnz):
+        i = idx[a]
+        v = alpha * val[a]
+        for j in range(m):
+            W1[i, j] += v * gy[j]
+    for j in range(m):
+        W1[n_in, j] += alpha * s * gy[j]
+
+
+@njit(cache=True)
+def score_afterstates(arch, W1, W2, out_pos, n, scores, tmp, idx, val, g, z, p) -> None:
+    """1-ply value of each afterstate for the mover: the points won if it bears off the last
+    checker, else minus the opponent's cubeless equity on roll."""
+    for k in range(n):
+        a = out_pos[k]
+        if a[OFF] == 15:
+            scores[k] = win_multiplier(a)
+        else:
+            flip(a, tmp)
+            nnz = encode(arch, tmp, idx, val)
+            forward(arch, W1, W2, idx, val, nnz, 1.0, g, z, p)
+            scores[k] = -equity(p)
+
+
+@njit(cache=True)
+def choose_1ply(arch, W1, W2, out_pos, n, scores, tmp, idx, val, g, z, p) -> int:
+    """Index of the greedy 1-ply choice among ``out_pos[:n]`` (first of equals)."""
+    if n <= 1:
+        return 0
+    score_afterstates(arch, W1, W2, out_pos, n, scores, tmp, idx, val, g, z, p)
+    best = 0
+    for k in range(1, n):
+        if scores[k] > scores[best]:
+            best = k
+    return best
+
+
+@njit(cache=True)
+def train_games(arch, W1, W2, alpha, seed, first_game, n_games, stats) -> None:
+    """Self-play TD(0) games ``first_game .. first_game + n_games − 1`` (dice stream ``(seed, g)``);
+    ``stats[i] = (points won by colour 0, plies)``.  See the module docstring."""
+    m = W1.shape[1]
+    out_pos = np.zeros((MAX_AFTER, NSLOT), np.int8)
+    out_mv = np.full((MAX_AFTER, 8), -1, np.int8)
+    ws = np.zeros(WS_SIZE, np.int64)
+    scores = np.zeros(MAX_AFTER)
+    tmp = np.zeros(NSLOT, np.int8)
+    pos = np.zeros(NSLOT, np.int8)
+    idx = np.zeros(MAX_NNZ, np.int64)
+    val = np.zeros(MAX_NNZ)
+    idx_c = np.zeros(MAX_NNZ, np.int64)
+    val_c = np.zeros(MAX_NNZ)
+    g, z, p = np.zeros(m), np.zeros(3), np.zeros(3)
+    g_c, z_c, p_c = np.zeros(m), np.zeros(3), np.zeros(3)
+    delta = np.zeros(3)
+    for gi in range(n_games):
+        rng = seed_state(seed, first_game + gi)
+        pos[:] = 0
+        pos[24], pos[13], pos[8], pos[6] = 2, 5, 3, 5
+        pos[1], pos[12], pos[17], pos[19] = -2, -5, -3, -5
+        colour, d1, d2 = opening_roll(rng)
+        started = False
+        nnz_c = 0
+        plies = 0
+        while True:
+            n = gen_afterstates(pos, d1, d2, out_pos, out_mv, ws)
+            best = choose_1ply(arch, W1, W2, out_pos, n, scores, tmp, idx, val, g, z, p)
+            plies += 1
+            a = out_pos[best]
+            if a[OFF] == 15:
+                mult = win_multiplier(a)
+                if started:  # the current position is the mover's: it wins
+                    delta[0] = 1.0 - p_c[0]
+                    delta[1] = (1.0 if mult >= 2 else 0.0) - p_c[1]
+                    delta[2] = 0.0 - p_c[2]
+                    td_update(arch, W1, W2, idx_c, val_c, nnz_c, 1.0, g_c, z_c, delta, alpha)
+                stats[gi, 0] = mult if colour == 0 else -mult
+                stats[gi, 1] = plies
+                break
+            flip(a, tmp)  # the next position, from the next mover's view
+            nnz = encode(arch, tmp, idx, val)
+            forward(arch, W1, W2, idx, val, nnz, 1.0, g, z, p)
+            if started:  # next position's outputs in the current frame: (1 − w, gl, gw)
+                delta[0] = (1.0 - p[0]) - p_c[0]
+                delta[1] = p[2] - p_c[1]
+                delta[2] = p[1] - p_c[2]
+                td_update(arch, W1, W2, idx_c, val_c, nnz_c, 1.0, g_c, z_c, delta, alpha)
+                forward(arch, W1, W2, idx, val, nnz, 1.0, g, z, p)
+            started = True
+            nnz_c = nnz
+            idx_c[:nnz] = idx[:nnz]
+            val_c[:nnz] = val[:nnz]
+            g_c[:] = g
+            z_c[:] = z
+            p_c[:] = p
+            pos[:] = tmp
+            colour = 1 - colour
+            d1, d2 = roll(rng)
+
+
+# ----------------------------------------------------------------------------- the model
+
+
+class SymmetricGammon:
+    """A net of :data:`ARCHS` over TD-Gammon's input units; weights kept in a :class:`TDNet`
+    (``W1`` (n_in+1, hidden), ``W2`` (hidden+1, 3)), saved and loaded through it.
+
+    ``SymmetricGammon.new("symmetric", hidden=40, alpha=0.1, seed=1)``."""
+
+    def __init__(self, net: TDNet, arch: str, info: dict[str, Any] | None = None) -> None:
+        if arch not in ARCHS:
+            raise ValueError(f"unknown architecture {arch!r}; choose from: {', '.join(ARCHS)}")
+        code = ARCHS[arch]
+        if net.n_in != N_IN[code] or net.n_out != 3:
+            raise ValueError(
+                f"a {arch!r} net has {N_IN[code]} inputs and 3 output columns, this one has {net.n_in} and {net.n_out}"
+            )
+        self.net, self.arch, self.code = net, arch, code
+        self.info: dict[str, Any] = dict(info or {})
+        if code != ARCH_FREE:  # unused slots stay exactly zero: P(win) has no bias, column 2 is not trained
+            self.net.W2[-1, 0] = 0.0
+            self.net.W2[:, 2] = 0.0
+            if code == ARCH_NAIVE:
+                self.net.W2[-1, 1] = 0.0
+
+    @classmethod
+    def new(cls, arch: str = "symmetric", hidden: int = 40, *, alpha: float = 0.1, init: float = 0.1, seed: int = 0):
+        if arch not in ARCHS:
+            raise ValueError(f"unknown architecture {arch!r}; choose from: {', '.join(ARCHS)}")
+        net = TDNet(N_IN[ARCHS[arch]], hidden, 3, alpha=alpha, lam=0.0, init=init, seed=seed)
+        return cls(net, arch)
+
+    @property
+    def hidden(self) -> int:
+        return self.net.n_hidden
+
+    @property
+    def W1(self) -> np.ndarray:
+        return self.net.W1
+
+    @property
+    def W2(self) -> np.ndarray:
+        return self.net.W2
+
+    def describe(self) -> str:
+        return f"{self.arch} {self.net.n_in}-{self.hidden}-{'2' if self.code != ARCH_FREE else '3'}"
+
+    def scratch(self) -> tuple[np.ndarray, ...]:
+        return np.zeros(MAX_NNZ, np.int64), np.zeros(MAX_NNZ), np.zeros(self.hidden), np.zeros(3), np.zeros(3)
+
+    def nodes(self, pos: np.ndarray, side: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+        """(node values z, unconditional p) of ``pos`` (the view of its side on roll) with side-to-move
+        unit ``side`` (+1: that side on roll; −1: the other side; 0: nobody, before the opening roll —
+        meaningful only for the symmetric archs)."""
+        idx, val, g, z, p = self.scratch()
+        nnz = encode(self.code, np.asarray(pos, np.int8), idx, val)
+        forward(self.code, self.W1, self.W2, idx, val, nnz, float(side), g, z, p)
+        return z, p
+
+    def probabilities(self, pos: np.ndarray) -> np.ndarray:
+        """(P(win), P(gammon win), P(gammon loss)) of the side on roll of ``pos`` (its view)."""
+        return self.nodes(pos, 1.0)[1]
+
+    def equity(self, pos: np.ndarray) -> float:
+        return float(equity(self.probabilities(pos)))
+
+    def train(self, seed: int, first_game: int, n_games: int, alpha: float | None = None) -> np.ndarray:
+        """Self-play TD(0) games ``first_game …`` (:func:`train_games`); their (points for colour 0, plies).
+        Raises ValueError if the weights stop being finite."""
+        stats = np.zeros((n_games, 2), np.int64)
+        a = self.net.alpha if alpha is None else float(alpha)
+        train_games(self.code, self.W1, self.W2, a, int(seed), int(first_game), int(n_games), stats)
+        self.net.check_finite()
+        return stats
+
+    def save(self, path: str | Path, **info: Any) -> Path:
+        self.info.update(info)
+        return self.net.save(path, symmetric_gammon=FORMAT, arch=self.arch, info=self.info)
+
+    @classmethod
+    def load(cls, path: str | Path) -> SymmetricGammon:
+        """Read a net written by :meth:`save`; ValueError naming the file and the problem otherwise."""
+        net = TDNet.load(path)
+        extra = getattr(net, "extra", {})
+        if extra.get("symmetric_gammon") != FORMAT:
+            raise ValueError(
+                f"{path}: not a symmetric-gammon weights file (format {extra.get('symmetric_gammon')!r}, "
+                f"expected {FORMAT!r})"
+            )
+        try:
+            return cls(net, extra.get("arch"), extra.get("info") or {})
+        except ValueError as e:
+            raise ValueError(f"{path}: {e}") from None

@@ -1,0 +1,182 @@
+"""Notebook 09's nets: flip symmetry to rounding for random positions and weights, the tied gradients
+against finite differences, the naive net's forced P(gammon win) = 1/4 before the opening roll, the
+equity formula, training determinism and the weights file."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tdbook.experiments.backgammon_match import sample_positions
+from tdbook.games import backgammon as bg
+from tdbook.learners import backgammon_symmetric as sym
+from tdbook.learners.backgammon_symmetric import SymmetricGammon
+
+POSITIONS, _ = sample_positions(12, seed=3, every=2)
+
+
+def _random_net(arch: str, seed: int, scale: float = 1.0) -> SymmetricGammon:
+    model = SymmetricGammon.new(arch, hidden=7, seed=seed)
+    rng = np.random.default_rng(seed)
+    model.W1[:] = rng.normal(0.0, scale, model.W1.shape)
+    model.W2[:] = rng.normal(0.0, scale, model.W2.shape)
+    return SymmetricGammon(model.net, arch)  # re-zero the slots the architecture does not use
+
+
+@settings(max_examples=60, deadline=None)
+@given(arch=st.sampled_from(["symmetric", "naive"]), seed=st.integers(0, 2**31), k=st.integers(0, len(POSITIONS) - 1))
+def test_flip_symmetry_to_rounding(arch, seed, k):
+    model = _random_net(arch, seed, scale=2.0)
+    pos = POSITIONS[k]
+    z, p = model.nodes(pos, 1.0)  # the side on roll's frame
+    zf, pf = model.nodes(bg.flipped(pos), -1.0)  # the same board in the other side's frame, it not on roll
+    assert abs(z[0] + zf[0] - 1.0) <= 1e-12  # P(win)(x) + P(win)(flip x) = 1
+    assert abs(z[2] - zf[1]) <= 1e-12  # P(gl|l)(x) = P(gw|w)(flip x)
+    assert abs(p[1] - pf[2]) <= 1e-12 and abs(p[2] - pf[1]) <= 1e-12
+
+
+def test_free_net_is_not_symmetric():
+    """The check above can fail: the unconstrained net breaks it."""
+    model = _random_net("free", 5)
+    pos = POSITIONS[3]
+    p = model.probabilities(pos)
+    pf = model.probabilities(bg.flipped(pos))
+    assert abs(p[0] + pf[0] - 1.0) > 1e-3
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_naive_net_gives_a_quarter_before_the_opening_roll(seed):
+    naive = _random_net("naive", seed, scale=3.0)
+    z, p = naive.nodes(bg.initial_position(), 0.0)
+    assert z[0] == 0.5 and p[1] == 0.25 and p[2] == 0.25
+    biased = _random_net("symmetric", seed, scale=3.0)
+    z, p = biased.nodes(bg.initial_position(), 0.0)
+    assert z[0] == 0.5 and abs(p[1] - 0.25) > 1e-3 and p[1] == p[2]
+
+
+def test_equity_formula_on_hand_made_outputs():
+    # P(w) = 0.6, P(gw|w) = 0.25, P(gl|l) = 0.5: E = 0.6·1.25 − 0.4·1.5 = 0.15
+    p = np.array([0.6, 0.6 * 0.25, 0.4 * 0.5])
+    assert sym.equity(p) == pytest.approx(0.15, abs=1e-15)
+    assert sym.equity(np.array([1.0, 1.0, 0.0])) == 2.0
+    assert sym.equity(np.array([0.0, 0.0, 1.0])) == -2.0
+
+
+@pytest.mark.parametrize("arch", ["symmetric", "naive", "free"])
+@pytest.mark.parametrize("k", [0, 1, 2])
+def test_tied_gradient_matches_finite_differences(arch, k):
+    model = _random_net(arch, 11 + k, scale=0.7)
+    pos = POSITIONS[5]
+    idx, val, g, z, p = model.scratch()
+    nnz = sym.encode(model.code, pos, idx, val)
+    s = 1.0
+
+    def out(W1, W2):
+        gg, zz, pp = np.zeros_like(g), np.zeros(3), np.zeros(3)
+        sym.forward(model.code, W1, W2, idx, val, nnz, s, gg, zz, pp)
+        return pp[k]
+
+    sym.forward(model.code, model.W1, model.W2, idx, val, nnz, s, g, z, p)
+    W1, W2 = model.W1.copy(), model.W2.copy()
+    delta = np.zeros(3)
+    delta[k] = 1.0
+    sym.td_update(model.code, W1, W2, idx, val, nnz, s, g, z, delta, 1.0)
+    analytic = [W1 - model.W1, W2 - model.W2]
+    eps = 1e-6
+    rows = sorted(set(idx[:nnz].tolist())) + [model.W1.shape[0] - 1]
+    for which, W in ((0, model.W1), (1, model.W2)):
+        for i in rows if which == 0 else range(W.shape[0]):
+            for j in range(W.shape[1]):
+                Wp, Wm = W.copy(), W.copy()
+                Wp[i, j] += eps
+                Wm[i, j] -= eps
+                args_p = (Wp, model.W2) if which == 0 else (model.W1, Wp)
+                args_m = (Wm, model.W2) if which == 0 else (model.W1, Wm)
+                fd = (out(*args_p) - out(*args_m)) / (2 * eps)
+                if which == 1 and model.code != sym.ARCH_FREE and (j == 2 or (i == W.shape[0] - 1 and j == 0)):
+                    assert analytic[1][i, j] == 0.0  # slots the architecture does not use never move
+                    continue
+                if which == 1 and model.code == sym.ARCH_NAIVE and i == W.shape[0] - 1:
+                    assert analytic[1][i, j] == 0.0
+                    continue
+                assert analytic[which][i, j] == pytest.approx(fd, abs=1e-7), (which, i, j)
+
+
+def test_training_is_deterministic_and_learns_something():
+    a = SymmetricGammon.new("symmetric", hidden=10, seed=4)
+    b = SymmetricGammon.new("symmetric", hidden=10, seed=4)
+    sa = a.train(seed=9, first_game=0, n_games=30)
+    sb = b.train(seed=9, first_game=0, n_games=20)
+    sb2 = b.train(seed=9, first_game=20, n_games=10)
+    assert np.array_equal(a.W1, b.W1) and np.array_equal(a.W2, b.W2)  # resumed = uninterrupted
+    assert np.array_equal(sa, np.concatenate([sb, sb2]))
+    fresh = SymmetricGammon.new("symmetric", hidden=10, seed=4)
+    assert not np.array_equal(fresh.W1, a.W1)
+    assert a.W2[-1, 0] == 0.0 and np.all(a.W2[:, 2] == 0.0)  # P(win) has no bias, column 2 unused
+
+
+def test_weights_file_round_trip_and_refusals(tmp_path):
+    a = SymmetricGammon.new("naive", hidden=6, seed=2)
+    a.train(seed=1, first_game=0, n_games=3)
+    path = a.save(tmp_path / "n.npz", games=3)
+    b = SymmetricGammon.load(path)
+    assert b.arch == "naive" and np.array_equal(a.W1, b.W1) and b.info["games"] == 3
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match="not a zip archive"):
+        SymmetricGammon.load(bad)
+    trunc = tmp_path / "trunc.npz"
+    trunc.write_bytes(path.read_bytes()[:200])
+    with pytest.raises(ValueError, match="bad.npz|trunc.npz"):
+        SymmetricGammon.load(trunc)
+    from tdbook.learners.td_net import TDNet
+
+    TDNet(98, 4, 3).save(tmp_path / "plain.npz")
+    with pytest.raises(ValueError, match="not a symmetric-gammon weights file"):
+        SymmetricGammon.load(tmp_path / "plain.npz")
+    with pytest.raises(ValueError, match="unknown architecture"):
+        SymmetricGammon.new("tied", hidden=3)
+
+
+def test_difference_encoding_is_the_blocks_difference():
+    from tdbook.games.backgammon_encoding import encode_dense
+
+    for pos in POSITIONS[::7]:
+        x = encode_dense(pos, 0, False)
+        idx, val, *_ = SymmetricGammon.new("symmetric", hidden=2).scratch()
+        nnz = sym.encode(sym.ARCH_SYMMETRIC, pos, idx, val)
+        d = np.zeros(98)
+        np.add.at(d, idx[:nnz], val[:nnz])
+        assert np.array_equal(d, x[:98] - x[98:196])
+        assert len(set(idx[:nnz].tolist())) == nnz and np.all(val[:nnz] != 0)
+    idx, val, *_ = SymmetricGammon.new("symmetric", hidden=2).scratch()
+    assert sym.encode(sym.ARCH_SYMMETRIC, bg.initial_position(), idx, val) == 0  # the start is its own mirror
+
+
+def test_cli_resumes_to_the_uninterrupted_weights_and_refuses_bad_files(tmp_path, capsys):
+    from tdbook.experiments.backgammon_symmetric_cli import train_main
+
+    base = ["--arch", "symmetric", "--hidden", "6", "--checkpoint-every", "50", "--pubeval-pairs", "5", "--no-progress"]
+    one = tmp_path / "one.npz"
+    assert train_main([*base, "--games", "150", "--out", str(one), "--checkpoint", str(tmp_path / "one.ckpt.npz")]) == 0
+    two = tmp_path / "two.npz"
+    ck = tmp_path / "two.ckpt.npz"
+    assert train_main([*base, "--games", "100", "--out", str(two), "--checkpoint", str(ck)]) == 0
+    assert train_main([*base, "--games", "150", "--out", str(two), "--checkpoint", str(ck)]) == 0  # resumes at 100
+    a, b = SymmetricGammon.load(one), SymmetricGammon.load(two)
+    assert np.array_equal(a.W1, b.W1) and np.array_equal(a.W2, b.W2)
+    ck.write_bytes(b"garbage")
+    capsys.readouterr()
+    assert train_main([*base, "--games", "200", "--out", str(two), "--checkpoint", str(ck)]) == 2
+    assert str(ck) in capsys.readouterr().err
+    other = tmp_path / "other.ckpt.npz"
+    SymmetricGammon.new("free", hidden=6).save(other)
+    assert train_main([*base, "--games", "200", "--out", str(two), "--checkpoint", str(other)]) == 2
+    assert "another run" in capsys.readouterr().err
+    from tdbook.core.paths import data_dir
+
+    shipped = data_dir() / "symgammon_a.npz"
+    assert train_main([*base, "--games", "50", "--out", str(shipped)]) == 2
+    assert "--force" in capsys.readouterr().err
