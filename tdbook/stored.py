@@ -7,7 +7,9 @@ What would change from run to run is left out, so the same seed and code give th
 - papermill's and the kernel's timing metadata (start/end times, durations, ``execution`` timestamps),
   widget state and the injected-parameters cell (the parameters cell keeps ``PROFILE = "standard"``);
 - progress bars and other stderr text (tqdm residue, warnings), and live widgets (their model ids are random);
-- SVG duplicates of figures (PNG only inline; the SVGs are in ``figures/``).
+- SVG duplicates of figures (PNG only inline; the SVGs are in ``figures/``);
+- the outputs of a cell tagged ``timing`` (speeds measured on the machine that ran it), replaced by
+  :data:`TIMING_NOTE`: such a cell measures and shows, and records nothing in the results file.
 
 Execution counts are kept: a fresh kernel numbers the cells 1, 2, … the same way every time.
 """
@@ -22,6 +24,11 @@ from .core.storage import atomic_write_bytes
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 DROPPED_MIME = (WIDGET_VIEW, "image/svg+xml")
+TIMING_TAG = "timing"
+TIMING_NOTE = (
+    "Timings are measured afresh on every run and are not stored: they differ from machine to machine and "
+    "from run to run. Run this cell (or `make bench`) to see this machine's.\n"
+)
 
 
 def _clean_output(out: dict[str, Any]) -> dict[str, Any] | None:
@@ -55,6 +62,8 @@ def clean(nb: dict[str, Any]) -> dict[str, Any]:
             md.pop("tags")
         if cell.get("cell_type") == "code":
             cell["outputs"] = [o for o in map(_clean_output, cell.get("outputs", [])) if o is not None]
+            if TIMING_TAG in md.get("tags", []) and cell["outputs"]:
+                cell["outputs"] = [{"name": "stdout", "output_type": "stream", "text": [TIMING_NOTE]}]
         cells.append(cell)
     nb["cells"] = cells
     return nb

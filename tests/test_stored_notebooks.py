@@ -104,3 +104,30 @@ def test_stored_outputs_hold_no_path_of_this_machine(path):
     text = "".join(_text(o) for o in _outputs(json.loads(path.read_text())))
     for local in (str(ROOT), "/tmp/", "/home/", "PosixPath("):
         assert local not in text, f"{path.stem} shows {local!r}: outputs must read the same on every machine"
+
+
+def test_a_timing_cell_is_stored_with_a_note_instead_of_its_timings():
+    table = {"data": {"text/html": ["<table>1,058 games/s</table>"]}, "metadata": {}, "output_type": "display_data"}
+    nb = {
+        "cells": [
+            {"cell_type": "code", "metadata": {"tags": ["timing"]}, "outputs": [table], "source": "speed()"},
+            {"cell_type": "code", "metadata": {}, "outputs": [table], "source": "other()"},
+        ],
+        "metadata": {},
+    }
+    once = stored.clean(nb)
+    assert once["cells"][0]["outputs"] == [{"name": "stdout", "output_type": "stream", "text": [stored.TIMING_NOTE]}]
+    assert once["cells"][1]["outputs"] == [table]  # only the tagged cell
+    assert stored.clean(once) == once
+
+
+def test_speeds_are_shown_only_in_timing_cells():
+    """A speed printed anywhere else would make the stored notebook differ between two runs of the same seed."""
+    # any rate unit outside a timing cell, but Powell's "3 × 10^9 nodes/s" quoted in a claim's source
+    speed = re.compile(r"(?<!10\^9 )\b(games|nodes|rows|moves|positions|episodes|hands)/s\b")
+    for path in STORED:
+        for cell in json.loads(path.read_text())["cells"]:
+            if cell["cell_type"] != "code" or stored.TIMING_TAG in cell["metadata"].get("tags", []):
+                continue
+            for o in cell.get("outputs", []):
+                assert not speed.search(_text(o)), f"{path.stem}: a timing outside a 'timing' cell: {_text(o)[:200]}"
