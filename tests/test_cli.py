@@ -319,3 +319,22 @@ def test_train_without_a_game_lists_every_trainer_and_its_options():
     assert "the following arguments are required" not in bare.stderr
     unknown = _tdbook("train", "chess")
     assert unknown.returncode == 2 and "unknown game 'chess'; choose from: " in unknown.stderr
+
+
+def test_run_on_an_existing_cluster_by_its_address(fake_repo):
+    """--scheduler sends the notebooks to a Dask cluster started elsewhere (here a LocalCluster in this process,
+    reached only by its tcp:// address, exactly as a remote one would be); a dead address is a usage error."""
+    import json
+
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        assert address.startswith("tcp://")
+        r = _tdbook("run", "--profile", "quick", "01", "-p", "N", "4", "--scheduler", address, repo=fake_repo)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert f"on the Dask cluster at {address}" in r.stderr + r.stdout
+    res = json.loads((fake_repo / "build" / "quick" / "data" / "results" / "01_ok.json").read_text())
+    assert res["complete"] and res["seed"] == 4 and res["claims"][0]["verdict"] == "differs"
+    r = _tdbook("run", "--profile", "quick", "01", "--scheduler", "tcp://127.0.0.1:9", repo=fake_repo, timeout=120)
+    assert r.returncode == 2 and "no Dask scheduler answers at tcp://127.0.0.1:9" in r.stderr
