@@ -50,7 +50,8 @@ MAX = np.array(
     dtype=np.int64,
 )
 MAX.setflags(write=False)
-#: Fig. 4.14's left-hand column as printed: (pattern, address, value), best first
+#: Fig. 4.14's left-hand column as printed: (pattern, address, value), best first; a pattern is the five cells
+#: of a line, X a stone of the line's owner and - a vacant cell (the thesis's notation)
 FIG_4_14_ROWS: tuple[tuple[str, int, int], ...] = (
     ("XXXXX", 31, 19),
     ("XXXX-", 30, 18),

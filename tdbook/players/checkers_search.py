@@ -248,6 +248,19 @@ def _has_move(bm, bk, wm, wk, side) -> bool:
     return has_capture(wm, wk, bm, bk, False) or simple_targets(wm, wk, empty, False) != 0
 
 
+@njit(cache=True, inline="always")
+def sort_best_first(order, cscore, p, n) -> None:
+    """Insertion-sort ``order[p, :n]`` by ``cscore[p, ·]``, best first; stable (ties keep generation order)."""
+    for i in range(1, n):
+        k = order[p, i]
+        v = cscore[p, k]
+        j = i - 1
+        while j >= 0 and cscore[p, order[p, j]] < v:
+            order[p, j + 1] = order[p, j]
+            j -= 1
+        order[p, j + 1] = k
+
+
 @njit(cache=True)
 def search(root: np.ndarray, ints: np.ndarray, floats: np.ndarray, ws: tuple) -> float:
     """α-β negamax from ``root`` (int64[6]: bm, bk, wm, wk, side, last move was a jump) under the spec
@@ -328,15 +341,7 @@ def search(root: np.ndarray, ints: np.ndarray, floats: np.ndarray, ws: tuple) ->
                         tmp[0], tmp[1], tmp[2], fbuf,
                     )  # fmt: skip
                 stats[S_EVALS] += n
-                # insertion sort, best first (stable: ties keep generation order)
-                for i in range(1, n):
-                    k = order[p, i]
-                    v = cscore[p, k]
-                    j = i - 1
-                    while j >= 0 and cscore[p, order[p, j]] < v:
-                        order[p, j + 1] = order[p, j]
-                        j -= 1
-                    order[p, j + 1] = k
+                sort_best_first(order, cscore, p, n)
             ab[p, 2] = -INF
             ab[p, 3] = n
             ab[p, 4] = 0

@@ -27,6 +27,7 @@ from ..games.checkers_bitboard import BUF_COLS, BUF_ROWS, credit, has_capture, l
 from ..games.checkers_features import N_PARAMS
 from ..learners.checkers_polynomial import natural_params, piece_advantage
 from ..learners.checkers_signature import board_value
+from .checkers_search import sort_best_first
 
 POLY, TABLES = 0, 1
 WIN = 1.0e6
@@ -115,14 +116,7 @@ def search(root, depth, max_ply, kind, w, mul, slot_term, thr, n_thr, tabs, ws) 
                 cscore[p, i] = evaluate(c0, c1, c2, c3, 1 - side, params[p], kind, w, mul, slot_term, thr, n_thr,
                                         tabs, ws)  # fmt: skip
                 order[p, i] = i
-            for i in range(1, n):  # insertion sort, best first, stable
-                k = order[p, i]
-                v = cscore[p, k]
-                j = i - 1
-                while j >= 0 and cscore[p, order[p, j]] < v:
-                    order[p, j + 1] = order[p, j]
-                    j -= 1
-                order[p, j + 1] = k
+            sort_best_first(order, cscore, p, n)
             ab[p, 2] = -INF
             ab[p, 3] = n
             ab[p, 4] = 0
