@@ -5,7 +5,8 @@ hidden units.
 Games differ in length between nets that learned differently, so moves (plies) per second are printed beside
 games per second and the ratio is taken per move.  Each net first learns for ``--warm`` games, then ``--games``
 more are timed; the best of ``--repeat`` timings is kept (the least disturbed by other work on the machine).
-Issue 19's aim: the symmetric net's training time within 1.3x the unconstrained one's.
+Issue 19's aim: the symmetric net's training time within 1.3x the unconstrained one's.  ``--inputs expanded``
+times (a)–(c) with the hand-made inputs of :mod:`tdbook.games.backgammon_features` ((d) has raw inputs only).
 Run: ``.venv/bin/python benchmarks/bench_symmetric_gammon.py``.
 """
 
@@ -23,11 +24,14 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--warm", type=int, default=2000)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--inputs", choices=["raw", "expanded"], default="raw")
     a = ap.parse_args()
     for h in a.hidden:
         rates = {}
         for r in RIVALS:
-            m = new_rival(r, h, 0.1, 1)
+            if r == "tesauro" and a.inputs != "raw":
+                continue
+            m = new_rival(r, h, 0.1, 1, a.inputs)
             train_chunk(m, 0.1, 1, 0, a.warm)
             best, plies = float("inf"), 0
             for k in range(a.repeat):
@@ -37,9 +41,9 @@ def main() -> None:
                 if dt < best:
                     best, plies = dt, int(st[:, 1].sum())
             rates[r] = plies / best
-            print(f"hidden {h:3d}  {r:10s} {a.games / best:8.0f} games/s  {rates[r]:9.0f} moves/s")
+            print(f"hidden {h:3d}  {a.inputs:8s} {r:10s} {a.games / best:8.0f} games/s  {rates[r]:9.0f} moves/s")
         ratio = rates["free"] / rates["symmetric"]
-        print(f"hidden {h:3d}  time per training move, symmetric / free: {ratio:.2f} (aim <= 1.3)")
+        print(f"hidden {h:3d}  {a.inputs:8s} time per training move, symmetric / free: {ratio:.2f} (aim <= 1.3)")
 
 
 if __name__ == "__main__":

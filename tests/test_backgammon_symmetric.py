@@ -17,18 +17,23 @@ from tdbook.learners.backgammon_symmetric import SymmetricGammon
 POSITIONS, _ = sample_positions(12, seed=3, every=2)
 
 
-def _random_net(arch: str, seed: int, scale: float = 1.0) -> SymmetricGammon:
-    model = SymmetricGammon.new(arch, hidden=7, seed=seed)
+def _random_net(arch: str, seed: int, scale: float = 1.0, inputs: str = "raw") -> SymmetricGammon:
+    model = SymmetricGammon.new(arch, hidden=7, seed=seed, inputs=inputs)
     rng = np.random.default_rng(seed)
     model.W1[:] = rng.normal(0.0, scale, model.W1.shape)
     model.W2[:] = rng.normal(0.0, scale, model.W2.shape)
-    return SymmetricGammon(model.net, arch)  # re-zero the slots the architecture does not use
+    return SymmetricGammon(model.net, arch, inputs=inputs)  # re-zero the slots the architecture does not use
 
 
 @settings(max_examples=60, deadline=None)
-@given(arch=st.sampled_from(["symmetric", "naive"]), seed=st.integers(0, 2**31), k=st.integers(0, len(POSITIONS) - 1))
-def test_flip_symmetry_to_rounding(arch, seed, k):
-    model = _random_net(arch, seed, scale=2.0)
+@given(
+    arch=st.sampled_from(["symmetric", "naive"]),
+    inputs=st.sampled_from(["raw", "expanded"]),
+    seed=st.integers(0, 2**31),
+    k=st.integers(0, len(POSITIONS) - 1),
+)
+def test_flip_symmetry_to_rounding(arch, inputs, seed, k):
+    model = _random_net(arch, seed, scale=2.0, inputs=inputs)
     pos = POSITIONS[k]
     z, p = model.nodes(pos, 1.0)  # the side on roll's frame
     zf, pf = model.nodes(bg.flipped(pos), -1.0)  # the same board in the other side's frame, it not on roll
@@ -66,8 +71,9 @@ def test_equity_formula_on_hand_made_outputs():
 
 @pytest.mark.parametrize("arch", ["symmetric", "naive", "free"])
 @pytest.mark.parametrize("k", [0, 1, 2])
-def test_tied_gradient_matches_finite_differences(arch, k):
-    model = _random_net(arch, 11 + k, scale=0.7)
+@pytest.mark.parametrize("inputs", ["raw", "expanded"])
+def test_tied_gradient_matches_finite_differences(arch, k, inputs):
+    model = _random_net(arch, 11 + k, scale=0.7, inputs=inputs)
     pos = POSITIONS[5]
     idx, val, g, z, p = model.scratch()
     nnz = sym.encode(model.code, pos, idx, val)
@@ -95,10 +101,10 @@ def test_tied_gradient_matches_finite_differences(arch, k):
                 args_p = (Wp, model.W2) if which == 0 else (model.W1, Wp)
                 args_m = (Wm, model.W2) if which == 0 else (model.W1, Wm)
                 fd = (out(*args_p) - out(*args_m)) / (2 * eps)
-                if which == 1 and model.code != sym.ARCH_FREE and (j == 2 or (i == W.shape[0] - 1 and j == 0)):
+                if which == 1 and model.kind != sym.ARCH_FREE and (j == 2 or (i == W.shape[0] - 1 and j == 0)):
                     assert analytic[1][i, j] == 0.0  # slots the architecture does not use never move
                     continue
-                if which == 1 and model.code == sym.ARCH_NAIVE and i == W.shape[0] - 1:
+                if which == 1 and model.kind == sym.ARCH_NAIVE and i == W.shape[0] - 1:
                     assert analytic[1][i, j] == 0.0
                     continue
                 assert analytic[which][i, j] == pytest.approx(fd, abs=1e-7), (which, i, j)
@@ -138,6 +144,32 @@ def test_weights_file_round_trip_and_refusals(tmp_path):
         SymmetricGammon.load(tmp_path / "plain.npz")
     with pytest.raises(ValueError, match="unknown architecture"):
         SymmetricGammon.new("tied", hidden=3)
+    with pytest.raises(ValueError, match="unknown input set"):
+        SymmetricGammon.new("free", hidden=3, inputs="gnubg")
+    x = SymmetricGammon.new("free", hidden=4, seed=1, inputs="expanded")
+    y = SymmetricGammon.load(x.save(tmp_path / "x.npz"))
+    assert y.inputs == "expanded" and y.net.n_in == 196 + 8 and np.array_equal(x.W1, y.W1)
+    assert np.array_equal(x.probabilities(POSITIONS[4]), y.probabilities(POSITIONS[4]))
+    with pytest.raises(ValueError, match="on raw inputs has 196 inputs"):
+        SymmetricGammon(y.net, "free")  # expanded weights read as raw: refused, not misread
+
+
+def test_expanded_encoding_appends_each_sides_features():
+    from tdbook.games.backgammon_encoding import encode_dense
+    from tdbook.games.backgammon_features import features
+
+    for pos in POSITIONS[::5]:
+        f = features(pos)
+        for arch, want in (
+            ("free", np.concatenate([encode_dense(pos, 0, False), f])),
+            ("symmetric", np.concatenate([(lambda x: x[:98] - x[98:])(encode_dense(pos, 0, False)), f[:4] - f[4:]])),
+        ):
+            m = SymmetricGammon.new(arch, hidden=2, inputs="expanded")
+            idx, val, *_ = m.scratch()
+            nnz = sym.encode(m.code, pos, idx, val)
+            x = np.zeros(m.net.n_in)
+            np.add.at(x, idx[:nnz], val[:nnz])
+            assert np.array_equal(x, want), arch
 
 
 def test_difference_encoding_is_the_blocks_difference():

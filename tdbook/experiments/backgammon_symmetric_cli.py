@@ -20,7 +20,7 @@ from tqdm.auto import tqdm
 
 from ..core.paths import data_dir, repo_root
 from ..core.storage import code_version, sidecar_path, write_sidecar
-from ..learners.backgammon_symmetric import ARCHS, SymmetricGammon
+from ..learners.backgammon_symmetric import ARCHS, INPUTS, SymmetricGammon
 from .backgammon_cli import UsageError, _is_within, writable_file
 from .backgammon_match import SELECTION_SEED
 from .backgammon_symmetric import vs_pubeval
@@ -31,10 +31,17 @@ INTERRUPTED = 130
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="python -m tdbook train symmetric-gammon",
-        description="Self-play TD(0) training of a notebook 09 net (symmetric, naive, free); checkpointed, resumable.",
+        description="Self-play TD(0) training of a notebook 09 net (symmetric, naive, free; raw or expanded inputs); "
+        "checkpointed, resumable.",
     )
     ap.add_argument("--arch", choices=list(ARCHS), required=True, help="(a) symmetric, (b) naive, (c) free")
     ap.add_argument("--hidden", type=int, default=40, help="hidden units (default 40)")
+    ap.add_argument(
+        "--inputs",
+        choices=list(INPUTS),
+        default="raw",
+        help="raw: TD-Gammon's units; expanded: plus pip count, shot, prime and escape features per side",
+    )
     ap.add_argument("--games", type=int, required=True, help="self-play games in all")
     ap.add_argument("--alpha", type=float, default=0.1, help="step size (default 0.1)")
     ap.add_argument(
@@ -85,6 +92,8 @@ def train_main(argv: Sequence[str] | None = None) -> int:
     a = ap.parse_args(argv)
     _check(a, ap)
     spec = {"arch": a.arch, "hidden": a.hidden, "alpha": a.alpha, "seed": a.seed}
+    if a.inputs != "raw":
+        spec["inputs"] = a.inputs
     if a.alpha_late is not None:
         spec.update(alpha_late=a.alpha_late, late_after=a.late_after)
     try:
@@ -94,7 +103,7 @@ def train_main(argv: Sequence[str] | None = None) -> int:
             if model.info.get("spec") != spec:
                 raise UsageError(f"checkpoint {ckpt} belongs to another run ({model.info.get('spec')}), not {spec}")
         else:
-            model = SymmetricGammon.new(a.arch, a.hidden, alpha=a.alpha, seed=a.seed)
+            model = SymmetricGammon.new(a.arch, a.hidden, alpha=a.alpha, seed=a.seed, inputs=a.inputs)
             model.info.update(spec=spec, games_done=0, wall_time_s=0.0)
     except ValueError as e:
         print(f"tdbook train: error: {e}", file=sys.stderr)

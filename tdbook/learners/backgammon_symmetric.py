@@ -28,6 +28,12 @@ Architectures (:data:`ARCHS`), all one hidden layer of logistic units:
   a hidden bias, and three logistic outputs with biases: P(win), P(gammon win), P(gammon loss)
   of the side on roll.  Nothing ties them.
 
+Input sets (:data:`INPUTS`): ``"raw"`` is the above; ``"expanded"`` adds each side's four hand-made
+features (:mod:`tdbook.games.backgammon_features`: pip count, shot share, prime, escapes), each computed
+from that side's own view, so the flip exchanges the two sets — after the raw units for ``free``
+(mover's, then opponent's), as their difference for the symmetric archs (the identities still hold).
+The kernels take one integer code: the architecture in the two low bits, :data:`EXPANDED` for the input set.
+
 Every architecture reports ``(P(win), P(gammon win), P(gammon loss))`` (unconditional; a
 backgammon counts as a gammon) of the side on roll; cubeless equity
 ``E = P(w)(1 + P(gw|w)) − (1 − P(w))(1 + P(gl|l)) = 2 P(w) − 1 + P(gw) − P(gl)``.
@@ -49,12 +55,17 @@ from numba import njit
 
 from ..core.rng import seed_state
 from ..games.backgammon import MAX_AFTER, NSLOT, OFF, WS_SIZE, flip, gen_afterstates, opening_roll, roll, win_multiplier
-from ..games.backgammon_encoding import MAX_NNZ, encode_tesauro
+from ..games.backgammon_encoding import MAX_NNZ as MAX_NNZ_RAW
+from ..games.backgammon_encoding import encode_tesauro
+from ..games.backgammon_features import N_FEATURES, both_sides
 from .td_net import TDNet
 
 ARCHS: dict[str, int] = {"symmetric": 0, "naive": 1, "free": 2}
 ARCH_SYMMETRIC, ARCH_NAIVE, ARCH_FREE = 0, 1, 2
-N_IN = {0: 98, 1: 98, 2: 196}
+INPUTS: dict[str, int] = {"raw": 0, "expanded": 4}
+EXPANDED = 4  # bit of a net's kernel code: the input set; the two low bits are the architecture
+N_IN = {0: 98, 1: 98, 2: 196, 4: 98 + N_FEATURES, 5: 98 + N_FEATURES, 6: 196 + 2 * N_FEATURES}
+MAX_NNZ = MAX_NNZ_RAW + 2 * N_FEATURES
 FORMAT = "tdbook.SymmetricGammon/1"
 
 
@@ -70,15 +81,31 @@ def _sigmoid(x: float) -> float:
 def encode(arch, pos, idx, val) -> int:
     """Sparse inputs of ``pos`` (side on roll's view): the difference of the blocks (symmetric
     archs: unit ``i`` of the mover minus unit ``i`` of the opponent, one entry per unit, exact
-    zeros dropped) or the 196 side-on-roll units (free)."""
+    zeros dropped) or the 196 side-on-roll units (free); with :data:`EXPANDED` set in ``arch``,
+    each side's :data:`~tdbook.games.backgammon_features.N_FEATURES` hand-made features follow
+    (free: the mover's at 196.., the opponent's after them; symmetric: their difference at 98..)."""
+    kind = arch & 3
     nnz = encode_tesauro(pos, 0, False, idx, val)
-    if arch == ARCH_FREE:
+    if arch & EXPANDED:
+        f = np.empty(2 * N_FEATURES)
+        both_sides(pos, f, np.empty(NSLOT, np.int8))
+        for k in range(N_FEATURES):
+            idx[nnz] = 196 + k
+            val[nnz] = f[k]
+            idx[nnz + 1] = 196 + N_FEATURES + k
+            val[nnz + 1] = f[N_FEATURES + k]
+            nnz += 2
+    if kind == ARCH_FREE:
         return nnz
     k = 0
     for a in range(nnz):
         i = idx[a]
         v = val[a]
-        if i >= 98:
+        if i >= 196:  # a feature: the opponent's set subtracts from the mover's
+            i = 98 + (i - 196) % N_FEATURES
+            if idx[a] >= 196 + N_FEATURES:
+                v = -v
+        elif i >= 98:
             i -= 98
             v = -v
         merged = False
@@ -120,7 +147,7 @@ def forward(arch, W1, W2, idx, val, nnz, s, g, z, p) -> None:
         g[j] = 0.5 * math.tanh(0.5 * g[j])
         gbar += g[j]
     gbar /= m
-    if arch == ARCH_FREE:
+    if (arch & 3) == ARCH_FREE:
         for k in range(3):
             r = W2[m, k]
             for j in range(m):
@@ -132,7 +159,7 @@ def forward(arch, W1, W2, idx, val, nnz, s, g, z, p) -> None:
     r2 = 0.0
     for j in range(m):
         r1 += W2[j, 0] * (g[j] - gbar)
-    if arch == ARCH_SYMMETRIC:
+    if (arch & 3) == ARCH_SYMMETRIC:
         c = W2[m, 1]
         for j in range(m):
             c += 0.5 * W2[j, 1]
@@ -164,7 +191,7 @@ def td_update(arch, W1, W2, idx, val, nnz, s, g, z, delta, alpha) -> None:
     n_in = W1.shape[0] - 1
     m = W1.shape[1]
     gy = np.zeros(m)  # Σ_k δ_k ∂p_k/∂y_j
-    if arch == ARCH_FREE:
+    if (arch & 3) == ARCH_FREE:
         e = np.empty(3)
         for k in range(3):
             e[k] = delta[k] * z[k] * (1.0 - z[k])
@@ -190,7 +217,7 @@ def td_update(arch, W1, W2, idx, val, nnz, s, g, z, delta, alpha) -> None:
         # p0 = z1, p1 = z1 z2, p2 = (1 − z1) z3
         e1 = (delta[0] + delta[1] * z2 - delta[2] * z3) * z1 * (1.0 - z1)
         e2 = delta[1] * z1 * z2 * (1.0 - z2)
-        if arch == ARCH_SYMMETRIC:
+        if (arch & 3) == ARCH_SYMMETRIC:
             e3 = delta[2] * (1.0 - z1) * z3 * (1.0 - z3)
             for j in range(m):
                 gy[j] = e1 * (W2[j, 0] - ubar) + (e2 - e3) * W2[j, 1]
@@ -310,34 +337,51 @@ def train_games(arch, W1, W2, alpha, seed, first_game, n_games, stats) -> None:
 # ----------------------------------------------------------------------------- the model
 
 
+def kernel_code(arch: str, inputs: str = "raw") -> int:
+    """The kernels' integer code of an architecture of :data:`ARCHS` on an input set of :data:`INPUTS`
+    (ValueError naming a bad one)."""
+    if arch not in ARCHS:
+        raise ValueError(f"unknown architecture {arch!r}; choose from: {', '.join(ARCHS)}")
+    if inputs not in INPUTS:
+        raise ValueError(f"unknown input set {inputs!r}; choose from: {', '.join(INPUTS)}")
+    return ARCHS[arch] | INPUTS[inputs]
+
+
 class SymmetricGammon:
     """A net of :data:`ARCHS` over TD-Gammon's input units; weights kept in a :class:`TDNet`
     (``W1`` (n_in+1, hidden), ``W2`` (hidden+1, 3)), saved and loaded through it.
 
     ``SymmetricGammon.new("symmetric", hidden=40, alpha=0.1, seed=1)``."""
 
-    def __init__(self, net: TDNet, arch: str, info: dict[str, Any] | None = None) -> None:
-        if arch not in ARCHS:
-            raise ValueError(f"unknown architecture {arch!r}; choose from: {', '.join(ARCHS)}")
-        code = ARCHS[arch]
+    def __init__(self, net: TDNet, arch: str, info: dict[str, Any] | None = None, inputs: str = "raw") -> None:
+        code = kernel_code(arch, inputs)
         if net.n_in != N_IN[code] or net.n_out != 3:
             raise ValueError(
-                f"a {arch!r} net has {N_IN[code]} inputs and 3 output columns, this one has {net.n_in} and {net.n_out}"
+                f"a {arch!r} net on {inputs} inputs has {N_IN[code]} inputs and 3 output columns, "
+                f"this one has {net.n_in} and {net.n_out}"
             )
-        self.net, self.arch, self.code = net, arch, code
+        self.net, self.arch, self.inputs, self.code, self.kind = net, arch, inputs, code, ARCHS[arch]
         self.info: dict[str, Any] = dict(info or {})
-        if code != ARCH_FREE:  # unused slots stay exactly zero: P(win) has no bias, column 2 is not trained
+        if self.kind != ARCH_FREE:  # unused slots stay exactly zero: P(win) has no bias, column 2 is not trained
             self.net.W2[-1, 0] = 0.0
             self.net.W2[:, 2] = 0.0
-            if code == ARCH_NAIVE:
+            if self.kind == ARCH_NAIVE:
                 self.net.W2[-1, 1] = 0.0
 
     @classmethod
-    def new(cls, arch: str = "symmetric", hidden: int = 40, *, alpha: float = 0.1, init: float = 0.1, seed: int = 0):
-        if arch not in ARCHS:
-            raise ValueError(f"unknown architecture {arch!r}; choose from: {', '.join(ARCHS)}")
-        net = TDNet(N_IN[ARCHS[arch]], hidden, 3, alpha=alpha, lam=0.0, init=init, seed=seed)
-        return cls(net, arch)
+    def new(
+        cls,
+        arch: str = "symmetric",
+        hidden: int = 40,
+        *,
+        alpha: float = 0.1,
+        init: float = 0.1,
+        seed: int = 0,
+        inputs: str = "raw",
+    ) -> SymmetricGammon:
+        """A fresh net; ``inputs="expanded"`` adds :mod:`~tdbook.games.backgammon_features` per side."""
+        net = TDNet(N_IN[kernel_code(arch, inputs)], hidden, 3, alpha=alpha, lam=0.0, init=init, seed=seed)
+        return cls(net, arch, inputs=inputs)
 
     @property
     def hidden(self) -> int:
@@ -352,7 +396,8 @@ class SymmetricGammon:
         return self.net.W2
 
     def describe(self) -> str:
-        return f"{self.arch} {self.net.n_in}-{self.hidden}-{'2' if self.code != ARCH_FREE else '3'}"
+        plus = "" if self.inputs == "raw" else f" ({self.inputs} inputs)"
+        return f"{self.arch} {self.net.n_in}-{self.hidden}-{'2' if self.kind != ARCH_FREE else '3'}{plus}"
 
     def scratch(self) -> tuple[np.ndarray, ...]:
         return np.zeros(MAX_NNZ, np.int64), np.zeros(MAX_NNZ), np.zeros(self.hidden), np.zeros(3), np.zeros(3)
@@ -384,7 +429,7 @@ class SymmetricGammon:
 
     def save(self, path: str | Path, **info: Any) -> Path:
         self.info.update(info)
-        return self.net.save(path, symmetric_gammon=FORMAT, arch=self.arch, info=self.info)
+        return self.net.save(path, symmetric_gammon=FORMAT, arch=self.arch, inputs=self.inputs, info=self.info)
 
     @classmethod
     def load(cls, path: str | Path) -> SymmetricGammon:
@@ -397,6 +442,6 @@ class SymmetricGammon:
                 f"expected {FORMAT!r})"
             )
         try:
-            return cls(net, extra.get("arch"), extra.get("info") or {})
+            return cls(net, extra.get("arch"), extra.get("info") or {}, inputs=extra.get("inputs", "raw"))
         except ValueError as e:
             raise ValueError(f"{path}: {e}") from None

@@ -1,0 +1,189 @@
+"""Hand-made backgammon features beyond the raw encoding (the "expanded" inputs of notebook 09).
+
+TD-Gammon 1.0 learned from the raw board alone; from version 2 on, Tesauro added a handful of
+hand-crafted inputs (pip count, hit probability, blockade strength) and the blog series behind
+notebook 09 (Symmetric gammon post (2011) and its sequels) reports the same step as its largest
+single gain in strength.  The four features of one side, all computed from that side's view
+(``pos`` with its checkers positive, moving from 24 down to 1), each scaled to about [0, 1]:
+
+0. ``pips / 167`` — its pip count (167 at the start; a checker on the bar counts 25);
+1. ``shot`` — the share of the 36 rolls on which the opponent can hit at least one of its blots:
+   direct shots and combination shots whose intermediate landing points are open, doubles up to four
+   steps.  An approximation of the real count: when the opponent has checkers on the bar only the
+   bar may hit (entering first is compulsory), and each roll is checked for a hit, not for a legal
+   move that hits (a hit the opponent could make is counted even if another move is forced);
+2. ``prime / 6`` — its longest run of consecutive made points (two or more checkers), capped at 6;
+3. ``escape`` — the share of the 36 rolls on which its rearmost checker can get past the opponent's
+   made points in the 12 points in front of it, by open landing points (1 when none are there, or
+   when it has no checker left outside its home board).
+
+The side's features go beside its 98 raw units.  Because they are computed from that side's view,
+the features of the other side are :func:`side_features` of :func:`~tdbook.games.backgammon.flip`
+of the position, so the board flip exchanges the two sets exactly — what the symmetric nets need.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .backgammon import NSLOT, flip
+
+N_FEATURES = 4
+FEATURE_NAMES = ("pips/167", "shot", "prime/6", "escape")
+
+
+@njit(cache=True, inline="always")
+def _blocked(pos, x) -> bool:
+    """Point ``x`` (1..24) is closed to the opponent (the side holds it with two or more)."""
+    return pos[x] >= 2
+
+
+@njit(cache=True)
+def _hits(pos, q, p, d1, d2) -> bool:
+    """Can an opponent checker on ``q`` (0 = its bar) reach the blot on ``p > q`` with roll ``d1, d2``?"""
+    dist = p - q
+    if d1 != d2:
+        if dist == d1 or dist == d2:  # a direct shot lands on the blot itself
+            return True
+        if dist == d1 + d2:
+            return (not _blocked(pos, q + d1)) or (not _blocked(pos, q + d2))
+        return False
+    for k in range(1, 5):
+        if dist == k * d1:
+            for i in range(1, k):
+                if _blocked(pos, q + i * d1):
+                    return False
+            return True
+    return False
+
+
+@njit(cache=True)
+def shot_share(pos) -> float:
+    """Share of the 36 rolls on which the opponent can hit one of the mover's blots (see module doc)."""
+    nb = 0
+    blots = np.empty(24, np.int64)
+    for p in range(1, 25):
+        if pos[p] == 1:
+            blots[nb] = p
+            nb += 1
+    if nb == 0:
+        return 0.0
+    ns = 0
+    srcs = np.empty(25, np.int64)
+    if pos[0] < 0:  # the opponent must enter first: only its bar checkers can hit
+        srcs[0] = 0
+        ns = 1
+    else:
+        for q in range(1, 24):
+            if pos[q] < 0:
+                srcs[ns] = q
+                ns += 1
+    count = 0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            hit = False
+            for a in range(ns):
+                q = srcs[a]
+                for b in range(nb):
+                    p = blots[b]
+                    if p > q and _hits(pos, q, p, d1, d2):
+                        hit = True
+                        break
+                if hit:
+                    break
+            if hit:
+                count += 1 if d1 == d2 else 2
+    return count / 36.0
+
+
+@njit(cache=True)
+def longest_prime(pos) -> int:
+    """Longest run of consecutive points (1..24) the mover holds with two or more checkers."""
+    best = 0
+    run = 0
+    for p in range(1, 25):
+        if pos[p] >= 2:
+            run += 1
+            if run > best:
+                best = run
+        else:
+            run = 0
+    return best
+
+
+@njit(cache=True)
+def escape_share(pos) -> float:
+    """Share of the 36 rolls on which the mover's rearmost checker (bar = 25) can land past every
+    opponent-made point in the 12 points in front of it, through open points (see module doc)."""
+    r = 0
+    for i in range(25, 0, -1):
+        if pos[i] > 0:
+            r = i
+            break
+    if r <= 6:
+        return 1.0
+    low = 0  # the lowest opponent-made point within 12 pips in front of r
+    for x in range(r - 1, max(r - 13, 0), -1):
+        if pos[x] <= -2:
+            low = x
+    if low == 0:
+        return 1.0
+    count = 0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            ok = False
+            if d1 != d2:
+                for a in range(2):
+                    first = d1 if a == 0 else d2
+                    t1 = r - first
+                    if t1 >= 1 and pos[t1] <= -2:
+                        continue
+                    if t1 < low:
+                        ok = True
+                        break
+                    t2 = r - d1 - d2
+                    if t2 < low and (t2 < 1 or pos[t2] > -2):
+                        ok = True
+                        break
+            else:
+                t = r
+                for _ in range(4):
+                    t -= d1
+                    if t >= 1 and pos[t] <= -2:
+                        break
+                    if t < low:
+                        ok = True
+                        break
+            if ok:
+                count += 1 if d1 == d2 else 2
+    return count / 36.0
+
+
+@njit(cache=True)
+def side_features(pos, out, base: int) -> None:
+    """The :data:`N_FEATURES` features of the mover of ``pos`` into ``out[base : base + 4]``."""
+    pips = 0
+    for i in range(1, 26):
+        if pos[i] > 0:
+            pips += pos[i] * i
+    out[base] = pips / 167.0
+    out[base + 1] = shot_share(pos)
+    out[base + 2] = min(longest_prime(pos), 6) / 6.0
+    out[base + 3] = escape_share(pos)
+
+
+@njit(cache=True)
+def both_sides(pos, out, tmp) -> None:
+    """Mover's features into ``out[:4]``, the opponent's (from its own view) into ``out[4:8]``;
+    ``tmp`` is an int8 scratch of :data:`~tdbook.games.backgammon.NSLOT` slots."""
+    side_features(pos, out, 0)
+    flip(pos, tmp)
+    side_features(tmp, out, N_FEATURES)
+
+
+def features(pos: np.ndarray) -> np.ndarray:
+    """The 8 features (mover's 4, then the opponent's 4) of ``pos`` (the mover's view), float64."""
+    out = np.zeros(2 * N_FEATURES)
+    both_sides(np.asarray(pos, np.int8), out, np.zeros(NSLOT, np.int8))
+    return out

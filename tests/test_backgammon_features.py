@@ -1,0 +1,84 @@
+"""The hand-made backgammon features (notebook 09's expanded inputs): the shot counts every
+backgammon book tabulates, primes and escapes on hand-made boards, and the board flip exchanging
+the two sides' features exactly on thousands of random positions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tdbook.experiments.backgammon_match import sample_positions
+from tdbook.games import backgammon as bg
+from tdbook.games.backgammon_features import escape_share, features, longest_prime, shot_share
+
+
+def board(mine: dict[int, int], theirs: dict[int, int]) -> np.ndarray:
+    """A position from the mover's view: ``mine[p]`` checkers on its point p (25 = bar), ``theirs[p]``
+    opposing checkers on the mover's point p (0 = their bar); the rest borne off."""
+    pos = np.zeros(bg.NSLOT, np.int8)
+    for p, n in mine.items():
+        pos[p] = n
+    for p, n in theirs.items():
+        pos[p] = -n
+    pos[bg.OFF] = 15 - sum(mine.values())
+    pos[bg.OPP_OFF] = -(15 - sum(theirs.values()))
+    return pos
+
+
+# The standard table of shots at a single blot, nothing in between (e.g. Magriel, "Backgammon", 1976):
+# 1 away 11, 2: 12, 3: 14, 4: 15, 5: 15, 6: 17, 7: 6, 8: 6, 9: 5, 10: 3, 11: 2, 12: 3, 15: 1, 16: 1, 18: 1,
+# 20: 1, 24: 1 rolls of 36.
+SHOTS = {1: 11, 2: 12, 3: 14, 4: 15, 5: 15, 6: 17, 7: 6, 8: 6, 9: 5, 10: 3, 11: 2, 12: 3, 15: 1, 16: 1, 18: 1, 20: 1}
+
+
+@pytest.mark.parametrize("dist,rolls", sorted(SHOTS.items()))
+def test_shots_at_a_lone_blot_match_the_book_table(dist, rolls):
+    pos = board({22: 1}, {22 - dist: 1})
+    assert shot_share(pos) * 36 == pytest.approx(rolls)
+
+
+def test_blocked_points_stop_combination_shots():
+    # 6 away with the mover's point 7 made: 3-3 (via 7) is gone, 5-1, 4-2 and 2-2 still hit: 16 rolls
+    assert shot_share(board({10: 1, 7: 2}, {4: 1})) * 36 == pytest.approx(16)
+    # 8 away with the mover's 6, 8 and 10 points made: 4-4 (via 8), 2-2 (via 6) and 6-2 (via 10 or 6)
+    # are gone, 5-3 (via 9 or 7) is left: 2 rolls; with the 10 point open 6-2 hits again: 4
+    assert shot_share(board({12: 1, 10: 2, 8: 2, 6: 2}, {4: 1})) * 36 == pytest.approx(2)
+    assert shot_share(board({12: 1, 8: 2, 6: 2}, {4: 1})) * 36 == pytest.approx(4)
+
+
+def test_the_bar_must_enter_first():
+    # a blot on the mover's 5 point; the opponent has one on the bar and one on the mover's 3 point:
+    # only the bar checker may hit (any 5, 4-1, 3-2; 1-1 reaches the 4 point only): 11 + 2 + 2 = 15 rolls
+    assert shot_share(board({5: 1}, {0: 1, 3: 1})) * 36 == pytest.approx(15)
+    assert shot_share(board({5: 1}, {3: 1})) * 36 == pytest.approx(12)  # 2 away from the point-3 checker
+
+
+def test_no_blots_no_shots_and_the_start_is_safe():
+    assert shot_share(bg.initial_position()) == 0.0
+    assert shot_share(board({6: 2, 8: 2}, {1: 2})) == 0.0
+
+
+def test_primes_and_escapes():
+    assert longest_prime(bg.initial_position()) == 1
+    assert longest_prime(board({4: 2, 5: 2, 6: 2, 7: 2, 8: 3}, {})) == 5
+    # behind a full 6-prime (opponent's points 18..23 in the mover's numbering) nothing escapes
+    six = {x: 2 for x in range(18, 24)}
+    assert escape_share(board({24: 1}, six)) == 0.0
+    # nothing in front: every roll escapes; a checker at home counts as escaped
+    assert escape_share(board({24: 1}, {})) == 1.0
+    assert escape_share(board({5: 3}, six)) == 1.0
+    # a lone block on 18 in front of the checker on 24: the 18 non-doubles totalling 7 or more (played so
+    # that the first step avoids 18), 4-4 and 5-5; 2-2, 3-3 and 6-6 stop on 18: 20 rolls
+    assert escape_share(board({24: 1}, {18: 2})) * 36 == pytest.approx(20)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_the_flip_exchanges_the_two_sides_features_exactly(seed):
+    positions, _ = sample_positions(100, seed=seed, every=1)  # 100 positions of random play per example
+    for pos in positions:
+        f, g = features(pos), features(bg.flipped(pos))
+        assert np.array_equal(f[:4], g[4:]) and np.array_equal(f[4:], g[:4])
+        assert np.all(f >= 0.0) and np.all(f[1:4] <= 1.0) and np.all(f[5:8] <= 1.0)
