@@ -68,6 +68,27 @@ def test_one_command_writes_the_figure_into_the_sidecar(tmp_path, capsys):
     assert other["vs"]["pubeval"] != r
 
 
+def test_notebook_09_nets_are_measured_at_1_ply_by_the_same_command(tmp_path, capsys):
+    from tdbook.experiments.backgammon_match import make_opponent, run_match
+    from tdbook.learners.backgammon_symmetric import SymmetricGammon
+    from tdbook.players.backgammon_symmetric import SymNetPlayer
+
+    m = SymmetricGammon.new("symmetric", hidden=4, seed=2, inputs="expanded")
+    p = m.save(tmp_path / "sym.npz")
+    write_sidecar(p, {"command": "made by a test"})
+    assert (
+        bs.main([str(p), "--pubeval-pairs", "20", "--gnubg-pairs", "0", "--worldclass-pairs", "0", "--no-progress"])
+        == 0
+    )
+    s = read_sidecar(p)["strength"]
+    assert list(s["vs"]) == ["pubeval"] and "vs_2ply" not in s
+    direct = run_match(SymNetPlayer(m), make_opponent("pubeval"), 20, seed=REPORT_BASE)
+    assert s["vs"]["pubeval"]["ppg"] == pytest.approx(direct.ppg) and s["vs"]["pubeval"]["games"] == 40
+    before = (tmp_path / "sym.json").read_text()
+    assert bs.main([str(p), "--pubeval-pairs", "2", "--two-ply-pairs", "2"]) == 2  # no 2-ply search for these nets
+    assert "1-ply only" in capsys.readouterr().err and (tmp_path / "sym.json").read_text() == before
+
+
 def test_bad_requests_are_refused_before_measuring(tmp_path, capsys):
     _, p = _net(tmp_path, 3)
     before = json.loads((tmp_path / "net3.json").read_text())

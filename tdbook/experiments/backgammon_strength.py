@@ -1,5 +1,5 @@
-"""One strength figure per shipped TD-Gammon net, measured on dice no choice was ever made on
-(Powell (2000) §5.2: TD-Gammon's strength; the ladder of notebook 08).
+"""One strength figure per shipped backgammon net, measured on dice no choice was ever made on
+(Powell (2000) §5.2: TD-Gammon's strength; the ladders of notebooks 08 and 09).
 
 **Two seed sets, disjoint by construction.**  Every match seed below :data:`REPORT_BASE` (2⁶²) belongs
 to the *selection* set: the learning curves recorded during training (seed 99), the post-training
@@ -34,7 +34,9 @@ from typing import Any
 from ..claims import Estimate
 from ..core.storage import code_version, read_sidecar, write_sidecar
 from ..learners.backgammon_net import TDGammon
+from ..learners.backgammon_symmetric import SymmetricGammon
 from ..players.backgammon import NetPlayer
+from ..players.backgammon_symmetric import SymNetPlayer
 from .backgammon_match import REPORT_BASE, make_opponent, run_match
 
 #: The opponents of the strength figure, in order: pubeval, then gnubg from weakest to strongest.
@@ -86,14 +88,30 @@ class StrengthPlan:
         return self
 
 
-def measure(model: TDGammon, plan: StrengthPlan, progress: bool = True) -> dict[str, dict[str, dict[str, Any]]]:
+def load_net(path: str | Path) -> TDGammon | SymmetricGammon:
+    """A shipped backgammon net of either kind: notebook 09's symmetric-gammon nets or notebook 08's
+    TD-Gammon nets (ValueError naming the file and the problem for anything else)."""
+    try:
+        return SymmetricGammon.load(path)
+    except ValueError as e:
+        if "not a symmetric-gammon weights file" not in str(e):
+            raise
+    return TDGammon.load(path)
+
+
+def measure(
+    model: TDGammon | SymmetricGammon, plan: StrengthPlan, progress: bool = True
+) -> dict[str, dict[str, dict[str, Any]]]:
     """The net against every opponent with pairs in ``plan``, on the report seed: ``{"vs": {opponent:
-    {ppg, stderr, games, win_pct, gammon_pct, backgammon_pct}}, "vs_2ply": {…}}`` (1-ply and 2-ply)."""
+    {ppg, stderr, games, win_pct, gammon_pct, backgammon_pct}}, "vs_2ply": {…}}`` (1-ply and 2-ply;
+    notebook 09's nets play 1-ply only)."""
     plan.check()
+    if isinstance(model, SymmetricGammon) and plan.two_ply_pairs:
+        raise ValueError("notebook 09's nets play at 1-ply only; measure them with --two-ply-pairs 0")
     seed = report_seed(plan.seed_index)
     out: dict[str, dict[str, dict[str, Any]]] = {}
     for plies, block in ((1, "vs"), (2, "vs_2ply")):
-        me = NetPlayer(model, plies)
+        me = SymNetPlayer(model) if isinstance(model, SymmetricGammon) else NetPlayer(model, plies)
         for opp in OPPONENTS:
             n = plan.pairs(opp, plies)
             if n:
@@ -121,7 +139,7 @@ def record(net_path: str | Path, plan: StrengthPlan, command: str, progress: boo
     """Measure the net at ``net_path`` and write the figure into its sidecar (kept: everything else)."""
     path = Path(net_path)
     side = read_sidecar(path)
-    model = TDGammon.load(path)
+    model = load_net(path)
     t0 = time.perf_counter()
     measured = measure(model, plan, progress)
     side["strength"] = {
@@ -163,8 +181,9 @@ def table_rows(sidecars: dict[str, dict]) -> list[list[str]]:
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="python -m tdbook.experiments.backgammon_strength",
-        description="Measure a shipped TD-Gammon net's strength on the report seed set (never used to choose a "
-        "net) and write it into its sidecar: 1-ply, cubeless, duplicate dice, against pubeval and each gnubg level.",
+        description="Measure a shipped backgammon net's strength (notebook 08 or 09) on the report seed set (never "
+        "used to choose a net) and write it into its sidecar: 1-ply, cubeless, duplicate dice, against pubeval and "
+        "each gnubg level.",
     )
     ap.add_argument(
         "nets", nargs="+", metavar="NET", help="weights files (.npz) with a sidecar, e.g. data/td_gammon_80.npz"
@@ -208,7 +227,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         plan = StrengthPlan(a.pubeval_pairs, a.gnubg_pairs, a.worldclass_pairs, a.two_ply_pairs, a.seed_index).check()
         for n in a.nets:
             read_sidecar(n)
-            TDGammon.load(n)
+            if isinstance(load_net(n), SymmetricGammon) and plan.two_ply_pairs:
+                raise ValueError(f"{n}: notebook 09's nets play at 1-ply only; use --two-ply-pairs 0")
     except ValueError as e:
         print(f"backgammon_strength: error: {e}", file=sys.stderr)
         return 2
