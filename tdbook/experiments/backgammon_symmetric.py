@@ -31,15 +31,15 @@ from ..claims import Estimate
 from ..core.paths import data_dir
 from ..core.profiles import resolve
 from ..core.rng import seed_state
+from ..core.storage import read_sidecar
 from ..games import backgammon as bg
 from ..games.backgammon import MAX_AFTER, NSLOT, OFF, WS_SIZE, flip, gen_afterstates, opening_roll, roll, win_multiplier
-from ..games.backgammon_encoding import MAX_NNZ
 from ..learners.backgammon_net import TDGammon
-from ..learners.backgammon_symmetric import ARCH_FREE, SymmetricGammon, choose_1ply
-from ..players.backgammon import KIND_PUBEVAL, GnubgPlayer, NetPlayer, PubevalPlayer, choose, load_pubeval_weights
-from ..players.backgammon_symmetric import SymNetPlayer
+from ..learners.backgammon_symmetric import ARCH_FREE, MAX_NNZ, SymmetricGammon, choose_1ply
+from ..players.backgammon import KIND_PUBEVAL, NetPlayer, PubevalPlayer, choose, load_pubeval_weights
 from .backgammon_analysis import game_positions
 from .backgammon_match import REPORT_BASE, MatchResult, evaluate, run_match, selection_seed, summarize
+from .backgammon_strength import strength as strength_figure
 
 PROFILES: dict[str, dict[str, Any]] = {
     "quick": dict(
@@ -53,8 +53,6 @@ PROFILES: dict[str, dict[str, Any]] = {
         RATE_GAMES=200,
         SYM_POSITIONS=30,
         SYM_NETS=3,
-        STRENGTH_PAIRS=100,
-        GNUBG_PAIRS=15,
         SPEED_GAMES=300,
     ),
     "standard": dict(
@@ -68,8 +66,6 @@ PROFILES: dict[str, dict[str, Any]] = {
         RATE_GAMES=2000,
         SYM_POSITIONS=200,
         SYM_NETS=10,
-        STRENGTH_PAIRS=5000,
-        GNUBG_PAIRS=500,
         SPEED_GAMES=3000,
     ),
     "full": dict(
@@ -83,8 +79,6 @@ PROFILES: dict[str, dict[str, Any]] = {
         RATE_GAMES=5000,
         SYM_POSITIONS=1000,
         SYM_NETS=20,
-        STRENGTH_PAIRS=20000,
-        GNUBG_PAIRS=5000,
         SPEED_GAMES=10000,
     ),
 }
@@ -96,12 +90,33 @@ LABELS = {
     "free": "(c) unconstrained 3-output, side on roll",
     "tesauro": "(d) TD-Gammon 4-output (notebook 08)",
     "free80": "(c′) unconstrained 3-output, 80 hidden, longer, α 0.1 → 0.02",
+    "free80x": "(c″) as (c′), plus 4 hand-made inputs per side",
+    "free80xl": "(c″, 1.6 M) (c″) trained on to 1.6 M games",
+    "free160x": "(c″, 160) (c″) with 160 hidden units",
+    "symmetric80x": "(a″) symmetric, as (c″): 80 hidden, longer, hand-made inputs",
 }
 #: Shipped nets (``python -m tdbook train symmetric-gammon …``; the sidecars say how each was made).
 SHIPPED = {"symmetric": "symgammon_a.npz", "naive": "symgammon_b.npz", "free": "symgammon_c.npz"}
 TESAURO_SHIPPED = "td_gammon_80.npz"
-#: A larger budget for the best architecture: 80 hidden units, more games, α 0.1 → 0.02 (the strength aim).
-SHIPPED_EXTRA = {"free80": "symgammon_c80.npz"}
+#: Larger budgets for the strength aim, one change at a time from (c′) on: (c′) 80 hidden units, more games,
+#: α 0.1 → 0.02; (c″) the same with the expanded inputs (:mod:`tdbook.games.backgammon_features`); (c″) trained
+#: on to twice the games; (c″) with twice the hidden units; (a″) the symmetric net with (c″)'s budget and inputs.
+SHIPPED_EXTRA = {
+    "free80": "symgammon_c80.npz",
+    "free80x": "symgammon_c80x.npz",
+    "free80xl": "symgammon_c80xl.npz",
+    "free160x": "symgammon_c160x.npz",
+    "symmetric80x": "symgammon_a80x.npz",
+}
+#: What each single change bought, as claims: (claim id prefix, net with the change, net without it).
+CHANGES = (
+    ("inputs-gain", "free80x", "free80"),
+    ("games-gain", "free80xl", "free80x"),
+    ("hidden-gain", "free160x", "free80x"),
+    ("expanded-a-minus-c", "symmetric80x", "free80x"),
+)
+#: The opponents of the ladder table, from the sidecars' report-seed strength figures.
+LADDER = ("pubeval", "gnubg-beginner", "gnubg-intermediate", "gnubg-advanced", "gnubg-expert")
 
 
 def config(profile: str, **overrides: Any):
@@ -243,13 +258,16 @@ class Curve:
         return {k: getattr(self, k) for k in ("rival", "seed", "games", "ppg", "stderr", "wall_s")}
 
 
-def new_rival(rival: str, hidden: int, alpha: float, seed: int):
-    """A fresh net of ``rival``: one of :data:`RIVALS`."""
+def new_rival(rival: str, hidden: int, alpha: float, seed: int, inputs: str = "raw"):
+    """A fresh net of ``rival``: one of :data:`RIVALS`; ``inputs`` "expanded" adds the hand-made
+    features of :mod:`tdbook.games.backgammon_features` ((a)–(c) only)."""
     if rival == "tesauro":
+        if inputs != "raw":
+            raise ValueError("(d), notebook 08's net, has the raw inputs only")
         return TDGammon.new(hidden=hidden, outputs=4, encoding="relative", alpha=alpha, lam=0.0, seed=seed)
     if rival not in RIVALS:
         raise ValueError(f"unknown rival {rival!r}; choose from: {', '.join(RIVALS)}")
-    return SymmetricGammon.new(rival, hidden=hidden, alpha=alpha, seed=seed)
+    return SymmetricGammon.new(rival, hidden=hidden, alpha=alpha, seed=seed, inputs=inputs)
 
 
 def train_chunk(model, alpha: float, seed: int, first: int, n: int) -> np.ndarray:
@@ -269,12 +287,13 @@ def train_rival(
     eval_pairs: int,
     eval_seed: int = 99,
     progress: bool = True,
+    inputs: str = "raw",
 ) -> tuple[Any, Curve]:
     """Train ``rival`` by self-play TD(0) for ``games`` games (dice streams of ``seed``) and measure it
     against pubeval every ``eval_every`` games (``eval_pairs`` duplicate pairs on ``eval_seed``)."""
     if games < 1 or eval_every < 1 or games % eval_every:
         raise ValueError(f"games ({games}) must be a positive multiple of eval_every ({eval_every})")
-    model = new_rival(rival, hidden, alpha, seed)
+    model = new_rival(rival, hidden, alpha, seed, inputs)
     curve = Curve(rival, seed, [], [], [], 0.0)
     wall = 0.0
     with tqdm(total=games, desc=f"train {rival} (seed {seed})", disable=not progress, unit="game") as bar:
@@ -352,7 +371,6 @@ def load_nets(hidden_tesauro_file: str = TESAURO_SHIPPED) -> dict[str, Any]:
 
 def shipped_info() -> list[list[str]]:
     """One row per shipped net: rival, net, games, wall time, the command that made it."""
-    from ..core.storage import read_sidecar
 
     rows = []
     for r, f in {**SHIPPED, "tesauro": TESAURO_SHIPPED, **SHIPPED_EXTRA}.items():
@@ -396,7 +414,7 @@ def opening_values(nets: dict[str, Any]) -> dict[str, dict[str, float]]:
     for name, m in nets.items():
         p = probabilities(m, start)
         out[name] = {"win": float(p[0]), "gw": float(p[1]), "gl": float(p[2])}
-        if isinstance(m, SymmetricGammon) and m.code != ARCH_FREE:
+        if isinstance(m, SymmetricGammon) and m.kind != ARCH_FREE:
             q = m.nodes(start, 0.0)[1]
             out[name].update({"win_preroll": float(q[0]), "gw_preroll": float(q[1])})
     return out
@@ -475,39 +493,53 @@ def position_rows(nets: dict[str, Any], pos: np.ndarray) -> list[list[str]]:
 POSITION_HEADER = ["net", "P(win)", "P(gw | w)", "P(gl | l)", "P(gw)", "P(gl)", "equity"]
 
 
-def explore(rival: str = "symmetric", hidden: int = 20, games: int = 2000, seed: int = 1, eval_pairs: int = 100):
+def explore(
+    rival: str = "symmetric",
+    hidden: int = 20,
+    games: int = 2000,
+    seed: int = 1,
+    eval_pairs: int = 100,
+    inputs: str = "raw",
+):
     """Train one rival for ``games`` games (evaluating 4 times) and report its curve and opening numbers."""
     if rival not in RIVALS:
         raise ValueError(f"unknown rival {rival!r}; choose from: {', '.join(RIVALS)}")
     if games < 4 or games % 4:
         raise ValueError(f"games must be a positive multiple of 4, got {games}")
-    model, curve = train_rival(rival, int(hidden), int(games), 0.1, int(seed), games // 4, int(eval_pairs))
+    model, curve = train_rival(
+        rival, int(hidden), int(games), 0.1, int(seed), games // 4, int(eval_pairs), inputs=inputs
+    )
     start = bg.initial_position()
-    return {"curve": curve.as_dict(), "opening": probabilities(model, start).tolist(), "label": LABELS[rival]}
+    label = LABELS[rival] + ("" if inputs == "raw" else f", {inputs} inputs")
+    return {"curve": curve.as_dict(), "opening": probabilities(model, start).tolist(), "label": label}
 
 
 def best_shipped() -> str:
-    """The shipped net of (a)–(c) and (c′) with the best pubeval match in its sidecar (selection seed)."""
-    from ..core.storage import read_sidecar
-
+    """The shipped net of (a)–(c), (c′), (c″) and (a″) with the best pubeval match in its sidecar (the
+    one taken when training ended, on a selection seed: choosing on report seeds would bias the figure)."""
     ppg = {r: read_sidecar(data_dir() / f)["vs_pubeval"]["ppg"] for r, f in {**SHIPPED, **SHIPPED_EXTRA}.items()}
     return max(ppg, key=lambda r: ppg[r])
 
 
 def load_shipped(rival: str) -> SymmetricGammon:
-    """A shipped net of notebook 09 by rival name (``symmetric``, ``naive``, ``free`` or ``free80``)."""
+    """A shipped net of notebook 09 by rival name (``symmetric``, ``naive``, ``free``, ``free80``, ``free80x``,
+    ``symmetric80x``)."""
     files = {**SHIPPED, **SHIPPED_EXTRA}
     if rival not in files:
         raise ValueError(f"no shipped net {rival!r}; choose from: {', '.join(files)}")
     return SymmetricGammon.load(data_dir() / files[rival])
 
 
-def budget_rows() -> list[list[str]]:
-    """What the larger budget bought: (c) and (c′) side by side, from their sidecars (selection seed)."""
-    from ..core.storage import read_sidecar
+def figure(side: dict, opponent: str) -> Estimate:
+    """A sidecar's 1-ply report-seed figure against ``opponent`` (see :mod:`.backgammon_strength`)."""
+    return strength_figure(side, opponent)
 
+
+def budget_rows() -> list[list[str]]:
+    """What each larger budget bought: (c), (c′), (c″) and (a″) side by side, from their sidecars
+    (the pubeval match taken when training ended, on a selection seed)."""
     rows = []
-    for r in ("free", "free80"):
+    for r in ("free", *SHIPPED_EXTRA):
         side = read_sidecar(data_dir() / {**SHIPPED, **SHIPPED_EXTRA}[r])
         sp, m = side["spec"], side["vs_pubeval"]
         sched = (
@@ -517,6 +549,7 @@ def budget_rows() -> list[list[str]]:
             [
                 LABELS[r],
                 str(sp["hidden"]),
+                sp.get("inputs", "raw"),
                 f"{side['games']:,}",
                 sched,
                 f"{m['ppg']:+.3f} ± {m['stderr']:.3f} ({m['games']:,} games)",
@@ -525,15 +558,29 @@ def budget_rows() -> list[list[str]]:
     return rows
 
 
-def strength(model, pubeval_pairs: int, gnubg_pairs: int, seed: int, progress: bool = True) -> dict[str, MatchResult]:
-    """1-ply duplicate-dice matches of ``model`` against pubeval and gnubg-expert on report seeds."""
-    me = SymNetPlayer(model) if isinstance(model, SymmetricGammon) else NetPlayer(model, 1)
-    return {
-        "pubeval": vs_pubeval(model, pubeval_pairs, seed=seed, progress=progress, report=True),
-        "gnubg-expert": run_match(
-            me, GnubgPlayer("expert"), gnubg_pairs, seed=REPORT_BASE + seed + 1, progress=progress
-        ),
-    }
+def ladder_rows() -> tuple[list[str], list[list[str]]]:
+    """(header, rows): each shipped net's strength figure from its sidecar — 1-ply, cubeless, duplicate
+    dice, report seeds (:mod:`tdbook.experiments.backgammon_strength`), ppg ± s.e. per opponent of
+    :data:`LADDER`.  A net whose sidecar has no figure is left out (ValueError if none has one)."""
+    rows = []
+    for r, f in {**SHIPPED, "tesauro": TESAURO_SHIPPED, **SHIPPED_EXTRA}.items():
+        side = read_sidecar(data_dir() / f)
+        if "strength" not in side:
+            continue
+        cells = []
+        for opp in LADDER:
+            try:
+                e = figure(side, opp)
+                cells.append(f"{e.mean:+.3f} ± {e.stderr:.3f}")
+            except ValueError:
+                cells.append("—")
+        n = side["strength"]["vs"].get("gnubg-expert", {}).get("games", 0)
+        rows.append([LABELS[r], *cells, f"{side['strength']['vs']['pubeval']['games']:,} / {n:,}"])
+    if not rows:
+        raise ValueError(
+            "no shipped net of notebook 09 has a strength figure; see tdbook.experiments.backgammon_strength"
+        )
+    return ["net", *LADDER, "games (pubeval / each gnubg level)"], rows
 
 
 # ----------------------------------------------------------------------------- the claims' measured values
@@ -614,12 +661,26 @@ def curve_claims(curves: list[Curve]) -> dict:
     }
 
 
-def strength_claims(best: str, s: dict[str, MatchResult]) -> dict:
-    p, g = s["pubeval"], s["gnubg-expert"]
-    return {
-        "best-vs-pubeval": {"ours": p.estimate(), "note": f"{LABELS[best]}: {p.summary()} (report seed)"},
-        "best-vs-gnubg-expert": {"ours": g.estimate(), "note": f"{LABELS[best]}: {g.summary()} (report seed)"},
+def strength_claims(best: str) -> dict:
+    """The aims, from the best net's sidecar strength figure (report seeds, never used to choose it), and
+    what each single change of :data:`CHANGES` bought, against pubeval and gnubg-expert on the same
+    report-seed matches."""
+    files = {**SHIPPED, **SHIPPED_EXTRA}
+    side = {r: read_sidecar(data_dir() / f) for r, f in files.items()}
+    p, g = figure(side[best], "pubeval"), figure(side[best], "gnubg-expert")
+    out = {
+        "best-vs-pubeval": {"ours": p, "note": f"{LABELS[best]}: {p.n:,} games (sidecar, report seed)"},
+        "best-vs-gnubg-expert": {"ours": g, "note": f"{LABELS[best]}: {g.n:,} games (sidecar, report seed)"},
     }
+    for cid, x, y in CHANGES:
+        for opp, suffix in (("pubeval", "pubeval"), ("gnubg-expert", "expert")):
+            a, b = figure(side[x], opp), figure(side[y], opp)
+            out[f"{cid}-{suffix}"] = {
+                "ours": Estimate(a.mean - b.mean, math.hypot(a.stderr, b.stderr), min(a.n, b.n)),
+                "note": f"{LABELS[x].split(')')[0]}) − {LABELS[y].split(')')[0]}), ppg against {opp} "
+                "(sidecars, report seed)",
+            }
+    return out
 
 
 def picker_positions(n: int, seed: int) -> np.ndarray:

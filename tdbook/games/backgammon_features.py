@@ -1,9 +1,10 @@
 """Hand-made backgammon features beyond the raw encoding (the "expanded" inputs of notebook 09).
 
-TD-Gammon 1.0 learned from the raw board alone; from version 2 on, Tesauro added a handful of
-hand-crafted inputs (pip count, hit probability, blockade strength) and the blog series behind
-notebook 09 (Symmetric gammon post (2011) and its sequels) reports the same step as its largest
-single gain in strength.  The four features of one side, all computed from that side's view
+TD-Gammon 1.0 learned from the raw board alone; "later, modifications were made to subsequent
+version[s] to give the network more input as to the progress of the game" (Powell (2000) §5.2).
+These are inputs of that kind, in the spirit of the hand-made features of Tesauro's later versions
+and of GNU Backgammon (pip count, hit chances, blockades).  The four features of one side, all
+computed from that side's view
 (``pos`` with its checkers positive, moving from 24 down to 1), each scaled to about [0, 1]:
 
 0. ``pips / 167`` — its pip count (167 at the start; a checker on the bar counts 25);
