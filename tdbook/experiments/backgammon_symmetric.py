@@ -39,7 +39,7 @@ from ..learners.backgammon_symmetric import ARCH_FREE, MAX_NNZ, SymmetricGammon,
 from ..players.backgammon import KIND_PUBEVAL, NetPlayer, PubevalPlayer, choose, load_pubeval_weights
 from .backgammon_analysis import game_positions
 from .backgammon_match import REPORT_BASE, MatchResult, evaluate, run_match, selection_seed, summarize
-from .backgammon_strength import strength as strength_figure
+from .backgammon_strength import strength as figure  # a sidecar's 1-ply report-seed figure
 
 PROFILES: dict[str, dict[str, Any]] = {
     "quick": dict(
@@ -371,7 +371,6 @@ def load_nets(hidden_tesauro_file: str = TESAURO_SHIPPED) -> dict[str, Any]:
 
 def shipped_info() -> list[list[str]]:
     """One row per shipped net: rival, net, games, wall time, the command that made it."""
-
     rows = []
     for r, f in {**SHIPPED, "tesauro": TESAURO_SHIPPED, **SHIPPED_EXTRA}.items():
         side = read_sidecar(data_dir() / f)
@@ -515,29 +514,23 @@ def explore(
 
 
 def best_shipped() -> str:
-    """The shipped net of (a)–(c), (c′), (c″) and (a″) with the best pubeval match in its sidecar (the
-    one taken when training ended, on a selection seed: choosing on report seeds would bias the figure)."""
+    """The shipped net of :data:`SHIPPED` and :data:`SHIPPED_EXTRA` with the best pubeval match in its sidecar
+    (the one taken when training ended, on a selection seed: choosing on report seeds would bias the figure)."""
     ppg = {r: read_sidecar(data_dir() / f)["vs_pubeval"]["ppg"] for r, f in {**SHIPPED, **SHIPPED_EXTRA}.items()}
     return max(ppg, key=lambda r: ppg[r])
 
 
 def load_shipped(rival: str) -> SymmetricGammon:
-    """A shipped net of notebook 09 by rival name (``symmetric``, ``naive``, ``free``, ``free80``, ``free80x``,
-    ``symmetric80x``)."""
+    """A shipped net of notebook 09 by its key in :data:`SHIPPED` or :data:`SHIPPED_EXTRA`."""
     files = {**SHIPPED, **SHIPPED_EXTRA}
     if rival not in files:
         raise ValueError(f"no shipped net {rival!r}; choose from: {', '.join(files)}")
     return SymmetricGammon.load(data_dir() / files[rival])
 
 
-def figure(side: dict, opponent: str) -> Estimate:
-    """A sidecar's 1-ply report-seed figure against ``opponent`` (see :mod:`.backgammon_strength`)."""
-    return strength_figure(side, opponent)
-
-
 def budget_rows() -> list[list[str]]:
-    """What each larger budget bought: (c), (c′), (c″) and (a″) side by side, from their sidecars
-    (the pubeval match taken when training ended, on a selection seed)."""
+    """What each larger budget bought: (c) and every net of :data:`SHIPPED_EXTRA` side by side, from
+    their sidecars (the pubeval match taken when training ended, on a selection seed)."""
     rows = []
     for r in ("free", *SHIPPED_EXTRA):
         side = read_sidecar(data_dir() / {**SHIPPED, **SHIPPED_EXTRA}[r])
