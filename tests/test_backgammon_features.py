@@ -77,7 +77,7 @@ def test_primes_and_escapes():
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_the_flip_exchanges_the_two_sides_features_exactly(seed):
-    positions, _ = sample_positions(100, seed=seed, every=1)  # 100 positions of random play per example
+    positions, _ = sample_positions(100, seed=seed, every=1)  # every position of 100 random-play games (~10,000)
     for pos in positions:
         f, g = features(pos), features(bg.flipped(pos))
         assert np.array_equal(f[:4], g[4:]) and np.array_equal(f[4:], g[:4])
