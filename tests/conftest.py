@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,18 @@ def session(out_root):
     s = results.start("99_test", profile="quick", seed=1, title="test", document="000")
     yield s
     results._current = None
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.fixture
+def ctrl_c_reaches_child():
+    """``preexec_fn`` for a child process a test will Ctrl-C: a child of a background job (``make test &``,
+    ``nohup``) inherits SIGINT ignored and Python then never raises KeyboardInterrupt; this gives the child
+    the disposition it has in a terminal."""
+    return _default_sigint
 
 
 def pytest_configure(config):

@@ -112,13 +112,21 @@ def test_another_runs_checkpoint_is_refused_before_training(tmp_path, capsys):
     assert "other settings" in capsys.readouterr().err
 
 
-def test_ctrl_c_names_the_last_checkpoint_and_the_command_that_resumes_it(tmp_path):
+def test_ctrl_c_names_the_last_checkpoint_and_the_command_that_resumes_it(tmp_path, ctrl_c_reaches_child):
     out, ck = tmp_path / "net.npz", tmp_path / "net.ckpt.npz"
     args = ["--hidden", "5", "--games", "6000", "--lambda", "0.7", "--seed", "9", "--checkpoint-every", "200"]
     args += ["--eval-every", "0", "--no-progress", "--out", str(out), "--checkpoint", str(ck)]
     env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
     cmd = [sys.executable, "-m", "tdbook", "train", "backgammon", *args]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        cmd,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=ctrl_c_reaches_child,
+    )
     t0 = time.time()
     while time.time() - t0 < 120:
         if ck.exists() and TDGammon.load(ck).info["log"]["games_done"] >= 400:

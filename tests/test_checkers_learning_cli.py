@@ -81,7 +81,7 @@ def test_bad_options_and_corrupt_weights_are_refused_by_name(repo, tmp_path):
 
 @pytest.mark.skipif(not FULL, reason="a real process killed and restarted: TDBOOK_FULL_CHECKS=1")
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
-def test_a_killed_run_started_again_ends_with_the_same_weights(tmp_path, sig):
+def test_a_killed_run_started_again_ends_with_the_same_weights(tmp_path, sig, ctrl_c_reaches_child):
     def cmd(out):
         return [sys.executable, "-m", "tdbook", "train", "checkers", "--method", "samuel", "--games", "60",
                 "--seed", "7", "--checkpoint-every", "5", "--no-progress", "--out", str(out),
@@ -89,7 +89,13 @@ def test_a_killed_run_started_again_ends_with_the_same_weights(tmp_path, sig):
 
     subprocess.run(cmd(tmp_path / "whole.npz"), check=True, capture_output=True)
     ck = tmp_path / "cut.ckpt.npz"
-    p = subprocess.Popen(cmd(tmp_path / "cut.npz"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        cmd(tmp_path / "cut.npz"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=ctrl_c_reaches_child,
+    )
     t0 = time.time()
     while not ck.exists() and time.time() - t0 < 120:
         time.sleep(0.2)

@@ -260,7 +260,7 @@ def test_an_interactive_standard_run_writes_under_build_not_the_record(fake_repo
 
 
 @pytest.mark.notebook
-def test_ctrl_c_during_run_ends_with_one_line_and_exit_130(fake_repo):
+def test_ctrl_c_during_run_ends_with_one_line_and_exit_130(fake_repo, ctrl_c_reaches_child):
     import signal
     import time
 
@@ -278,6 +278,7 @@ def test_ctrl_c_during_run_ends_with_one_line_and_exit_130(fake_repo):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=ctrl_c_reaches_child,
     )
     started = fake_repo / "build" / "quick" / "data" / "results" / "03_slow.json"
     t0 = time.monotonic()
