@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .backgammon import NSLOT, flip
+from .backgammon import NSLOT, flip, pip_counts
 
 N_FEATURES = 4
 FEATURE_NAMES = ("pips/167", "shot", "prime/6", "escape")
@@ -164,11 +164,7 @@ def escape_share(pos) -> float:
 @njit(cache=True)
 def side_features(pos, out, base: int) -> None:
     """The :data:`N_FEATURES` features of the mover of ``pos`` into ``out[base : base + 4]``."""
-    pips = 0
-    for i in range(1, 26):
-        if pos[i] > 0:
-            pips += pos[i] * i
-    out[base] = pips / 167.0
+    out[base] = pip_counts(pos)[0] / 167.0
     out[base + 1] = shot_share(pos)
     out[base + 2] = min(longest_prime(pos), 6) / 6.0
     out[base + 3] = escape_share(pos)
