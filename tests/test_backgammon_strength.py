@@ -148,3 +148,27 @@ def test_the_ladder_claims_read_the_sidecars_and_fit_the_claims_data(tmp_path):
     assert rows[0][:2] == ["40 hidden", "pubeval"] and rows[0][4] == f"{0.35 - 0.3:+.3f} ± {np.hypot(0.02, 0.02):.3f}"
     fig_data = ladder08.ladder_by_player(nets, match)
     assert set(fig_data) == {"40 hidden", "40 hidden, 2-ply", "80 hidden", "80 hidden, 2-ply", "pubeval"}
+
+
+def test_notebook_09_aims_read_the_best_shipped_net_with_the_aim_plan(monkeypatch):
+    """The shipped nets of notebook 09 each carry a ladder; the aims read the best one's, which must have been
+    measured with :data:`AIM_PLAN` (a smaller plan is refused, naming the command that fixes it); every claim
+    the strength section writes is in the claims data and has the form its value needs."""
+    from tdbook.experiments import backgammon_symmetric as sx
+
+    files = {**sx.SHIPPED, **sx.SHIPPED_EXTRA}
+    assert set(files) <= set(sx.LABELS)
+    for x, y in ((x, y) for _, x, y in sx.CHANGES):
+        assert x in files and y in files
+    best = sx.best_shipped()
+    out = sx.strength_claims(best)
+    expect = {"best-vs-pubeval", "best-vs-gnubg-expert"}
+    expect |= {f"{cid}-{s}" for cid, _, _ in sx.CHANGES for s in ("pubeval", "expert")}
+    assert set(out) == expect
+    for cid, v in out.items():
+        claims.verdict(claims.get("09_symmetric_gammon", cid), v["ours"])
+    plan = read_sidecar(sx.data_dir() / files[best])["strength"]["plan"]
+    assert out["best-vs-gnubg-expert"]["ours"].n == 2 * plan["gnubg_pairs"] >= 2 * sx.AIM_PLAN["gnubg_pairs"]
+    monkeypatch.setitem(sx.AIM_PLAN, "gnubg_pairs", plan["gnubg_pairs"] + 1)
+    with pytest.raises(ValueError, match="smaller than AIM_PLAN.*backgammon_strength"):
+        sx.strength_claims(best)

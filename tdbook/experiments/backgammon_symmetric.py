@@ -92,7 +92,9 @@ LABELS = {
     "free80": "(c′) unconstrained 3-output, 80 hidden, longer, α 0.1 → 0.02",
     "free80x": "(c″) as (c′), plus 4 hand-made inputs per side",
     "free80xl": "(c″, 1.6 M) (c″) trained on to 1.6 M games",
+    "free80xxl": "(c″, 3.2 M) (c″) trained on to 3.2 M games",
     "free160x": "(c″, 160) (c″) with 160 hidden units",
+    "free160xl": "(c″, 160, 1.6 M) (c″, 160) trained on to 1.6 M games",
     "symmetric80x": "(a″) symmetric, as (c″): 80 hidden, longer, hand-made inputs",
 }
 #: Shipped nets (``python -m tdbook train symmetric-gammon …``; the sidecars say how each was made).
@@ -100,21 +102,30 @@ SHIPPED = {"symmetric": "symgammon_a.npz", "naive": "symgammon_b.npz", "free": "
 TESAURO_SHIPPED = "td_gammon_80.npz"
 #: Larger budgets for the strength aim, one change at a time from (c′) on: (c′) 80 hidden units, more games,
 #: α 0.1 → 0.02; (c″) the same with the expanded inputs (:mod:`tdbook.games.backgammon_features`); (c″) trained
-#: on to twice the games; (c″) with twice the hidden units; (a″) the symmetric net with (c″)'s budget and inputs.
+#: on to twice and four times the games; (c″) with twice the hidden units, and that net trained on to twice the
+#: games; (a″) the symmetric net with (c″)'s budget and inputs.
 SHIPPED_EXTRA = {
     "free80": "symgammon_c80.npz",
     "free80x": "symgammon_c80x.npz",
     "free80xl": "symgammon_c80xl.npz",
+    "free80xxl": "symgammon_c80xxl.npz",
     "free160x": "symgammon_c160x.npz",
+    "free160xl": "symgammon_c160xl.npz",
     "symmetric80x": "symgammon_a80x.npz",
 }
 #: What each single change bought, as claims: (claim id prefix, net with the change, net without it).
 CHANGES = (
     ("inputs-gain", "free80x", "free80"),
     ("games-gain", "free80xl", "free80x"),
+    ("games-gain-2", "free80xxl", "free80xl"),
     ("hidden-gain", "free160x", "free80x"),
+    ("hidden-gain-2", "free160xl", "free80xl"),
     ("expanded-a-minus-c", "symmetric80x", "free80x"),
 )
+#: The ladder plan of the net the aims read (pairs of duplicate games; each pair is two games): four times the
+#: gnubg games of the other nets' ladders and twice the pubeval games.  Decided when (c″, 1.6 M)'s first ladder
+#: left the gnubg-expert aim within one standard error of its bar, before any larger ladder ran.
+AIM_PLAN = {"pubeval_pairs": 50_000, "gnubg_pairs": 10_000}
 #: The opponents of the ladder table, from the sidecars' report-seed strength figures.
 LADDER = ("pubeval", "gnubg-beginner", "gnubg-intermediate", "gnubg-advanced", "gnubg-expert")
 
@@ -660,6 +671,13 @@ def strength_claims(best: str) -> dict:
     report-seed matches."""
     files = {**SHIPPED, **SHIPPED_EXTRA}
     side = {r: read_sidecar(data_dir() / f) for r, f in files.items()}
+    plan = side[best].get("strength", {}).get("plan", {})
+    if any(plan.get(k, 0) < n for k, n in AIM_PLAN.items()):
+        raise ValueError(
+            f"the aims read {files[best]}, whose ladder plan {plan or 'is missing'} is smaller than AIM_PLAN "
+            f"{AIM_PLAN}; run: python -m tdbook.experiments.backgammon_strength data/{files[best]} "
+            f"--pubeval-pairs {AIM_PLAN['pubeval_pairs']} --gnubg-pairs {AIM_PLAN['gnubg_pairs']} --worldclass-pairs 0"
+        )
     p, g = figure(side[best], "pubeval"), figure(side[best], "gnubg-expert")
     out = {
         "best-vs-pubeval": {"ours": p, "note": f"{LABELS[best]}: {p.n:,} games (sidecar, report seed)"},
