@@ -102,6 +102,36 @@ def test_bad_requests_are_refused_before_measuring(tmp_path, capsys):
     )
 
 
+def test_the_selection_match_is_written_into_the_sidecar_on_the_selection_seed(tmp_path, capsys):
+    from tdbook.experiments import backgammon_selection as sel
+    from tdbook.experiments.backgammon_match import SELECTION_SEED
+    from tdbook.experiments.backgammon_symmetric import vs_pubeval
+    from tdbook.learners.backgammon_symmetric import SymmetricGammon
+
+    m = SymmetricGammon.new("free", hidden=4, seed=3, inputs="expanded")
+    p = m.save(tmp_path / "free.npz")
+    write_sidecar(p, {"command": "made by a test"})
+    assert sel.main([str(p), "--pairs", "15", "--no-progress"]) == 0
+    side = read_sidecar(p)
+    s = side["selection"]
+    assert side["command"] == "made by a test"  # the rest of the sidecar is kept
+    assert s["command"] == f"python -m tdbook.experiments.backgammon_selection {p} --pairs 15 --no-progress"
+    assert s["seed"] == SELECTION_SEED < REPORT_BASE and s["pairs"] == 15
+    # the figure is the trainers' pubeval match, longer: its first pairs are that match's pairs
+    assert s["vs_pubeval"] == vs_pubeval(m, 15, seed=SELECTION_SEED).to_dict()
+    assert s["vs_pubeval"]["games"] == 30
+    # bad requests change nothing
+    before = (tmp_path / "free.json").read_text()
+    assert sel.main([str(p), "--pairs", "0"]) == 2
+    assert sel.main([str(p), str(tmp_path / "missing.npz")]) == 2
+    (tmp_path / "junk.npz").write_bytes(b"not a net")
+    write_sidecar(tmp_path / "junk.npz", {"command": "x"})
+    assert sel.main([str(p), str(tmp_path / "junk.npz")]) == 2
+    err = capsys.readouterr().err
+    assert "--pairs must be >= 1" in err and "missing" in err and "junk" in err
+    assert (tmp_path / "free.json").read_text() == before
+
+
 def _shipped(tmp_path, hidden: int, games: int) -> Shipped:
     m, p = _net(tmp_path, hidden)
     curve = [CurvePoint(g, -2.0 + g / games * (2.3 + hidden / 400), 0.03, 50.0) for g in range(0, games + 1, 10_000)]
@@ -161,6 +191,9 @@ def test_notebook_09_aims_read_the_best_shipped_net_with_the_aim_plan(monkeypatc
     for x, y in ((x, y) for _, x, y in sx.CHANGES):
         assert x in files and y in files
     best = sx.best_shipped()
+    sel = {r: read_sidecar(sx.data_dir() / f)["selection"] for r, f in files.items()}
+    assert all(s["pairs"] >= sx.SELECTION_PAIRS for s in sel.values())
+    assert all(sel[best]["vs_pubeval"]["ppg"] >= s["vs_pubeval"]["ppg"] for s in sel.values())
     out = sx.strength_claims(best)
     expect = {"best-vs-pubeval", "best-vs-gnubg-expert"}
     expect |= {f"{cid}-{s}" for cid, _, _ in sx.CHANGES for s in ("pubeval", "expert")}
@@ -172,3 +205,6 @@ def test_notebook_09_aims_read_the_best_shipped_net_with_the_aim_plan(monkeypatc
     monkeypatch.setitem(sx.AIM_PLAN, "gnubg_pairs", plan["gnubg_pairs"] + 1)
     with pytest.raises(ValueError, match="smaller than AIM_PLAN.*backgammon_strength"):
         sx.strength_claims(best)
+    monkeypatch.setattr(sx, "SELECTION_PAIRS", sel[best]["pairs"] + 1)  # a net without a large enough selection match
+    with pytest.raises(ValueError, match="no selection match of .* run: python -m tdbook.experiments.backgammon_sel"):
+        sx.best_shipped()

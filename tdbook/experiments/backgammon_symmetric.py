@@ -126,6 +126,10 @@ CHANGES = (
 #: gnubg games of the other nets' ladders and twice the pubeval games.  Decided when (c″, 1.6 M)'s first ladder
 #: left the gnubg-expert aim within one standard error of its bar, before any larger ladder ran.
 AIM_PLAN = {"pubeval_pairs": 50_000, "gnubg_pairs": 10_000}
+#: Duplicate pairs of the selection match every candidate plays (:mod:`~tdbook.experiments.backgammon_selection`):
+#: 50,000 games against pubeval on the selection seed, ±0.006 ppg, where the trainers' own 4,000 games (±0.02)
+#: could not tell apart nets 0.02 ppg apart.  Fixed before the next candidate finished training.
+SELECTION_PAIRS = 25_000
 #: The opponents of the ladder table, from the sidecars' report-seed strength figures.
 LADDER = ("pubeval", "gnubg-beginner", "gnubg-intermediate", "gnubg-advanced", "gnubg-expert")
 
@@ -525,9 +529,18 @@ def explore(
 
 
 def best_shipped() -> str:
-    """The shipped net of :data:`SHIPPED` and :data:`SHIPPED_EXTRA` with the best pubeval match in its sidecar
-    (the one taken when training ended, on a selection seed: choosing on report seeds would bias the figure)."""
-    ppg = {r: read_sidecar(data_dir() / f)["vs_pubeval"]["ppg"] for r, f in {**SHIPPED, **SHIPPED_EXTRA}.items()}
+    """The shipped net of :data:`SHIPPED` and :data:`SHIPPED_EXTRA` with the best selection match in its sidecar
+    (:mod:`~tdbook.experiments.backgammon_selection`, ``SELECTION_PAIRS`` pairs on the selection seed: choosing
+    on report seeds would bias the figure); ValueError naming the command for a net without one."""
+    ppg = {}
+    for r, f in {**SHIPPED, **SHIPPED_EXTRA}.items():
+        sel = read_sidecar(data_dir() / f).get("selection", {})
+        if sel.get("pairs", 0) < SELECTION_PAIRS:
+            raise ValueError(
+                f"{f} has no selection match of {SELECTION_PAIRS:,} pairs (has {sel.get('pairs', 0):,}); run: "
+                f"python -m tdbook.experiments.backgammon_selection data/{f}"
+            )
+        ppg[r] = sel["vs_pubeval"]["ppg"]
     return max(ppg, key=lambda r: ppg[r])
 
 
@@ -541,11 +554,12 @@ def load_shipped(rival: str) -> SymmetricGammon:
 
 def budget_rows() -> list[list[str]]:
     """What each larger budget bought: (c) and every net of :data:`SHIPPED_EXTRA` side by side, from
-    their sidecars (the pubeval match taken when training ended, on a selection seed)."""
+    their sidecars: the pubeval match taken when training ended and the larger selection match
+    (:mod:`~tdbook.experiments.backgammon_selection`), both on the selection seed."""
     rows = []
     for r in ("free", *SHIPPED_EXTRA):
         side = read_sidecar(data_dir() / {**SHIPPED, **SHIPPED_EXTRA}[r])
-        sp, m = side["spec"], side["vs_pubeval"]
+        sp, m, sel = side["spec"], side["vs_pubeval"], side.get("selection", {}).get("vs_pubeval")
         sched = (
             f"{sp['alpha']} → {sp['alpha_late']} after {sp['late_after']:,}" if "alpha_late" in sp else f"{sp['alpha']}"
         )
@@ -557,6 +571,7 @@ def budget_rows() -> list[list[str]]:
                 f"{side['games']:,}",
                 sched,
                 f"{m['ppg']:+.3f} ± {m['stderr']:.3f} ({m['games']:,} games)",
+                f"{sel['ppg']:+.3f} ± {sel['stderr']:.3f} ({sel['games']:,} games)" if sel else "not played",
             ]
         )
     return rows
