@@ -93,8 +93,10 @@ LABELS = {
     "free80x": "(c″) as (c′), plus 4 hand-made inputs per side",
     "free80xl": "(c″, 1.6 M) (c″) trained on to 1.6 M games",
     "free80xxl": "(c″, 3.2 M) (c″) trained on to 3.2 M games",
+    "free80xxxl": "(c″, 5.6 M) (c″) trained on to 5.6 M games",
     "free160x": "(c″, 160) (c″) with 160 hidden units",
     "free160xl": "(c″, 160, 1.6 M) (c″, 160) trained on to 1.6 M games",
+    "free160xxl": "(c″, 160, 3.2 M) (c″, 160) trained on to 3.2 M games",
     "symmetric80x": "(a″) symmetric, as (c″): 80 hidden, longer, hand-made inputs",
 }
 #: Shipped nets (``python -m tdbook train symmetric-gammon …``; the sidecars say how each was made).
@@ -102,15 +104,17 @@ SHIPPED = {"symmetric": "symgammon_a.npz", "naive": "symgammon_b.npz", "free": "
 TESAURO_SHIPPED = "td_gammon_80.npz"
 #: Larger budgets for the strength aim, one change at a time from (c′) on: (c′) 80 hidden units, more games,
 #: α 0.1 → 0.02; (c″) the same with the expanded inputs (:mod:`tdbook.games.backgammon_features`); (c″) trained
-#: on to twice and four times the games; (c″) with twice the hidden units, and that net trained on to twice the
-#: games; (a″) the symmetric net with (c″)'s budget and inputs.
+#: on to twice, four and seven times the games; (c″) with twice the hidden units, and that net trained on to twice
+#: and four times the games; (a″) the symmetric net with (c″)'s budget and inputs.
 SHIPPED_EXTRA = {
     "free80": "symgammon_c80.npz",
     "free80x": "symgammon_c80x.npz",
     "free80xl": "symgammon_c80xl.npz",
     "free80xxl": "symgammon_c80xxl.npz",
+    "free80xxxl": "symgammon_c80xxxl.npz",
     "free160x": "symgammon_c160x.npz",
     "free160xl": "symgammon_c160xl.npz",
+    "free160xxl": "symgammon_c160xxl.npz",
     "symmetric80x": "symgammon_a80x.npz",
 }
 #: What each single change bought, as claims: (claim id prefix, net with the change, net without it).
@@ -118,8 +122,10 @@ CHANGES = (
     ("inputs-gain", "free80x", "free80"),
     ("games-gain", "free80xl", "free80x"),
     ("games-gain-2", "free80xxl", "free80xl"),
+    ("games-gain-3", "free80xxxl", "free80xxl"),
     ("hidden-gain", "free160x", "free80x"),
     ("hidden-gain-2", "free160xl", "free80xl"),
+    ("hidden-gain-3", "free160xxl", "free80xxl"),
     ("expanded-a-minus-c", "symmetric80x", "free80x"),
 )
 #: The ladder plan of the net the aims read (pairs of duplicate games; each pair is two games): four times the
@@ -128,7 +134,7 @@ CHANGES = (
 AIM_PLAN = {"pubeval_pairs": 50_000, "gnubg_pairs": 10_000}
 #: Duplicate pairs of the selection match every candidate plays (:mod:`~tdbook.experiments.backgammon_selection`):
 #: 50,000 games against pubeval on the selection seed, ±0.006 ppg, where the trainers' own 4,000 games (±0.02)
-#: could not tell apart nets 0.02 ppg apart.  Fixed before the next candidate finished training.
+#: could not tell apart nets 0.02 ppg apart.  Fixed before (c″, 5.6 M) finished training.
 SELECTION_PAIRS = 25_000
 #: The opponents of the ladder table, from the sidecars' report-seed strength figures.
 LADDER = ("pubeval", "gnubg-beginner", "gnubg-intermediate", "gnubg-advanced", "gnubg-expert")
