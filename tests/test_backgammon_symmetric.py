@@ -212,3 +212,32 @@ def test_cli_resumes_to_the_uninterrupted_weights_and_refuses_bad_files(tmp_path
     shipped = data_dir() / "symgammon_a.npz"
     assert train_main([*base, "--games", "50", "--out", str(shipped)]) == 2
     assert "--force" in capsys.readouterr().err
+
+
+def test_cli_anneals_in_a_third_stage_and_resumes_a_run_before_it(tmp_path, capsys):
+    """The annealed third stage: a checkpoint of the two-stage run resumes into it (its games are the same
+    games), equals the run that had the third stage from the start, and a checkpoint past its start is refused."""
+    from tdbook.experiments.backgammon_symmetric_cli import train_main
+
+    base = ["--arch", "free", "--hidden", "5", "--checkpoint-every", "40", "--pubeval-pairs", "5", "--no-progress"]
+    two = [*base, "--alpha-late", "0.05", "--late-after", "40"]
+    three = [*two, "--alpha-final", "0.01", "--final-after", "80"]
+    one = tmp_path / "one.npz"
+    assert train_main([*three, "--games", "120", "--out", str(one), "--checkpoint", str(tmp_path / "o.ckpt.npz")]) == 0
+    ck = tmp_path / "r.ckpt.npz"
+    res = tmp_path / "r.npz"
+    assert train_main([*two, "--games", "80", "--out", str(res), "--checkpoint", str(ck)]) == 0
+    assert train_main([*three, "--games", "120", "--out", str(res), "--checkpoint", str(ck)]) == 0
+    a, b = SymmetricGammon.load(one), SymmetricGammon.load(res)
+    assert np.array_equal(a.W1, b.W1) and np.array_equal(a.W2, b.W2)
+    assert SymmetricGammon.load(ck).info["spec"]["alpha_final"] == 0.01
+    late = tmp_path / "late.ckpt.npz"
+    assert train_main([*two, "--games", "120", "--out", str(tmp_path / "l.npz"), "--checkpoint", str(late)]) == 0
+    assert not np.array_equal(SymmetricGammon.load(tmp_path / "l.npz").W1, a.W1)  # the third stage did change α
+    before = late.read_bytes()
+    capsys.readouterr()
+    assert train_main([*three, "--games", "160", "--out", str(tmp_path / "l.npz"), "--checkpoint", str(late)]) == 2
+    assert "another run" in capsys.readouterr().err and late.read_bytes() == before
+    with pytest.raises(SystemExit):
+        train_main([*base, "--alpha-final", "0.01", "--final-after", "80", "--games", "10"])
+    assert "--alpha-late" in capsys.readouterr().err

@@ -566,9 +566,11 @@ def budget_rows() -> list[list[str]]:
     for r in ("free", *SHIPPED_EXTRA):
         side = read_sidecar(data_dir() / {**SHIPPED, **SHIPPED_EXTRA}[r])
         sp, m, sel = side["spec"], side["vs_pubeval"], side.get("selection", {}).get("vs_pubeval")
-        sched = (
-            f"{sp['alpha']} → {sp['alpha_late']} after {sp['late_after']:,}" if "alpha_late" in sp else f"{sp['alpha']}"
-        )
+        sched = f"{sp['alpha']}"
+        if "alpha_late" in sp:
+            sched += f" → {sp['alpha_late']} after {sp['late_after']:,}"
+        if "alpha_final" in sp:
+            sched += f" → {sp['alpha_final']} after {sp['final_after']:,}"
         rows.append(
             [
                 LABELS[r],

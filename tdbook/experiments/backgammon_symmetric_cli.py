@@ -48,6 +48,13 @@ def _parser() -> argparse.ArgumentParser:
         "--alpha-late", type=float, default=None, help="step size after --late-after games (default: --alpha)"
     )
     ap.add_argument("--late-after", type=int, default=0, help="games before --alpha-late takes over")
+    ap.add_argument(
+        "--alpha-final",
+        type=float,
+        default=None,
+        help="a third, annealed step size after --final-after games (needs --alpha-late)",
+    )
+    ap.add_argument("--final-after", type=int, default=None, help="games before --alpha-final takes over")
     ap.add_argument("--seed", type=int, default=1, help="initial weights and dice streams (default 1)")
     ap.add_argument("--checkpoint-every", type=int, default=5000, help="games between checkpoints (default 5000)")
     ap.add_argument("--pubeval-pairs", type=int, default=1000, help="duplicate pairs of the final pubeval match")
@@ -84,6 +91,36 @@ def _check(a: argparse.Namespace, ap: argparse.ArgumentParser) -> None:
         ap.error(f"--alpha-late must be > 0, got {a.alpha_late}")
     if a.late_after < 0:
         ap.error(f"--late-after must be >= 0, got {a.late_after}")
+    if (a.alpha_final is None) != (a.final_after is None):
+        ap.error("--alpha-final and --final-after go together (give both or neither)")
+    if a.alpha_final is not None:
+        if a.alpha_late is None:
+            ap.error("--alpha-final needs --alpha-late (it is the schedule's third stage)")
+        if not a.alpha_final > 0:
+            ap.error(f"--alpha-final must be > 0, got {a.alpha_final}")
+        if a.final_after <= a.late_after:
+            ap.error(f"--final-after must be > --late-after ({a.late_after}), got {a.final_after}")
+
+
+def _stages(a: argparse.Namespace) -> list[tuple[int, float]]:
+    """The step-size schedule as (first game, α) stages, in order."""
+    stages = [(0, a.alpha)]
+    if a.alpha_late is not None:
+        stages.append((a.late_after, a.alpha_late))
+    if a.alpha_final is not None:
+        stages.append((a.final_after, a.alpha_final))
+    return stages
+
+
+def _resumable(saved: dict | None, spec: dict, done: int) -> bool:
+    """A checkpoint resumes this run if it is the same run, or the same run before an annealed third stage
+    was added to its schedule and not yet past that stage's start (its games so far are this run's games)."""
+    if saved == spec:
+        return True
+    if "alpha_final" not in spec or not isinstance(saved, dict) or "alpha_final" in saved:
+        return False
+    earlier = {k: v for k, v in spec.items() if k not in ("alpha_final", "final_after")}
+    return saved == earlier and done <= spec["final_after"]
 
 
 def train_main(argv: Sequence[str] | None = None) -> int:
@@ -96,12 +133,16 @@ def train_main(argv: Sequence[str] | None = None) -> int:
         spec["inputs"] = a.inputs
     if a.alpha_late is not None:
         spec.update(alpha_late=a.alpha_late, late_after=a.late_after)
+    if a.alpha_final is not None:
+        spec.update(alpha_final=a.alpha_final, final_after=a.final_after)
+    stages = _stages(a)
     try:
         out, ckpt = _files(a)
         if ckpt.exists():
             model = SymmetricGammon.load(ckpt)
-            if model.info.get("spec") != spec:
+            if not _resumable(model.info.get("spec"), spec, int(model.info.get("games_done", 0))):
                 raise UsageError(f"checkpoint {ckpt} belongs to another run ({model.info.get('spec')}), not {spec}")
+            model.info["spec"] = spec
         else:
             model = SymmetricGammon.new(a.arch, a.hidden, alpha=a.alpha, seed=a.seed, inputs=a.inputs)
             model.info.update(spec=spec, games_done=0, wall_time_s=0.0)
@@ -114,12 +155,10 @@ def train_main(argv: Sequence[str] | None = None) -> int:
         with tqdm(total=a.games, initial=done, desc=f"train {a.arch}", disable=a.no_progress, unit="game") as bar:
             while done < a.games:
                 n = min(a.checkpoint_every, a.games - done)
-                alpha = a.alpha
-                if a.alpha_late is not None:
-                    if done >= a.late_after:
-                        alpha = a.alpha_late
-                    else:
-                        n = min(n, a.late_after - done)  # a chunk never straddles the change of step size
+                alpha = [al for start, al in stages if start <= done][-1]
+                later = [start for start, _ in stages if start > done]
+                if later:
+                    n = min(n, later[0] - done)  # a chunk never straddles a change of step size
                 t = time.perf_counter()
                 model.train(a.seed, done, n, alpha)
                 done += n
