@@ -97,6 +97,8 @@ LABELS = {
     "free160x": "(c″, 160) (c″) with 160 hidden units",
     "free160xl": "(c″, 160, 1.6 M) (c″, 160) trained on to 1.6 M games",
     "free160xxl": "(c″, 160, 3.2 M) (c″, 160) trained on to 3.2 M games",
+    "free160xxxl": "(c″, 160, 4.0 M) (c″, 160) trained on to 4.0 M games",
+    "free160ann": "(c″, 160, 4.0 M, α 0.005) (c″, 160, 3.2 M) trained on to 4.0 M games at α 0.005",
     "symmetric80x": "(a″) symmetric, as (c″): 80 hidden, longer, hand-made inputs",
 }
 #: Shipped nets (``python -m tdbook train symmetric-gammon …``; the sidecars say how each was made).
@@ -104,8 +106,9 @@ SHIPPED = {"symmetric": "symgammon_a.npz", "naive": "symgammon_b.npz", "free": "
 TESAURO_SHIPPED = "td_gammon_80.npz"
 #: Larger budgets for the strength aim, one change at a time from (c′) on: (c′) 80 hidden units, more games,
 #: α 0.1 → 0.02; (c″) the same with the expanded inputs (:mod:`tdbook.games.backgammon_features`); (c″) trained
-#: on to twice, four and seven times the games; (c″) with twice the hidden units, and that net trained on to twice
-#: and four times the games; (a″) the symmetric net with (c″)'s budget and inputs.
+#: on to twice, four and seven times the games; (c″) with twice the hidden units, and that net trained on to twice,
+#: four and five times the games, the last also with its step size annealed from 0.02 to 0.005 over the extra
+#: games instead (the same games, the one change); (a″) the symmetric net with (c″)'s budget and inputs.
 SHIPPED_EXTRA = {
     "free80": "symgammon_c80.npz",
     "free80x": "symgammon_c80x.npz",
@@ -115,6 +118,8 @@ SHIPPED_EXTRA = {
     "free160x": "symgammon_c160x.npz",
     "free160xl": "symgammon_c160xl.npz",
     "free160xxl": "symgammon_c160xxl.npz",
+    "free160xxxl": "symgammon_c160xxxl.npz",
+    "free160ann": "symgammon_c160ann.npz",
     "symmetric80x": "symgammon_a80x.npz",
 }
 #: What each single change bought, as claims: (claim id prefix, net with the change, net without it).
@@ -126,6 +131,8 @@ CHANGES = (
     ("hidden-gain", "free160x", "free80x"),
     ("hidden-gain-2", "free160xl", "free80xl"),
     ("hidden-gain-3", "free160xxl", "free80xxl"),
+    ("games-gain-4", "free160xxxl", "free160xxl"),
+    ("anneal-gain", "free160ann", "free160xxxl"),
     ("expanded-a-minus-c", "symmetric80x", "free80x"),
 )
 #: The ladder plan of the net the aims read (pairs of duplicate games; each pair is two games): four times the
