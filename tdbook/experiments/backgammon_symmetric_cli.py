@@ -1,7 +1,8 @@
 """``python -m tdbook train symmetric-gammon …``: train one of notebook 09's nets from scratch.
 
 Checkpoints atomically every ``--checkpoint-every`` games (the net's weight file, with the games done),
-resumes from the checkpoint when it exists and belongs to the same run (refusing a corrupt, foreign or
+resumes from the checkpoint when it exists and belongs to the same run — or to the same run before an annealed
+third step size (``--alpha-final``) was added, not yet past its start — (refusing a corrupt, foreign or
 other run's file, naming it), ends a Ctrl-C with one line naming the checkpoint and the resume command,
 never overwrites a shipped file in ``data/`` without ``--force``, and writes the net with a sidecar
 recording the exact command, games, wall time and a 1-ply match against pubeval (selection seed).
