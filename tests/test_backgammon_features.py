@@ -1,6 +1,6 @@
-"""The hand-made backgammon features (notebook 09's expanded inputs): the shot counts every
-backgammon book tabulates, primes and escapes on hand-made boards, and the board flip exchanging
-the two sides' features exactly on thousands of random positions."""
+"""The hand-made backgammon features (notebook 09's expanded and contact inputs): the shot counts every
+backgammon book tabulates, primes, escapes, pips lost, contact and containment on hand-made boards, and the
+board flip exchanging the two sides' features exactly on thousands of random positions."""
 
 from __future__ import annotations
 
@@ -11,7 +11,17 @@ from hypothesis import strategies as st
 
 from tdbook.experiments.backgammon_match import sample_positions
 from tdbook.games import backgammon as bg
-from tdbook.games.backgammon_features import escape_share, features, longest_prime, shot_share
+from tdbook.games.backgammon_features import (
+    N_CONTACT,
+    N_FEATURES,
+    break_contact,
+    contained,
+    escape_share,
+    features,
+    longest_prime,
+    shot_counts,
+    shot_share,
+)
 
 
 def board(mine: dict[int, int], theirs: dict[int, int]) -> np.ndarray:
@@ -74,11 +84,42 @@ def test_primes_and_escapes():
     assert escape_share(board({24: 1}, {18: 2})) * 36 == pytest.approx(20)
 
 
+def test_pips_lost_to_a_hit_take_the_costliest_blot_on_each_roll():
+    # a lone blot on 22: every shot sends it back 25 − 22 = 3 pips
+    for dist, rolls in SHOTS.items():
+        assert shot_counts(board({22: 1}, {22 - dist: 1})) == (rolls, 3 * rolls)
+    # blots on 5 and 9, an opposing checker on 3: 12 rolls hit the 5 blot (any 2, 1-1; 20 pips each); of the
+    # 17 that hit the 9 blot (6 away), 6-2, 4-2 and 2-2 already count for the 5 blot: 12 more, 16 pips each
+    assert shot_counts(board({5: 1, 9: 1}, {3: 1})) == (24, 12 * 20 + 12 * 16)
+    assert features(board({5: 1, 9: 1}, {3: 1}), N_CONTACT)[4] == pytest.approx(432 / (36 * 24))
+
+
+def test_contact_to_break_and_containment():
+    start = bg.initial_position()
+    assert break_contact(start) == 152  # 2·23 + 5·12 + 3·7 + 5·5 pips past the opposing back checkers on 1
+    assert break_contact(board({6: 5, 5: 5}, {7: 2, 20: 3})) == 0  # a race: nothing left behind them
+    assert break_contact(board({9: 2, 3: 1}, {0: 1, 7: 2})) == 2 * 9 + 3  # their bar checker is point 0
+    assert contained(board({24: 1}, {})) == 0.0  # nothing in front: every roll's distance can be travelled
+    assert contained(board({24: 1}, {x: 2 for x in range(18, 24)})) == 1.0  # behind a full prime
+    # one opposing point on 18: from 24 the rolls totalling 6 land on it (5-1, 4-2, 3-3) and 6-6 finds both
+    # single steps closed: 6 rolls of 36, the worst of the points 15..24
+    assert contained(board({24: 1}, {18: 2})) == pytest.approx(6 / 36)
+
+
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_the_flip_exchanges_the_two_sides_features_exactly(seed):
     positions, _ = sample_positions(100, seed=seed, every=1)  # every position of 100 random-play games (~10,000)
+    n = N_CONTACT
     for pos in positions:
-        f, g = features(pos), features(bg.flipped(pos))
-        assert np.array_equal(f[:4], g[4:]) and np.array_equal(f[4:], g[:4])
-        assert np.all(f >= 0.0) and np.all(f[1:4] <= 1.0) and np.all(f[5:8] <= 1.0)
+        f, g = features(pos, n), features(bg.flipped(pos), n)
+        assert np.array_equal(f[:n], g[n:]) and np.array_equal(f[n:], g[:n])
+        e = features(pos)  # the expanded set is the contact set's first four per side, to the bit
+        assert np.array_equal(e, np.concatenate([f[:N_FEATURES], f[n : n + N_FEATURES]]))
+        assert np.all(f >= 0.0) and np.all(f[1:5] <= 1.0) and np.all(f[n + 1 : n + 5] <= 1.0)
+        assert f[6] <= 1.0 and f[n + 6] <= 1.0
+
+
+def test_features_refuse_an_unknown_set_size():
+    with pytest.raises(ValueError, match="nf must be"):
+        features(bg.initial_position(), 5)

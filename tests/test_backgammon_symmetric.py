@@ -28,7 +28,7 @@ def _random_net(arch: str, seed: int, scale: float = 1.0, inputs: str = "raw") -
 @settings(max_examples=60, deadline=None)
 @given(
     arch=st.sampled_from(["symmetric", "naive"]),
-    inputs=st.sampled_from(["raw", "expanded"]),
+    inputs=st.sampled_from(list(sym.INPUTS)),
     seed=st.integers(0, 2**31),
     k=st.integers(0, len(POSITIONS) - 1),
 )
@@ -71,7 +71,7 @@ def test_equity_formula_on_hand_made_outputs():
 
 @pytest.mark.parametrize("arch", ["symmetric", "naive", "free"])
 @pytest.mark.parametrize("k", [0, 1, 2])
-@pytest.mark.parametrize("inputs", ["raw", "expanded"])
+@pytest.mark.parametrize("inputs", list(sym.INPUTS))
 def test_tied_gradient_matches_finite_differences(arch, k, inputs):
     model = _random_net(arch, 11 + k, scale=0.7, inputs=inputs)
     pos = POSITIONS[5]
@@ -154,22 +154,40 @@ def test_weights_file_round_trip_and_refusals(tmp_path):
         SymmetricGammon(y.net, "free")  # expanded weights read as raw: refused, not misread
 
 
-def test_expanded_encoding_appends_each_sides_features():
+@pytest.mark.parametrize("inputs,nf", [("expanded", 4), ("contact", 7)])
+def test_feature_encodings_append_each_sides_features(inputs, nf):
     from tdbook.games.backgammon_encoding import encode_dense
     from tdbook.games.backgammon_features import features
 
     for pos in POSITIONS[::5]:
-        f = features(pos)
+        f = features(pos, nf)
         for arch, want in (
             ("free", np.concatenate([encode_dense(pos, 0, False), f])),
-            ("symmetric", np.concatenate([(lambda x: x[:98] - x[98:])(encode_dense(pos, 0, False)), f[:4] - f[4:]])),
+            ("symmetric", np.concatenate([(lambda x: x[:98] - x[98:])(encode_dense(pos, 0, False)), f[:nf] - f[nf:]])),
         ):
-            m = SymmetricGammon.new(arch, hidden=2, inputs="expanded")
+            m = SymmetricGammon.new(arch, hidden=2, inputs=inputs)
             idx, val, *_ = m.scratch()
             nnz = sym.encode(m.code, pos, idx, val)
             x = np.zeros(m.net.n_in)
             np.add.at(x, idx[:nnz], val[:nnz])
             assert np.array_equal(x, want), arch
+
+
+@pytest.mark.parametrize("arch", ["symmetric", "free"])
+def test_widening_keeps_the_function_and_zeroes_the_new_inputs(arch):
+    small = _random_net(arch, 5, inputs="expanded")
+    wide = small.widen("contact")
+    assert wide.inputs == "contact" and wide.net.n_in == small.net.n_in + (6 if arch == "free" else 3)
+    for pos in POSITIONS[::3]:
+        assert np.array_equal(small.probabilities(pos), wide.probabilities(pos))
+    new_rows = [102, 103, 104] if arch == "symmetric" else [200, 201, 202, 207, 208, 209]
+    assert not wide.W1[new_rows].any() and wide.W1[new_rows[0] - 1].any()
+    assert np.array_equal(
+        _random_net(arch, 6).widen("contact").probabilities(POSITIONS[2]),
+        _random_net(arch, 6).probabilities(POSITIONS[2]),
+    )
+    with pytest.raises(ValueError, match="cannot widen a net on contact inputs to the smaller expanded set"):
+        wide.widen("expanded")
 
 
 def test_difference_encoding_is_the_blocks_difference():
@@ -241,3 +259,59 @@ def test_cli_anneals_in_a_third_stage_and_resumes_a_run_before_it(tmp_path, caps
     with pytest.raises(SystemExit):
         train_main([*base, "--alpha-final", "0.01", "--final-after", "80", "--games", "10"])
     assert "--alpha-late" in capsys.readouterr().err
+
+
+def test_cli_warm_start_widens_a_trained_net_carries_on_its_games_and_resumes(tmp_path, capsys):
+    """--warm-start: the widened net starts at the file's game count on the same dice streams, a checkpoint of
+    the run resumes it to the uninterrupted weights, and a file of another run is refused, naming what differs."""
+    from tdbook.experiments.backgammon_symmetric_cli import train_main
+
+    base = ["--arch", "free", "--hidden", "5", "--checkpoint-every", "30", "--pubeval-pairs", "5", "--no-progress"]
+    warm = tmp_path / "warm.npz"
+    assert train_main([*base, "--inputs", "expanded", "--games", "40", "--out", str(warm)]) == 0
+    run = [*base, "--inputs", "contact", "--warm-start", str(warm)]
+    one = tmp_path / "one.npz"
+    assert train_main([*run, "--games", "100", "--out", str(one), "--checkpoint", str(tmp_path / "o.ckpt.npz")]) == 0
+    a = SymmetricGammon.load(one)
+    assert a.inputs == "contact" and a.info["games_done"] == 100
+    assert a.info["spec"]["warm_start"]["games"] == 40 and len(a.info["spec"]["warm_start"]["sha256"]) == 64
+    ck = tmp_path / "r.ckpt.npz"
+    res = tmp_path / "r.npz"
+    assert train_main([*run, "--games", "70", "--out", str(res), "--checkpoint", str(ck)]) == 0
+    assert train_main([*run, "--games", "100", "--out", str(res), "--checkpoint", str(ck)]) == 0
+    b = SymmetricGammon.load(res)
+    assert np.array_equal(a.W1, b.W1) and np.array_equal(a.W2, b.W2)
+    w = SymmetricGammon.load(warm)
+    fresh = w.widen("contact")
+    fresh.train(1, 40, 60, 0.1)  # the same games by hand: the file's net widened, games 40..99 at α 0.1
+    assert np.array_equal(fresh.W1, a.W1)
+    capsys.readouterr()
+    assert train_main([*base, "--inputs", "contact", "--hidden", "6", "--warm-start", str(warm), "--games", "90"]) == 2
+    assert "its hidden units is 5, this run's is 6" in capsys.readouterr().err
+    assert train_main([*run, "--games", "30", "--out", str(tmp_path / "x.npz")]) == 2
+    assert "40 games done" in capsys.readouterr().err
+    other = tmp_path / "other.npz"
+    w.W1[0, 0] += 1.0
+    w.save(other, games_done=40, spec=w.info["spec"])  # another file: another SHA-256, another run
+    before = ck.read_bytes()
+    assert (
+        train_main(
+            [
+                *base,
+                "--inputs",
+                "contact",
+                "--warm-start",
+                str(other),
+                "--games",
+                "110",
+                "--out",
+                str(res),
+                "--checkpoint",
+                str(ck),
+            ]
+        )
+        == 2
+    )
+    assert "another run" in capsys.readouterr().err and ck.read_bytes() == before
+    assert train_main([*run[:-1], str(tmp_path / "missing.npz"), "--games", "90"]) == 2
+    assert "no such file" in capsys.readouterr().err

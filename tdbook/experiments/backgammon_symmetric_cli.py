@@ -6,11 +6,18 @@ third step size (``--alpha-final``) was added, not yet past its start — (refus
 other run's file, naming it), ends a Ctrl-C with one line naming the checkpoint and the resume command,
 never overwrites a shipped file in ``data/`` without ``--force``, and writes the net with a sidecar
 recording the exact command, games, wall time and a 1-ply match against pubeval (selection seed).
+
+``--warm-start FILE`` starts from a trained net of the same architecture, hidden units and seed instead of
+fresh weights, widened to this run's input set (:meth:`~tdbook.learners.backgammon_symmetric.SymmetricGammon.widen`:
+the new inputs' weights start at zero) and carried on from its game count on the same dice streams; the
+file's SHA-256 goes into the run's spec, so a checkpoint resumes only a run from the same file.  The wall
+time recorded is this run's own.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import shlex
 import sys
 import time
@@ -32,8 +39,8 @@ INTERRUPTED = 130
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="python -m tdbook train symmetric-gammon",
-        description="Self-play TD(0) training of a notebook 09 net (symmetric, naive, free; raw or expanded inputs); "
-        "checkpointed, resumable.",
+        description="Self-play TD(0) training of a notebook 09 net (symmetric, naive, free; raw, expanded or "
+        "contact inputs); checkpointed, resumable.",
     )
     ap.add_argument("--arch", choices=list(ARCHS), required=True, help="(a) symmetric, (b) naive, (c) free")
     ap.add_argument("--hidden", type=int, default=40, help="hidden units (default 40)")
@@ -41,7 +48,8 @@ def _parser() -> argparse.ArgumentParser:
         "--inputs",
         choices=list(INPUTS),
         default="raw",
-        help="raw: TD-Gammon's units; expanded: plus pip count, shot, prime and escape features per side",
+        help="raw: TD-Gammon's units; expanded: plus pip count, shot, prime and escape features per side; "
+        "contact: those and pips lost to a hit, pips to break contact, containment",
     )
     ap.add_argument("--games", type=int, required=True, help="self-play games in all")
     ap.add_argument("--alpha", type=float, default=0.1, help="step size (default 0.1)")
@@ -57,6 +65,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--final-after", type=int, default=None, help="games before --alpha-final takes over")
     ap.add_argument("--seed", type=int, default=1, help="initial weights and dice streams (default 1)")
+    ap.add_argument(
+        "--warm-start",
+        metavar="FILE",
+        help="start from this trained net (same arch, hidden units and seed), widened to --inputs, at its game count",
+    )
     ap.add_argument("--checkpoint-every", type=int, default=5000, help="games between checkpoints (default 5000)")
     ap.add_argument("--pubeval-pairs", type=int, default=1000, help="duplicate pairs of the final pubeval match")
     ap.add_argument("--out", help="weights file (.npz; default build/symmetric_gammon/symgammon_<arch>.npz)")
@@ -124,6 +137,34 @@ def _resumable(saved: dict | None, spec: dict, done: int) -> bool:
     return saved == earlier and done <= spec["final_after"]
 
 
+def _warm_start(a: argparse.Namespace, spec: dict) -> SymmetricGammon:
+    """The widened net of ``--warm-start`` with its games done; ``spec`` gains the file's name, SHA-256 and games.
+    ValueError naming the file and the mismatch."""
+    path = Path(a.warm_start)
+    if not path.is_file():
+        raise ValueError(f"--warm-start {path}: no such file")
+    warm = SymmetricGammon.load(path)
+    games = int(warm.info.get("games_done", 0))
+    seed = (warm.info.get("spec") or {}).get("seed")
+    for what, theirs, ours in (
+        ("arch", warm.arch, a.arch),
+        ("hidden units", warm.hidden, a.hidden),
+        ("seed", seed, a.seed),
+    ):
+        if theirs != ours:
+            raise ValueError(f"--warm-start {path}: its {what} is {theirs!r}, this run's is {ours!r}")
+    if not 0 < games < a.games:
+        raise ValueError(f"--warm-start {path}: it has {games:,} games done; --games must be more ({a.games:,})")
+    model = warm.widen(a.inputs)
+    spec["warm_start"] = {
+        "file": path.as_posix(),
+        "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        "games": games,
+    }
+    model.info = {"spec": spec, "games_done": games, "wall_time_s": 0.0}
+    return model
+
+
 def train_main(argv: Sequence[str] | None = None) -> int:
     ap = _parser()
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -139,11 +180,14 @@ def train_main(argv: Sequence[str] | None = None) -> int:
     stages = _stages(a)
     try:
         out, ckpt = _files(a)
+        warm = _warm_start(a, spec) if a.warm_start else None
         if ckpt.exists():
             model = SymmetricGammon.load(ckpt)
             if not _resumable(model.info.get("spec"), spec, int(model.info.get("games_done", 0))):
                 raise UsageError(f"checkpoint {ckpt} belongs to another run ({model.info.get('spec')}), not {spec}")
             model.info["spec"] = spec
+        elif warm is not None:
+            model = warm
         else:
             model = SymmetricGammon.new(a.arch, a.hidden, alpha=a.alpha, seed=a.seed, inputs=a.inputs)
             model.info.update(spec=spec, games_done=0, wall_time_s=0.0)

@@ -29,10 +29,12 @@ Architectures (:data:`ARCHS`), all one hidden layer of logistic units:
   of the side on roll.  Nothing ties them.
 
 Input sets (:data:`INPUTS`): ``"raw"`` is the above; ``"expanded"`` adds each side's four hand-made
-features (:mod:`tdbook.games.backgammon_features`: pip count, shot share, prime, escapes), each computed
+features (:mod:`tdbook.games.backgammon_features`: pip count, shot share, prime, escapes) and ``"contact"``
+seven (those four, then pips lost to a hit, pips to break contact, containment), each computed
 from that side's own view, so the flip exchanges the two sets — after the raw units for ``free``
 (mover's, then opponent's), as their difference for the symmetric archs (the identities still hold).
-The kernels take one integer code: the architecture in the two low bits, :data:`EXPANDED` for the input set.
+The kernels take one integer code: the architecture in the two low bits, the input set in the next two
+(:data:`EXPANDED`, :data:`CONTACT`).
 
 Every architecture reports ``(P(win), P(gammon win), P(gammon loss))`` (unconditional; a
 backgammon counts as a gammon) of the side on roll; cubeless equity
@@ -57,15 +59,31 @@ from ..core.rng import seed_state
 from ..games.backgammon import MAX_AFTER, NSLOT, OFF, WS_SIZE, flip, gen_afterstates, opening_roll, roll, win_multiplier
 from ..games.backgammon_encoding import MAX_NNZ as MAX_NNZ_RAW
 from ..games.backgammon_encoding import encode_tesauro
-from ..games.backgammon_features import N_FEATURES, both_sides
+from ..games.backgammon_features import N_CONTACT, N_FEATURES, both_sides
 from .td_net import TDNet
 
 ARCHS: dict[str, int] = {"symmetric": 0, "naive": 1, "free": 2}
 ARCH_SYMMETRIC, ARCH_NAIVE, ARCH_FREE = 0, 1, 2
-INPUTS: dict[str, int] = {"raw": 0, "expanded": 4}
-EXPANDED = 4  # bit of a net's kernel code: the input set; the two low bits are the architecture
-N_IN = {0: 98, 1: 98, 2: 196, 4: 98 + N_FEATURES, 5: 98 + N_FEATURES, 6: 196 + 2 * N_FEATURES}
-MAX_NNZ = MAX_NNZ_RAW + 2 * N_FEATURES
+INPUTS: dict[str, int] = {"raw": 0, "expanded": 4, "contact": 8}
+EXPANDED, CONTACT = 4, 8  # bits of a net's kernel code: the input set; the two low bits are the architecture
+N_IN = {
+    a | b: (196 if a == ARCH_FREE else 98) + (2 if a == ARCH_FREE else 1) * nf
+    for b, nf in ((0, 0), (EXPANDED, N_FEATURES), (CONTACT, N_CONTACT))
+    for a in (ARCH_SYMMETRIC, ARCH_NAIVE, ARCH_FREE)
+}
+MAX_NNZ = MAX_NNZ_RAW + 2 * N_CONTACT
+
+
+@njit(cache=True, inline="always")
+def n_features(code) -> int:
+    """Hand-made features per side of a kernel code's input set: 0 (raw), 4 (expanded), 7 (contact)."""
+    if code & CONTACT:
+        return N_CONTACT
+    if code & EXPANDED:
+        return N_FEATURES
+    return 0
+
+
 FORMAT = "tdbook.SymmetricGammon/1"
 
 
@@ -81,19 +99,20 @@ def _sigmoid(x: float) -> float:
 def encode(arch, pos, idx, val) -> int:
     """Sparse inputs of ``pos`` (side on roll's view): the difference of the blocks (symmetric
     archs: unit ``i`` of the mover minus unit ``i`` of the opponent, one entry per unit, exact
-    zeros dropped) or the 196 side-on-roll units (free); with :data:`EXPANDED` set in ``arch``,
-    each side's :data:`~tdbook.games.backgammon_features.N_FEATURES` hand-made features follow
+    zeros dropped) or the 196 side-on-roll units (free); with an input set beyond raw in ``arch``,
+    each side's :func:`n_features` hand-made features follow
     (free: the mover's at 196.., the opponent's after them; symmetric: their difference at 98..)."""
     kind = arch & 3
+    nf = n_features(arch)
     nnz = encode_tesauro(pos, 0, False, idx, val)
-    if arch & EXPANDED:
-        f = np.empty(2 * N_FEATURES)
-        both_sides(pos, f, np.empty(NSLOT, np.int8))
-        for k in range(N_FEATURES):
+    if nf:
+        f = np.empty(2 * nf)
+        both_sides(pos, f, np.empty(NSLOT, np.int8), nf)
+        for k in range(nf):
             idx[nnz] = 196 + k
             val[nnz] = f[k]
-            idx[nnz + 1] = 196 + N_FEATURES + k
-            val[nnz + 1] = f[N_FEATURES + k]
+            idx[nnz + 1] = 196 + nf + k
+            val[nnz + 1] = f[nf + k]
             nnz += 2
     if kind == ARCH_FREE:
         return nnz
@@ -102,8 +121,8 @@ def encode(arch, pos, idx, val) -> int:
         i = idx[a]
         v = val[a]
         if i >= 196:  # a feature: the opponent's set subtracts from the mover's
-            i = 98 + (i - 196) % N_FEATURES
-            if idx[a] >= 196 + N_FEATURES:
+            i = 98 + (i - 196) % nf
+            if idx[a] >= 196 + nf:
                 v = -v
         elif i >= 98:
             i -= 98
@@ -382,6 +401,26 @@ class SymmetricGammon:
         """A fresh net; ``inputs="expanded"`` adds :mod:`~tdbook.games.backgammon_features` per side."""
         net = TDNet(N_IN[kernel_code(arch, inputs)], hidden, 3, alpha=alpha, lam=0.0, init=init, seed=seed)
         return cls(net, arch, inputs=inputs)
+
+    def widen(self, inputs: str) -> SymmetricGammon:
+        """This net on an input set whose hand-made features extend its own (raw → expanded → contact): the
+        weights of the inputs it has are kept, the new inputs' weights start at zero, so the widened net
+        computes exactly what this one does until it trains on (a warm start; notebook 09's (c‴))."""
+        code = kernel_code(self.arch, inputs)
+        old_nf, nf = n_features(self.code), n_features(code)
+        if nf < old_nf:
+            raise ValueError(f"cannot widen a net on {self.inputs} inputs to the smaller {inputs} set")
+        sides, n_raw = (2, 196) if self.kind == ARCH_FREE else (1, 98)
+        net = TDNet(N_IN[code], self.hidden, 3, alpha=self.net.alpha, lam=0.0, init=0.0, seed=0)
+        net.W1[:] = 0.0
+        net.W1[:n_raw] = self.W1[:n_raw]
+        for side in range(sides):
+            net.W1[n_raw + side * nf : n_raw + side * nf + old_nf] = self.W1[
+                n_raw + side * old_nf : n_raw + (side + 1) * old_nf
+            ]
+        net.W1[-1] = self.W1[-1]
+        net.W2[:] = self.W2
+        return SymmetricGammon(net, self.arch, dict(self.info), inputs=inputs)
 
     @property
     def hidden(self) -> int:
