@@ -6,7 +6,8 @@ Games differ in length between nets that learned differently, so moves (plies) p
 games per second and the ratio is taken per move.  Each net first learns for ``--warm`` games, then ``--games``
 more are timed; the best of ``--repeat`` timings is kept (the least disturbed by other work on the machine).
 Issue 19's aim: the symmetric net's training time within 1.3x the unconstrained one's.  ``--inputs expanded``
-times (a)–(c) with the hand-made inputs of :mod:`tdbook.games.backgammon_features` ((d) has raw inputs only).
+(or ``contact``) times (a)–(c) with the hand-made inputs of :mod:`tdbook.games.backgammon_features` ((d) has raw
+inputs only).
 Run: ``.venv/bin/python benchmarks/bench_symmetric_gammon.py``.
 """
 
@@ -16,6 +17,7 @@ import argparse
 import time
 
 from tdbook.experiments.backgammon_symmetric import RIVALS, new_rival, train_chunk
+from tdbook.learners.backgammon_symmetric import INPUTS
 
 
 def main() -> None:
@@ -24,7 +26,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--warm", type=int, default=2000)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--inputs", choices=["raw", "expanded"], default="raw")
+    ap.add_argument("--inputs", choices=list(INPUTS), default="raw")
     a = ap.parse_args()
     for h in a.hidden:
         rates = {}

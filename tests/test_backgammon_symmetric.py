@@ -268,7 +268,10 @@ def test_cli_warm_start_widens_a_trained_net_carries_on_its_games_and_resumes(tm
 
     base = ["--arch", "free", "--hidden", "5", "--checkpoint-every", "30", "--pubeval-pairs", "5", "--no-progress"]
     warm = tmp_path / "warm.npz"
-    assert train_main([*base, "--inputs", "expanded", "--games", "40", "--out", str(warm)]) == 0
+    warm_ck = str(tmp_path / "w.ckpt.npz")  # not the default under build/: a test leaves the tree as it found it
+    assert (
+        train_main([*base, "--inputs", "expanded", "--games", "40", "--out", str(warm), "--checkpoint", warm_ck]) == 0
+    )
     run = [*base, "--inputs", "contact", "--warm-start", str(warm)]
     one = tmp_path / "one.npz"
     assert train_main([*run, "--games", "100", "--out", str(one), "--checkpoint", str(tmp_path / "o.ckpt.npz")]) == 0

@@ -287,7 +287,7 @@ class Curve:
 
 
 def new_rival(rival: str, hidden: int, alpha: float, seed: int, inputs: str = "raw"):
-    """A fresh net of ``rival``: one of :data:`RIVALS`; ``inputs`` "expanded" adds the hand-made
+    """A fresh net of ``rival``: one of :data:`RIVALS`; ``inputs`` "expanded" or "contact" adds the hand-made
     features of :mod:`tdbook.games.backgammon_features` ((a)–(c) only)."""
     if rival == "tesauro":
         if inputs != "raw":
