@@ -17,8 +17,10 @@ from tdbook.learners.backgammon_symmetric import SymmetricGammon
 POSITIONS, _ = sample_positions(12, seed=3, every=2)
 
 
-def _random_net(arch: str, seed: int, scale: float = 1.0, inputs: str = "raw") -> SymmetricGammon:
-    model = SymmetricGammon.new(arch, hidden=7, seed=seed, inputs=inputs)
+def _random_net(
+    arch: str, seed: int, scale: float = 1.0, inputs: str = "raw", backgammons: bool = False
+) -> SymmetricGammon:
+    model = SymmetricGammon.new(arch, hidden=7, seed=seed, inputs=inputs, backgammons=backgammons)
     rng = np.random.default_rng(seed)
     model.W1[:] = rng.normal(0.0, scale, model.W1.shape)
     model.W2[:] = rng.normal(0.0, scale, model.W2.shape)
@@ -67,26 +69,33 @@ def test_equity_formula_on_hand_made_outputs():
     assert sym.equity(p) == pytest.approx(0.15, abs=1e-15)
     assert sym.equity(np.array([1.0, 1.0, 0.0])) == 2.0
     assert sym.equity(np.array([0.0, 0.0, 1.0])) == -2.0
+    # with backgammon outputs a backgammon is worth 3: P(w) = 0.6, P(gw) = 0.15, P(gl) = 0.2, P(bgw) = 0.05,
+    # P(bgl) = 0.1: E = 0.15 + 0.05 − 0.1 = 0.1
+    assert sym.equity(np.array([0.6, 0.15, 0.2, 0.05, 0.1])) == pytest.approx(0.1, abs=1e-15)
+    assert sym.equity(np.array([1.0, 1.0, 0.0, 1.0, 0.0])) == 3.0
+    assert sym.equity(np.array([0.0, 0.0, 1.0, 0.0, 1.0])) == -3.0
 
 
-@pytest.mark.parametrize("arch", ["symmetric", "naive", "free"])
-@pytest.mark.parametrize("k", [0, 1, 2])
+@pytest.mark.parametrize(
+    "arch,backgammons,k",
+    [(a, False, k) for a in ("symmetric", "naive", "free") for k in range(3)] + [("free", True, k) for k in range(5)],
+)
 @pytest.mark.parametrize("inputs", list(sym.INPUTS))
-def test_tied_gradient_matches_finite_differences(arch, k, inputs):
-    model = _random_net(arch, 11 + k, scale=0.7, inputs=inputs)
+def test_tied_gradient_matches_finite_differences(arch, backgammons, k, inputs):
+    model = _random_net(arch, 11 + k, scale=0.7, inputs=inputs, backgammons=backgammons)
     pos = POSITIONS[5]
     idx, val, g, z, p = model.scratch()
     nnz = sym.encode(model.code, pos, idx, val)
     s = 1.0
 
     def out(W1, W2):
-        gg, zz, pp = np.zeros_like(g), np.zeros(3), np.zeros(3)
+        gg, zz, pp = np.zeros_like(g), np.zeros_like(z), np.zeros_like(p)
         sym.forward(model.code, W1, W2, idx, val, nnz, s, gg, zz, pp)
         return pp[k]
 
     sym.forward(model.code, model.W1, model.W2, idx, val, nnz, s, g, z, p)
     W1, W2 = model.W1.copy(), model.W2.copy()
-    delta = np.zeros(3)
+    delta = np.zeros(model.outputs)
     delta[k] = 1.0
     sym.td_update(model.code, W1, W2, idx, val, nnz, s, g, z, delta, 1.0)
     analytic = [W1 - model.W1, W2 - model.W2]
@@ -188,6 +197,80 @@ def test_widening_keeps_the_function_and_zeroes_the_new_inputs(arch):
     )
     with pytest.raises(ValueError, match="cannot widen a net on contact inputs to the smaller expanded set"):
         wide.widen("expanded")
+
+
+def test_backgammon_outputs_warm_start_keeps_the_net_and_are_refused_where_they_do_not_fit():
+    small = _random_net("free", 8, inputs="expanded")
+    wide = small.with_backgammons()
+    assert wide.outputs == 5 and wide.describe() == "free 204-7-5 (expanded inputs, backgammon outputs)"
+    for pos in POSITIONS[::3]:
+        p, q = small.probabilities(pos), wide.probabilities(pos)
+        assert np.array_equal(p, q[:3])  # the three outputs it had are untouched
+        assert q[3] < p[1] and q[4] < p[2]  # each backgammon node starts below its gammon node
+    with pytest.raises(ValueError, match="has backgammon outputs already"):
+        wide.with_backgammons()
+    with pytest.raises(ValueError, match="'free' architecture only"):
+        _random_net("symmetric", 8).with_backgammons()
+    with pytest.raises(ValueError, match="'free' architecture only"):
+        SymmetricGammon.new("naive", hidden=3, backgammons=True)
+    with pytest.raises(ValueError, match="3 output columns, this one has 98 and 5"):
+        SymmetricGammon(SymmetricGammon.new("free", hidden=3, backgammons=True).net.__class__(98, 3, 5), "symmetric")
+
+
+def _reference_game(model: SymmetricGammon, seed: int, game: int, alpha: float) -> int:
+    """One self-play TD(0) game written out plainly from the module's kernels (the targets spelled out: the next
+    position's outputs seen from this side, (1 − w, gl, gw, bgl, bgw), and at the end (1, gammon?, 0,
+    backgammon?, 0)); returns the winner's points."""
+    from tdbook.core.rng import seed_state
+
+    code, W1, W2 = model.code, model.W1, model.W2
+    out_pos, out_mv, ws = bg.make_buffers()
+    scores, tmp = np.zeros(bg.MAX_AFTER), np.zeros(bg.NSLOT, np.int8)
+    idx, val, g, z, p = model.scratch()
+    rng = seed_state(seed, game)
+    pos = bg.initial_position().astype(np.int8)
+    _, d1, d2 = bg.opening_roll(rng)
+    prev = None
+    while True:
+        n = bg.gen_afterstates(pos, d1, d2, out_pos, out_mv, ws)
+        k = sym.choose_1ply(code, W1, W2, out_pos, n, scores, tmp, idx, val, g, z, p)
+        a = out_pos[k].copy()
+        if a[bg.OFF] == 15:
+            mult = bg.win_multiplier(a)
+            target = np.array([1.0, float(mult >= 2), 0.0, float(mult == 3), 0.0])
+            pi, pv, pn, pg, pz, pp = prev
+            sym.td_update(code, W1, W2, pi, pv, pn, 1.0, pg, pz, target - pp, alpha)
+            return int(mult)
+        nxt = bg.flipped(a)
+        nnz = sym.encode(code, nxt, idx, val)
+        sym.forward(code, W1, W2, idx, val, nnz, 1.0, g, z, p)
+        if prev is not None:
+            target = np.array([1.0 - p[0], p[2], p[1], p[4], p[3]])
+            pi, pv, pn, pg, pz, pp = prev
+            sym.td_update(code, W1, W2, pi, pv, pn, 1.0, pg, pz, target - pp, alpha)
+            sym.forward(code, W1, W2, idx, val, nnz, 1.0, g, z, p)
+        prev = (idx.copy(), val.copy(), nnz, g.copy(), z.copy(), p.copy())
+        pos = nxt
+        d1, d2 = bg.roll(rng)
+
+
+def test_backgammon_outputs_learn_from_backgammons_as_the_reference_game_does():
+    """The jitted trainer's updates of a 5-output net equal the plain reference game's, on a game that ends in a
+        backgammon, one that ends in a gammon (the terminal targets of the gammon and backgammon nodes differ only
+    there) and one that ends in a single win."""
+    seen = set()
+    for game in range(200):  # each game from the same fresh net
+        a = SymmetricGammon.new("free", hidden=6, seed=2, backgammons=True)
+        b = SymmetricGammon.new("free", hidden=6, seed=2, backgammons=True)
+        mult = abs(int(a.train(seed=8, first_game=game, n_games=1, alpha=0.05)[0, 0]))
+        if mult in seen:
+            continue
+        seen.add(mult)
+        assert _reference_game(b, 8, game, 0.05) == mult
+        assert np.allclose(a.W1, b.W1, rtol=0, atol=1e-12) and np.allclose(a.W2, b.W2, rtol=0, atol=1e-12)
+        if seen == {1, 2, 3}:
+            break
+    assert seen == {1, 2, 3}, seen
 
 
 def test_difference_encoding_is_the_blocks_difference():
@@ -318,3 +401,31 @@ def test_cli_warm_start_widens_a_trained_net_carries_on_its_games_and_resumes(tm
     assert "another run" in capsys.readouterr().err and ck.read_bytes() == before
     assert train_main([*run[:-1], str(tmp_path / "missing.npz"), "--games", "90"]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_cli_backgammon_outputs_from_scratch_and_by_warm_start(tmp_path, capsys):
+    """--backgammon-outputs: a 5-output free net from scratch, or a 3-output net warm-started into one (its spec
+    says so); refused for the symmetric archs and for a warm start that would drop a net's backgammon outputs."""
+    from tdbook.experiments.backgammon_symmetric_cli import train_main
+
+    base = ["--arch", "free", "--hidden", "5", "--checkpoint-every", "30", "--pubeval-pairs", "5", "--no-progress"]
+    fresh = tmp_path / "fresh.npz"
+    ck = ["--checkpoint", str(tmp_path / "f.ckpt.npz")]
+    assert train_main([*base, "--backgammon-outputs", "--games", "40", "--out", str(fresh), *ck]) == 0
+    f = SymmetricGammon.load(fresh)
+    assert f.outputs == 5 and f.info["spec"]["backgammons"] is True
+    three = tmp_path / "three.npz"
+    assert train_main([*base, "--games", "40", "--out", str(three), "--checkpoint", str(tmp_path / "t.ckpt.npz")]) == 0
+    warm = tmp_path / "warm.npz"
+    run = [*base, "--backgammon-outputs", "--warm-start", str(three), "--games", "70", "--out", str(warm)]
+    assert train_main([*run, "--checkpoint", str(tmp_path / "w.ckpt.npz")]) == 0
+    w = SymmetricGammon.load(warm)
+    by_hand = SymmetricGammon.load(three).with_backgammons()
+    by_hand.train(1, 40, 30, 0.1)
+    assert w.outputs == 5 and np.array_equal(w.W1, by_hand.W1) and np.array_equal(w.W2, by_hand.W2)
+    capsys.readouterr()
+    assert train_main([*base, "--warm-start", str(warm), "--games", "90", "--out", str(tmp_path / "x.npz")]) == 2
+    assert "it has backgammon outputs; this run has none" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        train_main(["--arch", "symmetric", "--backgammon-outputs", "--games", "10", "--no-progress"])
+    assert "--backgammon-outputs is for --arch free only" in capsys.readouterr().err

@@ -219,7 +219,7 @@ def play_pairs_pubeval(arch, W1, W2, w, seed, first_pair, n_pairs, out) -> None:
     pos = np.zeros(NSLOT, np.int8)
     idx = np.zeros(MAX_NNZ, np.int64)
     val = np.zeros(MAX_NNZ)
-    g, z, p = np.zeros(m), np.zeros(3), np.zeros(3)
+    g, z, p = np.zeros(m), np.zeros(W2.shape[1]), np.zeros(W2.shape[1])
     x = np.zeros(122)
     for i in range(n_pairs):
         pr = first_pair + i
@@ -359,7 +359,7 @@ def probabilities(model, pos: np.ndarray) -> np.ndarray:
     if isinstance(model, TDGammon):
         o = model.outputs_of(pos, 0)
         return np.array([0.5 * (o[0] + 1.0 - o[2]), o[1], o[3]])
-    return model.probabilities(pos)
+    return model.probabilities(pos)[:3]
 
 
 def gnubg_probabilities(positions: np.ndarray) -> np.ndarray:

@@ -9,9 +9,10 @@ recording the exact command, games, wall time and a 1-ply match against pubeval 
 
 ``--warm-start FILE`` starts from a trained net of the same architecture, hidden units and seed instead of
 fresh weights, widened to this run's input set (:meth:`~tdbook.learners.backgammon_symmetric.SymmetricGammon.widen`:
-the new inputs' weights start at zero) and carried on from its game count on the same dice streams; the
-file's SHA-256 goes into the run's spec, so a checkpoint resumes only a run from the same file.  The wall
-time recorded is this run's own.
+the new inputs' weights start at zero) and, with ``--backgammon-outputs``, given backgammon outputs
+(:meth:`~tdbook.learners.backgammon_symmetric.SymmetricGammon.with_backgammons`), and carried on from its game
+count on the same dice streams; the file's SHA-256 goes into the run's spec, so a checkpoint resumes only a run
+from the same file.  The wall time recorded is this run's own.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from tqdm.auto import tqdm
 
 from ..core.paths import data_dir, repo_root
 from ..core.storage import code_version, sidecar_path, write_sidecar
-from ..learners.backgammon_symmetric import ARCHS, INPUTS, SymmetricGammon
+from ..learners.backgammon_symmetric import ARCHS, INPUTS, N_OUT_BG, SymmetricGammon
 from .backgammon_cli import UsageError, _is_within, writable_file
 from .backgammon_match import SELECTION_SEED
 from .backgammon_symmetric import vs_pubeval
@@ -50,6 +51,12 @@ def _parser() -> argparse.ArgumentParser:
         default="raw",
         help="raw: TD-Gammon's units; expanded: plus pip count, shot, prime and escape features per side; "
         "contact: those and pips lost to a hit, pips to break contact, containment",
+    )
+    ap.add_argument(
+        "--backgammon-outputs",
+        action="store_true",
+        help="free only: two more outputs, P(backgammon win) and P(backgammon loss), and an equity that scores a "
+        "backgammon 3 (with --warm-start from a net without them, they start from its gammon outputs)",
     )
     ap.add_argument("--games", type=int, required=True, help="self-play games in all")
     ap.add_argument("--alpha", type=float, default=0.1, help="step size (default 0.1)")
@@ -105,6 +112,8 @@ def _check(a: argparse.Namespace, ap: argparse.ArgumentParser) -> None:
         ap.error(f"--alpha-late must be > 0, got {a.alpha_late}")
     if a.late_after < 0:
         ap.error(f"--late-after must be >= 0, got {a.late_after}")
+    if a.backgammon_outputs and a.arch != "free":
+        ap.error(f"--backgammon-outputs is for --arch free only, got --arch {a.arch}")
     if (a.alpha_final is None) != (a.final_after is None):
         ap.error("--alpha-final and --final-after go together (give both or neither)")
     if a.alpha_final is not None:
@@ -153,9 +162,15 @@ def _warm_start(a: argparse.Namespace, spec: dict) -> SymmetricGammon:
     ):
         if theirs != ours:
             raise ValueError(f"--warm-start {path}: its {what} is {theirs!r}, this run's is {ours!r}")
+    if warm.outputs == N_OUT_BG and not a.backgammon_outputs:
+        raise ValueError(
+            f"--warm-start {path}: it has backgammon outputs; this run has none (add --backgammon-outputs)"
+        )
     if not 0 < games < a.games:
         raise ValueError(f"--warm-start {path}: it has {games:,} games done; --games must be more ({a.games:,})")
     model = warm.widen(a.inputs)
+    if a.backgammon_outputs and model.outputs != N_OUT_BG:
+        model = model.with_backgammons()
     spec["warm_start"] = {
         "file": path.as_posix(),
         "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
@@ -173,6 +188,8 @@ def train_main(argv: Sequence[str] | None = None) -> int:
     spec = {"arch": a.arch, "hidden": a.hidden, "alpha": a.alpha, "seed": a.seed}
     if a.inputs != "raw":
         spec["inputs"] = a.inputs
+    if a.backgammon_outputs:
+        spec["backgammons"] = True
     if a.alpha_late is not None:
         spec.update(alpha_late=a.alpha_late, late_after=a.late_after)
     if a.alpha_final is not None:
@@ -189,7 +206,9 @@ def train_main(argv: Sequence[str] | None = None) -> int:
         elif warm is not None:
             model = warm
         else:
-            model = SymmetricGammon.new(a.arch, a.hidden, alpha=a.alpha, seed=a.seed, inputs=a.inputs)
+            model = SymmetricGammon.new(
+                a.arch, a.hidden, alpha=a.alpha, seed=a.seed, inputs=a.inputs, backgammons=a.backgammon_outputs
+            )
             model.info.update(spec=spec, games_done=0, wall_time_s=0.0)
     except ValueError as e:
         print(f"tdbook train: error: {e}", file=sys.stderr)

@@ -40,10 +40,17 @@ Every architecture reports ``(P(win), P(gammon win), P(gammon loss))`` (uncondit
 backgammon counts as a gammon) of the side on roll; cubeless equity
 ``E = P(w)(1 + P(gw|w)) − (1 − P(w))(1 + P(gl|l)) = 2 P(w) − 1 + P(gw) − P(gl)``.
 
-Training (:func:`train_games`) is TD(0) on those three unconditional outputs:
+The post's equity values a backgammon as a gammon, but a game is scored 3 points for it; a net that cannot tell
+the two apart has no reason to save a backgammon once a gammon is lost (against GNU Backgammon, which can,
+that is where notebook 09's best nets lost most of their race equity).  A ``free`` net may therefore carry two
+more outputs, P(backgammon win) and P(backgammon loss) (``W2`` of :data:`N_OUT_BG` columns;
+``new(..., backgammons=True)`` or :meth:`SymmetricGammon.with_backgammons` for a warm start), and then its
+equity is ``2 P(w) − 1 + P(gw) − P(gl) + P(bgw) − P(bgl)``.
+
+Training (:func:`train_games`) is TD(0) on those unconditional outputs:
 ``θ += α Σ_k δ_k ∂p_k/∂θ``, with the next position's outputs carried into the current frame
-(``(w, gw, gl) → (1 − w, gl, gw)``) and the gradient taken through the tied parametrisation
-(:func:`td_update`; ``tests/test_backgammon_symmetric.py`` checks it against finite differences).
+(``(w, gw, gl) → (1 − w, gl, gw)``, and ``(bgw, bgl) → (bgl, bgw)``) and the gradient taken through the tied
+parametrisation (:func:`td_update`; ``tests/test_backgammon_symmetric.py`` checks it against finite differences).
 """
 
 from __future__ import annotations
@@ -72,6 +79,8 @@ N_IN = {
     for a in (ARCH_SYMMETRIC, ARCH_NAIVE, ARCH_FREE)
 }
 MAX_NNZ = MAX_NNZ_RAW + 2 * N_CONTACT
+N_OUT, N_OUT_BG = 3, 5  # output columns: (w, gw, gl); with backgammon outputs (w, gw, gl, bgw, bgl) — free only
+BG_START_SHIFT = math.log(10.0)  # a warm-started backgammon node: its gammon node's bias lowered by this
 
 
 @njit(cache=True, inline="always")
@@ -151,7 +160,8 @@ def forward(arch, W1, W2, idx, val, nnz, s, g, z, p) -> None:
     """Evaluate the net; ``s`` is the hidden bias input (the side-to-move unit: +1 side on roll).
 
     Fills ``g`` (hidden ``y − ½``), ``z`` (node values: P(w), P(gw|w), P(gl|l) for the symmetric
-    archs; the three unconditional outputs for free) and ``p`` = (P(w), P(gw), P(gl))."""
+    archs; the unconditional outputs for free) and ``p`` = (P(w), P(gw), P(gl)), then (P(bgw), P(bgl)) for a
+    free net with backgammon outputs (``W2`` of 5 columns)."""
     n_in = W1.shape[0] - 1
     m = W1.shape[1]
     for j in range(m):
@@ -167,7 +177,7 @@ def forward(arch, W1, W2, idx, val, nnz, s, g, z, p) -> None:
         gbar += g[j]
     gbar /= m
     if (arch & 3) == ARCH_FREE:
-        for k in range(3):
+        for k in range(W2.shape[1]):
             r = W2[m, k]
             for j in range(m):
                 r += W2[j, k] * (0.5 + g[j])
@@ -199,25 +209,30 @@ def forward(arch, W1, W2, idx, val, nnz, s, g, z, p) -> None:
 
 @njit(cache=True)
 def equity(p) -> float:
-    """Cubeless equity from (P(w), P(gw), P(gl)): ``2 P(w) − 1 + P(gw) − P(gl)``."""
-    return 2.0 * p[0] - 1.0 + p[1] - p[2]
+    """Cubeless equity from (P(w), P(gw), P(gl)): ``2 P(w) − 1 + P(gw) − P(gl)``, a backgammon valued as a
+    gammon; with backgammon outputs (P(bgw), P(bgl)) after them, ``+ P(bgw) − P(bgl)``: a backgammon is 3."""
+    e = 2.0 * p[0] - 1.0 + p[1] - p[2]
+    if p.shape[0] == N_OUT_BG:
+        e += p[3] - p[4]
+    return e
 
 
 @njit(cache=True)
 def td_update(arch, W1, W2, idx, val, nnz, s, g, z, delta, alpha) -> None:
     """``θ += α Σ_k δ_k ∂p_k/∂θ`` at the point last evaluated by :func:`forward` (``g``, ``z``), with
-    ``p = (P(w), P(gw), P(gl))``; every derivative is taken before any weight moves."""
+    ``p = (P(w), P(gw), P(gl)[, P(bgw), P(bgl)])``; every derivative is taken before any weight moves."""
     n_in = W1.shape[0] - 1
     m = W1.shape[1]
     gy = np.zeros(m)  # Σ_k δ_k ∂p_k/∂y_j
     if (arch & 3) == ARCH_FREE:
-        e = np.empty(3)
-        for k in range(3):
+        n_out = W2.shape[1]
+        e = np.empty(n_out)
+        for k in range(n_out):
             e[k] = delta[k] * z[k] * (1.0 - z[k])
         for j in range(m):
-            for k in range(3):
+            for k in range(n_out):
                 gy[j] += e[k] * W2[j, k]
-        for k in range(3):
+        for k in range(n_out):
             for j in range(m):
                 W2[j, k] += alpha * e[k] * (0.5 + g[j])
             W2[m, k] += alpha * e[k]
@@ -295,6 +310,7 @@ def train_games(arch, W1, W2, alpha, seed, first_game, n_games, stats) -> None:
     """Self-play TD(0) games ``first_game .. first_game + n_games − 1`` (dice stream ``(seed, g)``);
     ``stats[i] = (points won by colour 0, plies)``.  See the module docstring."""
     m = W1.shape[1]
+    n_out = W2.shape[1]
     out_pos = np.zeros((MAX_AFTER, NSLOT), np.int8)
     out_mv = np.full((MAX_AFTER, 8), -1, np.int8)
     ws = np.zeros(WS_SIZE, np.int64)
@@ -305,9 +321,9 @@ def train_games(arch, W1, W2, alpha, seed, first_game, n_games, stats) -> None:
     val = np.zeros(MAX_NNZ)
     idx_c = np.zeros(MAX_NNZ, np.int64)
     val_c = np.zeros(MAX_NNZ)
-    g, z, p = np.zeros(m), np.zeros(3), np.zeros(3)
-    g_c, z_c, p_c = np.zeros(m), np.zeros(3), np.zeros(3)
-    delta = np.zeros(3)
+    g, z, p = np.zeros(m), np.zeros(n_out), np.zeros(n_out)
+    g_c, z_c, p_c = np.zeros(m), np.zeros(n_out), np.zeros(n_out)
+    delta = np.zeros(n_out)
     for gi in range(n_games):
         rng = seed_state(seed, first_game + gi)
         pos[:] = 0
@@ -328,6 +344,9 @@ def train_games(arch, W1, W2, alpha, seed, first_game, n_games, stats) -> None:
                     delta[0] = 1.0 - p_c[0]
                     delta[1] = (1.0 if mult >= 2 else 0.0) - p_c[1]
                     delta[2] = 0.0 - p_c[2]
+                    if n_out == N_OUT_BG:
+                        delta[3] = (1.0 if mult == 3 else 0.0) - p_c[3]
+                        delta[4] = 0.0 - p_c[4]
                     td_update(arch, W1, W2, idx_c, val_c, nnz_c, 1.0, g_c, z_c, delta, alpha)
                 stats[gi, 0] = mult if colour == 0 else -mult
                 stats[gi, 1] = plies
@@ -335,10 +354,13 @@ def train_games(arch, W1, W2, alpha, seed, first_game, n_games, stats) -> None:
             flip(a, tmp)  # the next position, from the next mover's view
             nnz = encode(arch, tmp, idx, val)
             forward(arch, W1, W2, idx, val, nnz, 1.0, g, z, p)
-            if started:  # next position's outputs in the current frame: (1 − w, gl, gw)
+            if started:  # next position's outputs in the current frame: (1 − w, gl, gw[, bgl, bgw])
                 delta[0] = (1.0 - p[0]) - p_c[0]
                 delta[1] = p[2] - p_c[1]
                 delta[2] = p[1] - p_c[2]
+                if n_out == N_OUT_BG:
+                    delta[3] = p[4] - p_c[3]
+                    delta[4] = p[3] - p_c[4]
                 td_update(arch, W1, W2, idx_c, val_c, nnz_c, 1.0, g_c, z_c, delta, alpha)
                 forward(arch, W1, W2, idx, val, nnz, 1.0, g, z, p)
             started = True
@@ -374,10 +396,11 @@ class SymmetricGammon:
 
     def __init__(self, net: TDNet, arch: str, info: dict[str, Any] | None = None, inputs: str = "raw") -> None:
         code = kernel_code(arch, inputs)
-        if net.n_in != N_IN[code] or net.n_out != 3:
+        outs = (N_OUT, N_OUT_BG) if ARCHS[arch] == ARCH_FREE else (N_OUT,)
+        if net.n_in != N_IN[code] or net.n_out not in outs:
             raise ValueError(
-                f"a {arch!r} net on {inputs} inputs has {N_IN[code]} inputs and 3 output columns, "
-                f"this one has {net.n_in} and {net.n_out}"
+                f"a {arch!r} net on {inputs} inputs has {N_IN[code]} inputs and "
+                f"{' or '.join(map(str, outs))} output columns, this one has {net.n_in} and {net.n_out}"
             )
         self.net, self.arch, self.inputs, self.code, self.kind = net, arch, inputs, code, ARCHS[arch]
         self.info: dict[str, Any] = dict(info or {})
@@ -397,9 +420,14 @@ class SymmetricGammon:
         init: float = 0.1,
         seed: int = 0,
         inputs: str = "raw",
+        backgammons: bool = False,
     ) -> SymmetricGammon:
-        """A fresh net; ``inputs="expanded"`` adds :mod:`~tdbook.games.backgammon_features` per side."""
-        net = TDNet(N_IN[kernel_code(arch, inputs)], hidden, 3, alpha=alpha, lam=0.0, init=init, seed=seed)
+        """A fresh net; ``inputs="expanded"`` adds :mod:`~tdbook.games.backgammon_features` per side;
+        ``backgammons`` adds the two backgammon outputs (``"free"`` only)."""
+        if backgammons and arch != "free":
+            raise ValueError(f"backgammon outputs are for the 'free' architecture only, not {arch!r}")
+        n_out = N_OUT_BG if backgammons else N_OUT
+        net = TDNet(N_IN[kernel_code(arch, inputs)], hidden, n_out, alpha=alpha, lam=0.0, init=init, seed=seed)
         return cls(net, arch, inputs=inputs)
 
     def widen(self, inputs: str) -> SymmetricGammon:
@@ -411,7 +439,7 @@ class SymmetricGammon:
         if nf < old_nf:
             raise ValueError(f"cannot widen a net on {self.inputs} inputs to the smaller {inputs} set")
         sides, n_raw = (2, 196) if self.kind == ARCH_FREE else (1, 98)
-        net = TDNet(N_IN[code], self.hidden, 3, alpha=self.net.alpha, lam=0.0, init=0.0, seed=0)
+        net = TDNet(N_IN[code], self.hidden, self.outputs, alpha=self.net.alpha, lam=0.0, init=0.0, seed=0)
         net.W1[:] = 0.0
         net.W1[:n_raw] = self.W1[:n_raw]
         for side in range(sides):
@@ -421,6 +449,26 @@ class SymmetricGammon:
         net.W1[-1] = self.W1[-1]
         net.W2[:] = self.W2
         return SymmetricGammon(net, self.arch, dict(self.info), inputs=inputs)
+
+    def with_backgammons(self) -> SymmetricGammon:
+        """This free net with two backgammon outputs added (a warm start): the other weights are kept and each
+        backgammon node starts as a copy of its gammon node with the bias lowered by :data:`BG_START_SHIFT`, so
+        a backgammon starts about a tenth as likely as a gammon where gammons are rare, and learns from there."""
+        if self.kind != ARCH_FREE:
+            raise ValueError(f"backgammon outputs are for the 'free' architecture only, not {self.arch!r}")
+        if self.outputs == N_OUT_BG:
+            raise ValueError("this net has backgammon outputs already")
+        net = TDNet(self.net.n_in, self.hidden, N_OUT_BG, alpha=self.net.alpha, lam=0.0, init=0.0, seed=0)
+        net.W1[:] = self.W1
+        net.W2[:, :N_OUT] = self.W2
+        net.W2[:, 3:5] = self.W2[:, 1:3]
+        net.W2[-1, 3:5] -= BG_START_SHIFT
+        return SymmetricGammon(net, self.arch, dict(self.info), inputs=self.inputs)
+
+    @property
+    def outputs(self) -> int:
+        """Output columns: 3, or 5 with the backgammon outputs."""
+        return self.net.n_out
 
     @property
     def hidden(self) -> int:
@@ -435,11 +483,15 @@ class SymmetricGammon:
         return self.net.W2
 
     def describe(self) -> str:
-        plus = "" if self.inputs == "raw" else f" ({self.inputs} inputs)"
-        return f"{self.arch} {self.net.n_in}-{self.hidden}-{'2' if self.kind != ARCH_FREE else '3'}{plus}"
+        plus = [] if self.inputs == "raw" else [f"{self.inputs} inputs"]
+        if self.outputs == N_OUT_BG:
+            plus.append("backgammon outputs")
+        tail = f" ({', '.join(plus)})" if plus else ""
+        return f"{self.arch} {self.net.n_in}-{self.hidden}-{self.outputs if self.kind == ARCH_FREE else 2}{tail}"
 
     def scratch(self) -> tuple[np.ndarray, ...]:
-        return np.zeros(MAX_NNZ, np.int64), np.zeros(MAX_NNZ), np.zeros(self.hidden), np.zeros(3), np.zeros(3)
+        n = self.outputs
+        return np.zeros(MAX_NNZ, np.int64), np.zeros(MAX_NNZ), np.zeros(self.hidden), np.zeros(n), np.zeros(n)
 
     def nodes(self, pos: np.ndarray, side: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
         """(node values z, unconditional p) of ``pos`` (the view of its side on roll) with side-to-move
@@ -451,7 +503,8 @@ class SymmetricGammon:
         return z, p
 
     def probabilities(self, pos: np.ndarray) -> np.ndarray:
-        """(P(win), P(gammon win), P(gammon loss)) of the side on roll of ``pos`` (its view)."""
+        """(P(win), P(gammon win), P(gammon loss)) of the side on roll of ``pos`` (its view), then
+        (P(backgammon win), P(backgammon loss)) for a net with backgammon outputs."""
         return self.nodes(pos, 1.0)[1]
 
     def equity(self, pos: np.ndarray) -> float:
