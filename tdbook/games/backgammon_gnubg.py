@@ -73,6 +73,14 @@ def equity(pos: np.ndarray, ctx=None) -> float:
     return float(g.evaluate(to_gnubg(pos), g.cube_info(), ctx if ctx is not None else context())[5])
 
 
+def outcomes(pos: np.ndarray, ctx=None) -> np.ndarray:
+    """gnubg's (win, gammon win, backgammon win, gammon loss, backgammon loss) for the side on roll of ``pos``
+    (cumulative: a gammon figure includes the backgammons); its cubeless equity is
+    ``2 win − 1 + gammon win − gammon loss + backgammon win − backgammon loss``."""
+    g = gnubg()
+    return np.array(g.evaluate(to_gnubg(pos), g.cube_info(), ctx if ctx is not None else context())[:5], float)
+
+
 def move_score(after: np.ndarray, ctx=None) -> float:
     """gnubg's score of a move that reaches ``after`` (mover's view): minus the opponent's equity.
 

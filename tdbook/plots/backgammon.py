@@ -164,3 +164,37 @@ def explore_rival(data: Mapping[str, Any]) -> Any:
     fig = learning_curves({data["label"]: (np.asarray(c["games"]), np.asarray(c["ppg"]), np.asarray(c["stderr"]))})
     fig.axes[0].set_title(f"{data['label']}: opening P(win) {w:.3f}, P(gw) {gw:.3f}, P(gl) {gl:.3f}", fontsize=9)
     return fig
+
+
+def equity_loss(losses: Mapping[str, Mapping[str, Any]], labels: Mapping[str, str]) -> Any:
+    """Equity lost per game by position class against gnubg (gnubg 0-ply judging each move): for each net a solid
+    bar as the game is scored and beside it a hatched one with a backgammon valued as a gammon (the post's equity).
+    Nets are named by the tag of their label (the part up to its first closing parenthesis)."""
+    from matplotlib.patches import Patch
+
+    nets = list(losses)
+    classes = list(next(iter(losses.values()))["classes"])
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    w = 0.8 / max(1, len(nets))
+    handles = []
+    for i, n in enumerate(nets):
+        x = np.arange(len(classes)) + (i - (len(nets) - 1) / 2) * w
+        cl = losses[n]["classes"]
+        colour = PALETTE[i % len(PALETTE)]
+        ax.bar(x - w / 4, [cl[c]["loss"] for c in classes], width=w / 2, color=colour)
+        ax.bar(
+            x + w / 4,
+            [cl[c]["loss_as_gammon"] for c in classes],
+            width=w / 2,
+            color="white",
+            edgecolor=colour,
+            hatch="///",
+        )
+        handles.append(Patch(color=colour, label=labels[n].split(")")[0] + ")"))
+    handles.append(Patch(facecolor="white", edgecolor="0.3", hatch="///", label="a backgammon valued as a gammon"))
+    ax.set_xticks(np.arange(len(classes)), classes)
+    ax.set_ylabel("equity lost per game (cubeless points)")
+    ax.set_title("Where the equity goes against gnubg-expert (each move judged by gnubg 0-ply)", fontsize=9)
+    ax.legend(handles=handles, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2, frameon=False)
+    fig.tight_layout()
+    return fig
