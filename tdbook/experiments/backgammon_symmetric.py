@@ -54,6 +54,7 @@ PROFILES: dict[str, dict[str, Any]] = {
         SYM_POSITIONS=30,
         SYM_NETS=3,
         SPEED_GAMES=300,
+        LOSS_PAIRS=10,
     ),
     "standard": dict(
         HIDDEN=40,
@@ -67,6 +68,7 @@ PROFILES: dict[str, dict[str, Any]] = {
         SYM_POSITIONS=200,
         SYM_NETS=10,
         SPEED_GAMES=3000,
+        LOSS_PAIRS=500,
     ),
     "full": dict(
         HIDDEN=40,
@@ -80,6 +82,7 @@ PROFILES: dict[str, dict[str, Any]] = {
         SYM_POSITIONS=1000,
         SYM_NETS=20,
         SPEED_GAMES=10000,
+        LOSS_PAIRS=2000,
     ),
 }
 
@@ -99,6 +102,8 @@ LABELS = {
     "free160xxl": "(c″, 160, 3.2 M) (c″, 160) trained on to 3.2 M games",
     "free160xxxl": "(c″, 160, 4.0 M) (c″, 160) trained on to 4.0 M games",
     "free160ann": "(c″, 160, 4.0 M, α 0.005) (c″, 160, 3.2 M) trained on to 4.0 M games at α 0.005",
+    "free160ct": "(c″, 160, 4.0 M, contact) (c″, 160, 3.2 M) trained on to 4.0 M games with 3 more inputs per side",
+    "free160bg": "(c″, 160, 4.0 M, bg) (c″, 160, 3.2 M) trained on to 4.0 M games with backgammon outputs",
     "symmetric80x": "(a″) symmetric, as (c″): 80 hidden, longer, hand-made inputs",
 }
 #: Shipped nets (``python -m tdbook train symmetric-gammon …``; the sidecars say how each was made).
@@ -107,8 +112,9 @@ TESAURO_SHIPPED = "td_gammon_80.npz"
 #: Larger budgets for the strength aim, one change at a time from (c′) on: (c′) 80 hidden units, more games,
 #: α 0.1 → 0.02; (c″) the same with the expanded inputs (:mod:`tdbook.games.backgammon_features`); (c″) trained
 #: on to twice, four and seven times the games; (c″) with twice the hidden units, and that net trained on to twice,
-#: four and five times the games, the last also with its step size annealed from 0.02 to 0.005 over the extra
-#: games instead (the same games, the one change); (a″) the symmetric net with (c″)'s budget and inputs.
+#: four and five times the games, the last also, over the same extra games, with its step size annealed from 0.02
+#: to 0.005, or with the contact inputs, or with backgammon outputs (one change each); (a″) the symmetric net with
+#: (c″)'s budget and inputs.
 SHIPPED_EXTRA = {
     "free80": "symgammon_c80.npz",
     "free80x": "symgammon_c80x.npz",
@@ -120,6 +126,8 @@ SHIPPED_EXTRA = {
     "free160xxl": "symgammon_c160xxl.npz",
     "free160xxxl": "symgammon_c160xxxl.npz",
     "free160ann": "symgammon_c160ann.npz",
+    "free160ct": "symgammon_c160ct.npz",
+    "free160bg": "symgammon_c160bg.npz",
     "symmetric80x": "symgammon_a80x.npz",
 }
 #: What each single change bought, as claims: (claim id prefix, net with the change, net without it).
@@ -133,6 +141,8 @@ CHANGES = (
     ("hidden-gain-3", "free160xxl", "free80xxl"),
     ("games-gain-4", "free160xxxl", "free160xxl"),
     ("anneal-gain", "free160ann", "free160xxxl"),
+    ("contact-gain", "free160ct", "free160xxxl"),
+    ("bg-gain", "free160bg", "free160xxxl"),
     ("expanded-a-minus-c", "symmetric80x", "free80x"),
 )
 #: The ladder plan of the net the aims read (pairs of duplicate games; each pair is two games): four times the
@@ -286,16 +296,17 @@ class Curve:
         return {k: getattr(self, k) for k in ("rival", "seed", "games", "ppg", "stderr", "wall_s")}
 
 
-def new_rival(rival: str, hidden: int, alpha: float, seed: int, inputs: str = "raw"):
+def new_rival(rival: str, hidden: int, alpha: float, seed: int, inputs: str = "raw", backgammons: bool = False):
     """A fresh net of ``rival``: one of :data:`RIVALS`; ``inputs`` "expanded" or "contact" adds the hand-made
-    features of :mod:`tdbook.games.backgammon_features` ((a)–(c) only)."""
+    features of :mod:`tdbook.games.backgammon_features` ((a)–(c) only); ``backgammons`` the two backgammon
+    outputs ((c) only)."""
     if rival == "tesauro":
-        if inputs != "raw":
-            raise ValueError("(d), notebook 08's net, has the raw inputs only")
+        if inputs != "raw" or backgammons:
+            raise ValueError("(d), notebook 08's net, has the raw inputs and its four outputs only")
         return TDGammon.new(hidden=hidden, outputs=4, encoding="relative", alpha=alpha, lam=0.0, seed=seed)
     if rival not in RIVALS:
         raise ValueError(f"unknown rival {rival!r}; choose from: {', '.join(RIVALS)}")
-    return SymmetricGammon.new(rival, hidden=hidden, alpha=alpha, seed=seed, inputs=inputs)
+    return SymmetricGammon.new(rival, hidden=hidden, alpha=alpha, seed=seed, inputs=inputs, backgammons=backgammons)
 
 
 def train_chunk(model, alpha: float, seed: int, first: int, n: int) -> np.ndarray:
@@ -316,12 +327,13 @@ def train_rival(
     eval_seed: int = 99,
     progress: bool = True,
     inputs: str = "raw",
+    backgammons: bool = False,
 ) -> tuple[Any, Curve]:
     """Train ``rival`` by self-play TD(0) for ``games`` games (dice streams of ``seed``) and measure it
     against pubeval every ``eval_every`` games (``eval_pairs`` duplicate pairs on ``eval_seed``)."""
     if games < 1 or eval_every < 1 or games % eval_every:
         raise ValueError(f"games ({games}) must be a positive multiple of eval_every ({eval_every})")
-    model = new_rival(rival, hidden, alpha, seed, inputs)
+    model = new_rival(rival, hidden, alpha, seed, inputs, backgammons)
     curve = Curve(rival, seed, [], [], [], 0.0)
     wall = 0.0
     with tqdm(total=games, desc=f"train {rival} (seed {seed})", disable=not progress, unit="game") as bar:
@@ -527,6 +539,7 @@ def explore(
     seed: int = 1,
     eval_pairs: int = 100,
     inputs: str = "raw",
+    backgammons: bool = False,
 ):
     """Train one rival for ``games`` games (evaluating 4 times) and report its curve and opening numbers."""
     if rival not in RIVALS:
@@ -534,10 +547,22 @@ def explore(
     if games < 4 or games % 4:
         raise ValueError(f"games must be a positive multiple of 4, got {games}")
     model, curve = train_rival(
-        rival, int(hidden), int(games), 0.1, int(seed), games // 4, int(eval_pairs), inputs=inputs
+        rival,
+        int(hidden),
+        int(games),
+        0.1,
+        int(seed),
+        games // 4,
+        int(eval_pairs),
+        inputs=inputs,
+        backgammons=bool(backgammons),
     )
     start = bg.initial_position()
-    label = LABELS[rival] + ("" if inputs == "raw" else f", {inputs} inputs")
+    label = (
+        LABELS[rival]
+        + ("" if inputs == "raw" else f", {inputs} inputs")
+        + (", backgammon outputs" if backgammons else "")
+    )
     return {"curve": curve.as_dict(), "opening": probabilities(model, start).tolist(), "label": label}
 
 
@@ -572,6 +597,7 @@ def budget_rows() -> list[list[str]]:
     rows = []
     for r in ("free", *SHIPPED_EXTRA):
         side = read_sidecar(data_dir() / {**SHIPPED, **SHIPPED_EXTRA}[r])
+        outputs = "5 (with backgammons)" if side["spec"].get("backgammons") else "3"
         sp, m, sel = side["spec"], side["vs_pubeval"], side.get("selection", {}).get("vs_pubeval")
         sched = f"{sp['alpha']}"
         if "alpha_late" in sp:
@@ -583,6 +609,7 @@ def budget_rows() -> list[list[str]]:
                 LABELS[r],
                 str(sp["hidden"]),
                 sp.get("inputs", "raw"),
+                outputs,
                 f"{side['games']:,}",
                 sched,
                 f"{m['ppg']:+.3f} ± {m['stderr']:.3f} ({m['games']:,} games)",
