@@ -29,9 +29,9 @@ from .backgammon_match import play_python_game, selection_seed
 from .backgammon_symmetric import load_shipped, position_class
 
 CLASSES = ("contact", "race", "bear-off")
-#: The nets notebook 09 diagnoses: (c″, 160, 4.0 M), and the same games with the one change of the contact inputs
-#: or of the backgammon outputs.
-LOSS_NETS = ("free160xxxl", "free160ct", "free160bg")
+#: The nets notebook 09 diagnoses: (c″, 160, 4.0 M), the same games with the one change of the contact inputs or of
+#: the backgammon outputs, and the best net, with both.
+LOSS_NETS = ("free160xxxl", "free160ct", "free160bg", "free160bgct")
 WITHOUT_BG, WITH_BG = "free160xxxl", "free160bg"
 
 

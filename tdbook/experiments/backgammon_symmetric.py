@@ -104,6 +104,8 @@ LABELS = {
     "free160ann": "(c″, 160, 4.0 M, α 0.005) (c″, 160, 3.2 M) trained on to 4.0 M games at α 0.005",
     "free160ct": "(c″, 160, 4.0 M, contact) (c″, 160, 3.2 M) trained on to 4.0 M games with 3 more inputs per side",
     "free160bg": "(c″, 160, 4.0 M, bg) (c″, 160, 3.2 M) trained on to 4.0 M games with backgammon outputs",
+    "free160bgl": "(c″, 160, 4.8 M, bg) (c″, 160, 4.0 M, bg) trained on to 4.8 M games",
+    "free160bgct": "(c″, 160, 4.8 M, bg, contact) (c″, 160, 4.0 M, bg) trained on to 4.8 M games, contact inputs",
     "symmetric80x": "(a″) symmetric, as (c″): 80 hidden, longer, hand-made inputs",
 }
 #: Shipped nets (``python -m tdbook train symmetric-gammon …``; the sidecars say how each was made).
@@ -113,8 +115,9 @@ TESAURO_SHIPPED = "td_gammon_80.npz"
 #: α 0.1 → 0.02; (c″) the same with the expanded inputs (:mod:`tdbook.games.backgammon_features`); (c″) trained
 #: on to twice, four and seven times the games; (c″) with twice the hidden units, and that net trained on to twice,
 #: four and five times the games, the last also, over the same extra games, with its step size annealed from 0.02
-#: to 0.005, or with the contact inputs, or with backgammon outputs (one change each); (a″) the symmetric net with
-#: (c″)'s budget and inputs.
+#: to 0.005, or with the contact inputs, or with backgammon outputs (one change each), and the last of these trained
+#: on to six times the games without and with the contact inputs; (a″) the symmetric net with (c″)'s budget and
+#: inputs.
 SHIPPED_EXTRA = {
     "free80": "symgammon_c80.npz",
     "free80x": "symgammon_c80x.npz",
@@ -128,6 +131,8 @@ SHIPPED_EXTRA = {
     "free160ann": "symgammon_c160ann.npz",
     "free160ct": "symgammon_c160ct.npz",
     "free160bg": "symgammon_c160bg.npz",
+    "free160bgl": "symgammon_c160bgl.npz",
+    "free160bgct": "symgammon_c160bgct.npz",
     "symmetric80x": "symgammon_a80x.npz",
 }
 #: What each single change bought, as claims: (claim id prefix, net with the change, net without it).
@@ -143,6 +148,8 @@ CHANGES = (
     ("anneal-gain", "free160ann", "free160xxxl"),
     ("contact-gain", "free160ct", "free160xxxl"),
     ("bg-gain", "free160bg", "free160xxxl"),
+    ("games-gain-5", "free160bgl", "free160bg"),
+    ("contact-gain-2", "free160bgct", "free160bgl"),
     ("expanded-a-minus-c", "symmetric80x", "free80x"),
 )
 #: The ladder plan of the net the aims read (pairs of duplicate games; each pair is two games): four times the
