@@ -7,7 +7,7 @@ games per second and the ratio is taken per move.  Each net first learns for ``-
 more are timed; the best of ``--repeat`` timings is kept (the least disturbed by other work on the machine).
 Issue 19's aim: the symmetric net's training time within 1.3x the unconstrained one's.  ``--inputs expanded``
 (or ``contact``) times (a)–(c) with the hand-made inputs of :mod:`tdbook.games.backgammon_features` ((d) has raw
-inputs only).
+inputs only).  "free+bg" is (c) with the two backgammon outputs, timed beside it for what they cost.
 Run: ``.venv/bin/python benchmarks/bench_symmetric_gammon.py``.
 """
 
@@ -30,10 +30,10 @@ def main() -> None:
     a = ap.parse_args()
     for h in a.hidden:
         rates = {}
-        for r in RIVALS:
+        for r in (*RIVALS, "free+bg"):
             if r == "tesauro" and a.inputs != "raw":
                 continue
-            m = new_rival(r, h, 0.1, 1, a.inputs)
+            m = new_rival(r.split("+")[0], h, 0.1, 1, a.inputs, backgammons=r == "free+bg")
             train_chunk(m, 0.1, 1, 0, a.warm)
             best, plies = float("inf"), 0
             for k in range(a.repeat):
@@ -46,6 +46,8 @@ def main() -> None:
             print(f"hidden {h:3d}  {a.inputs:8s} {r:10s} {a.games / best:8.0f} games/s  {rates[r]:9.0f} moves/s")
         ratio = rates["free"] / rates["symmetric"]
         print(f"hidden {h:3d}  {a.inputs:8s} time per training move, symmetric / free: {ratio:.2f} (aim <= 1.3)")
+        bg = rates["free"] / rates["free+bg"]
+        print(f"hidden {h:3d}  {a.inputs:8s} time per training move, free with backgammon outputs / free: {bg:.2f}")
 
 
 if __name__ == "__main__":
