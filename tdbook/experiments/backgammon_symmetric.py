@@ -8,9 +8,12 @@
 - :func:`calibration` — P(win), P(gammon win), P(gammon loss) of each net against GNU Backgammon's
   0-ply evaluation on positions from recorded pubeval games, by position class;
 - :func:`gammon_rates` — the observed gammon rate of each net's self-play games beside its prediction;
-- :func:`speed` — self-play training games per second of each architecture.
+- :func:`speed` — self-play training games per second of each architecture;
+- the strength section's tables and claims (:func:`budget_rows`, :func:`ladder_rows`, :func:`strength_claims`)
+  from the shipped nets' sidecars; where their equity goes against gnubg is
+  :mod:`~tdbook.experiments.backgammon_equity_loss`.
 
-The module is long (about 630 lines) but one thing: notebook 09's measurements, in the notebook's order, all
+The module is long (about 770 lines) but one thing: notebook 09's measurements, in the notebook's order, all
 reading the same recorded positions and shipped nets, so that a reader of a section finds here how each of
 its numbers is measured.
 """
