@@ -17,15 +17,13 @@ import math
 from typing import Any
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from ..claims import Estimate
-from ..core.rng import seed_state
-from ..games.backgammon import OFF, flipped, make_buffers, win_multiplier
+from ..games.backgammon import OFF, flipped, win_multiplier
 from ..games.backgammon_gnubg import context, outcomes
 from ..players.backgammon import GnubgPlayer
 from ..players.backgammon_symmetric import SymNetPlayer
-from .backgammon_match import play_python_game, selection_seed
+from .backgammon_match import run_match, selection_seed
 from .backgammon_symmetric import load_shipped, position_class
 
 CLASSES = ("contact", "race", "bear-off")
@@ -74,23 +72,13 @@ def equity_losses(model, pairs: int, seed: int, level: str = "expert", progress:
     "loss_as_gammon"}}}`` (per game; shares of games for the outcomes)."""
     if not isinstance(pairs, int) or pairs < 1:
         raise ValueError(f"pairs must be a positive int, got {pairs!r}")
-    seed = selection_seed(seed)
     judged = JudgedPlayer(SymNetPlayer(model))
-    gnubg = GnubgPlayer(level)
-    bufs = make_buffers()
-    points = []
-    for p in tqdm(range(pairs), desc=f"{model.describe()} judged by gnubg", disable=not progress, unit="pair"):
-        r, _ = play_python_game((judged, gnubg), seed_state(seed, 2 * p), bufs)
-        points.append(r)
-        r, _ = play_python_game((gnubg, judged), seed_state(seed, 2 * p), bufs)
-        points.append(-r)
-    pts = np.array(points, float)
-    n = len(pts)
-    pair_means = pts.reshape(-1, 2).mean(axis=1)
+    res = run_match(judged, GnubgPlayer(level), pairs, selection_seed(seed), progress)
+    pts, n = res.points.ravel(), res.games
     return {
         "games": n,
-        "ppg": float(pts.mean()),
-        "stderr": float(pair_means.std(ddof=1) / np.sqrt(pairs)) if pairs > 1 else float("nan"),
+        "ppg": res.ppg,
+        "stderr": res.stderr,
         "bg_lost": float(np.mean(pts == -3)),
         "bg_won": float(np.mean(pts == 3)),
         "gammon_lost": float(np.mean(pts == -2)),

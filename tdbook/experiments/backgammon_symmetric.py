@@ -607,8 +607,8 @@ def budget_rows() -> list[list[str]]:
     rows = []
     for r in ("free", *SHIPPED_EXTRA):
         side = read_sidecar(data_dir() / {**SHIPPED, **SHIPPED_EXTRA}[r])
-        outputs = "5 (with backgammons)" if side["spec"].get("backgammons") else "3"
         sp, m, sel = side["spec"], side["vs_pubeval"], side.get("selection", {}).get("vs_pubeval")
+        outputs = "5 (with backgammons)" if sp.get("backgammons") else "3"
         sched = f"{sp['alpha']}"
         if "alpha_late" in sp:
             sched += f" → {sp['alpha_late']} after {sp['late_after']:,}"
