@@ -164,9 +164,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 130
         return 0 if all(r.status == "ok" for r in results) else 1
     if args.command == "scoreboard":
-        from .results import scoreboard, write_scoreboard
+        from .results import headline, kinds, scoreboard, write_scoreboard
 
         summary, claims = scoreboard(args.profile)
+        print(headline(args.profile))
+        print()
+        print(kinds(args.profile))
+        print()
         print(summary)
         if args.claims:
             print()

@@ -41,6 +41,8 @@ VERDICTS: tuple[str, ...] = (
     "not-in-paper",
     "aim-met",
     "aim-missed",
+    "setting",
+    "fitted",
     "uninformative",
     "transcription",
     "beyond",
@@ -239,6 +241,7 @@ def check(claim_id: str, ours: Any, note: str | None = None, *, take: int | None
         "id": c.id,
         "kind": c.kind,
         "source": c.source,
+        **({"quote": c.quote} if c.quote else {}),
         "paper": _plain(paper),
         "ours": _plain(ours),
         "tolerance": _plain(c.tolerance),
@@ -409,11 +412,41 @@ def scoreboard(profile: str = "standard") -> tuple[Table, Table]:
             + [str(len(f["claims"]))]
         )
         for cl in f["claims"]:
-            claim_rows.append([f["notebook"], cl["id"], cl["source"], fmt(cl["paper"]), fmt(cl["ours"]), cl["verdict"]])
+            claim_rows.append(
+                [f["notebook"], cl["id"], cl.get("kind", ""), cl["source"], fmt(cl["paper"]), fmt(cl["ours"]), cl["verdict"]]
+            )
     summary_rows.append(["all", "", "", ""] + [str(total[v]) for v in cols] + [str(sum(total.values()))])
     summary = Table(["notebook", "document", "profile", "seed", *cols, "claims"], summary_rows)
-    every = Table(["notebook", "claim", "source", "paper", "ours", "verdict"], claim_rows)
+    every = Table(["notebook", "claim", "kind", "source", "paper", "ours", "verdict"], claim_rows)
     return summary, every
+
+
+def kinds(profile: str = "standard") -> Table:
+    """Claims per kind across the collection, with how many of each kind got each verdict: the honest headline
+    (only ``paper`` claims can be ``reproduced``; settings, fitted values and transcriptions are counted apart)."""
+    records = [cl for f in load_all(profile) for cl in f["claims"]]
+    rows = []
+    for kind in claims.KINDS:
+        mine = [c for c in records if c.get("kind") == kind]
+        if not mine:
+            continue
+        by = counts(mine)
+        rows.append([kind, str(len(mine)), ", ".join(f"{n} {v}" for v, n in by.items() if n)])
+    rows.append(["all", str(len(records)), ""])
+    return Table(["kind", "claims", "verdicts"], rows)
+
+
+def headline(profile: str = "standard") -> str:
+    """One sentence: how many claims, how many reproduced (paper claims a wrong implementation could fail)."""
+    records = [cl for f in load_all(profile) for cl in f["claims"]]
+    by = counts(records)
+    paper = sum(1 for c in records if c.get("kind") == "paper")
+    return (
+        f"{len(records)} claims: {by['reproduced']} of {paper} `paper` claims reproduced, {by['differs']} differ; "
+        f"{by['setting']} settings and {by['fitted']} fitted values (shown, never counted as reproduction); "
+        f"{by['aim-met']} aims met and {by['aim-missed']} missed; {by['transcription']} transcriptions; "
+        f"{by['uninformative']} uninformative; {by['beyond']} beyond the documents."
+    )
 
 
 def write_scoreboard(profile: str = "standard") -> Path:
@@ -424,11 +457,16 @@ def write_scoreboard(profile: str = "standard") -> Path:
         f"Generated from `data/results/*.json` (profile `{profile}`) by `python -m tdbook scoreboard --write`.\n"
         "Each claim is data (`tdbook/claims/<document>.toml`: the value as printed, its source, a tolerance and its "
         "reason, a kind); its verdict is computed from the paper value, our value and the tolerance. "
-        "`paper` claims are `reproduced` or `differ`; `not-in-paper`: the document states the claim without a "
-        "number; `aim-met` / `aim-missed`: a target we set or a later work reports; `transcription`: a "
+        "`paper` claims — a printed number or statement that a wrong implementation would fail — are "
+        "`reproduced` or `differ`; `not-in-paper`: the document states the claim without a number; `setting`: a "
+        "number the document states and our code takes as an input or design choice (shown with its source, "
+        "never reproduction); `fitted`: a value we chose so that our output matches a printed number (never "
+        "reproduction); `aim-met` / `aim-missed`: a target we set or a later work reports; `transcription`: a "
         "document's table checked against itself; `uninformative`: a printed number no plausible result could "
         "fail (the reason is in the data); `beyond`: our own measurement, with no printed counterpart. "
         "Only `reproduced` and `differs` count as reproduction.\n\n"
+        f"**{headline(profile)}**\n\n"
+        "## Per kind\n\n" + kinds(profile).to_markdown() + "\n\n"
         "## Per notebook\n\n" + summary.to_markdown() + "\n\n## Every claim\n\n" + claims.to_markdown() + "\n"
     )
     path = results_dir(profile) / "SCOREBOARD.md"  # the record's own, or build/interactive's copy

@@ -59,6 +59,36 @@ def test_a_paper_claim_cites_its_own_document_and_every_tolerance_has_a_reason()
         assert ".." + "/shared" not in c.source + c.reason + c.note and ".txt" not in c.source
 
 
+_YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
+
+
+@pytest.mark.parametrize("key", sorted(DOCUMENTS))
+def test_a_paper_claim_is_sourced_and_quoted_in_its_own_document(key):
+    """A ``paper`` claim rests on words its own document prints: its source cites that document and no other
+    work (a later paper's statement is an ``aim`` or belongs in that paper's file), and its ``quote`` gives the
+    printed words, so a reader can find them and a test can see one statement scored twice."""
+    doc = DOCUMENTS[key]
+    for c in claims.all_claims():
+        if c.document != key or c.kind != "paper":
+            continue
+        assert c.source.startswith(doc.citation), f"{c.id}: a paper claim of {doc.citation} cites {c.source!r}"
+        others = set(_YEAR.findall(c.source)) - set(_YEAR.findall(doc.citation + " " + doc.year))
+        assert not others, f"{c.id}: a paper claim of {doc.citation} cites another work ({c.source!r})"
+        assert c.quote, f"{c.id}: a paper claim needs the printed words it rests on in 'quote'"
+
+
+@pytest.mark.parametrize("key", sorted(DOCUMENTS))
+def test_one_printed_statement_is_one_claim(key):
+    """Two claims of one document on the same printed words with the same value score one statement twice."""
+    seen: dict[tuple[str, str], str] = {}
+    for c in claims.all_claims():
+        if c.document != key or c.kind not in ("paper", "setting", "fitted") or not c.quote:
+            continue
+        k = (" ".join(c.quote.split()).lower(), repr(c.paper))
+        assert k not in seen, f"{c.id} and {seen[k]} score the same printed words with the same value: {c.quote!r}"
+        seen[k] = c.id
+
+
 @pytest.mark.parametrize("path", discover(), ids=lambda p: p.stem)
 def test_notebook_cells_hold_no_transcribed_value_and_call_only_the_top_layers(path):
     allowed = re.compile(r"tdbook(\.(experiments|plots)(\.\w+)?|\.widgets(\.\w+)?|\.results|\.plotting|\.catalog)?$")
@@ -88,6 +118,10 @@ def test_verdicts_of_each_kind_can_fail():
     assert claims.verdict_of("paper", 0.0, claims.Estimate(0.03, 0.02, 100)) == "reproduced"
     assert claims.verdict_of("paper", 0.0, claims.Estimate(0.05, 0.02, 100), paper_stderr=0.02) == "reproduced"
     assert claims.verdict_of("uninformative", claims.Range(-56, 95), 10.0) == "uninformative"
+    assert claims.verdict_of("setting", 27, 27, 0) == "setting"
+    assert claims.verdict_of("setting", 27, 26, 0) == "setting-error"
+    assert claims.verdict_of("fitted", 0.5, 0.51, 0.02) == "fitted"
+    assert claims.verdict_of("fitted", 0.5, 0.6, 0.02) == "fit-failed"
     assert claims.verdict_of("beyond", None, 1.0) == "beyond"
     with pytest.raises(ValueError, match="its paper value must be None"):
         claims.verdict_of("beyond", 1.0, 1.0)
@@ -103,6 +137,9 @@ def test_a_malformed_claims_file_is_refused_by_name(tmp_path, monkeypatch):
         'kind = "beyond"\npaper = 1': "no paper value",
         'kind = "paper"\npaper = 1\nwhy = 2': "unknown keys",
         'kind = "paper"\npaper = {table = "nope"}': "no transcribed table",
+        'kind = "setting"\npaper = 3': "say where our code takes it",
+        'kind = "fitted"\npaper = 3': "say what we chose to match it",
+        'kind = "paper"\npaper = 1\nquote = 3': "'quote' must be a string",
     }
     try:
         for body, msg in cases.items():

@@ -7,8 +7,9 @@ number the project compares with that document::
     [[claim]]
     id = "initial-rms"                 # unique within its notebook
     notebook = "05_random_walk"        # the one notebook that checks it (standard profile)
-    kind = "paper"                     # paper | beyond | aim | transcription | uninformative
+    kind = "paper"                     # paper | setting | fitted | beyond | aim | transcription | uninformative
     source = "Powell (2000) App. C row 1"
+    quote = "initial estimates ... RMS error of 0.2357"   # paper claims: the printed words the claim rests on
     paper = 0.2357                     # the value as printed (number, bool, string, list, a table
                                        # selection, {range = [lo, hi]}, {above = x} or {below = x})
     tolerance = 5e-5                   # absolute, or "10%"; absent means exact
@@ -17,8 +18,16 @@ number the project compares with that document::
 
 Kinds and their verdicts (computed, never typed):
 
-- ``paper`` — a number or statement the document prints: ``reproduced`` / ``differs``, or
-  ``not-in-paper`` when the document makes the claim without printing a value;
+- ``paper`` — a number or statement the document prints that a wrong implementation of what the document
+  describes would fail: ``reproduced`` / ``differs``, or ``not-in-paper`` when the document makes the claim
+  without printing a value.  Its ``source`` is in its own document and its ``quote`` gives the printed words;
+  one printed statement is one claim;
+- ``setting`` — a number the document states that our code takes as an input or a design choice (the number
+  of terms, a table's size, a limit): shown with its source, never counted as reproduction: ``setting`` when
+  the code uses the stated value, ``setting-error`` when it does not;
+- ``fitted`` — a value we chose so that our output matches a printed number (a reading of an ambiguous
+  passage, a parameter picked from a sweep): ``fitted`` when the fit lands within the tolerance,
+  ``fit-failed`` when it does not; never counted as reproduction (``reason`` says what was fitted);
 - ``beyond`` — our own measurement with no printed counterpart: ``beyond``;
 - ``aim`` — a target the project set itself (``source`` says who set it): ``aim-met`` / ``aim-missed``;
 - ``transcription`` — the document checked against itself (a printed column recomputed from printed
@@ -44,13 +53,17 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 
-KINDS: tuple[str, ...] = ("paper", "beyond", "aim", "transcription", "uninformative")
+KINDS: tuple[str, ...] = ("paper", "setting", "fitted", "beyond", "aim", "transcription", "uninformative")
 VERDICTS: tuple[str, ...] = (
     "reproduced",
     "differs",
     "not-in-paper",
     "aim-met",
     "aim-missed",
+    "setting",
+    "setting-error",
+    "fitted",
+    "fit-failed",
     "transcription",
     "transcription-error",
     "uninformative",
@@ -62,6 +75,7 @@ CLAIM_KEYS: frozenset[str] = frozenset(
         "notebook",
         "kind",
         "source",
+        "quote",
         "paper",
         "printed",
         "tolerance",
@@ -177,6 +191,7 @@ class Claim:
     source: str
     document: str
     paper: Any = None
+    quote: str = ""
     printed: str | None = None
     tolerance: Any = None
     reason: str = ""
@@ -276,8 +291,14 @@ def _parse_file(path: Path) -> tuple[Document, list[Claim]]:
             raise ClaimError(
                 f"{path}: claim {cid!r} is 'beyond' (our own measurement): it has no paper value or tolerance"
             )
-        if kind in ("aim", "transcription", "uninformative") and paper is None:
+        if kind in ("aim", "transcription", "uninformative", "setting", "fitted") and paper is None:
             raise ClaimError(f"{path}: claim {cid!r} of kind {kind!r} needs a paper (or target) value")
+        if kind in ("setting", "fitted") and not raw.get("reason"):
+            what = "where our code takes it" if kind == "setting" else "what we chose to match it"
+            raise ClaimError(f"{path}: claim {cid!r} is {kind!r}: say {what} in 'reason'")
+        quote = raw.get("quote", "")
+        if not isinstance(quote, str):
+            raise ClaimError(f"{path}: claim {cid!r}: 'quote' must be a string (the printed words)")
         if kind != "beyond" and paper is not None and tol is not None and not raw.get("reason"):
             raise ClaimError(f"{path}: claim {cid!r} has a tolerance without a reason")
         if kind == "uninformative" and not raw.get("reason"):
@@ -292,6 +313,7 @@ def _parse_file(path: Path) -> tuple[Document, list[Claim]]:
                 raw["source"],
                 doc.key,
                 paper,
+                quote.strip(),
                 raw.get("printed"),
                 tol,
                 raw.get("reason", ""),
@@ -471,6 +493,10 @@ def verdict_of(
         return "aim-met" if ok else "aim-missed"
     if kind == "transcription":
         return "transcription" if ok else "transcription-error"
+    if kind == "setting":
+        return "setting" if ok else "setting-error"
+    if kind == "fitted":
+        return "fitted" if ok else "fit-failed"
     return "uninformative"
 
 
