@@ -413,7 +413,15 @@ def scoreboard(profile: str = "standard") -> tuple[Table, Table]:
         )
         for cl in f["claims"]:
             claim_rows.append(
-                [f["notebook"], cl["id"], cl.get("kind", ""), cl["source"], fmt(cl["paper"]), fmt(cl["ours"]), cl["verdict"]]
+                [
+                    f["notebook"],
+                    cl["id"],
+                    cl.get("kind", ""),
+                    cl["source"],
+                    fmt(cl["paper"]),
+                    fmt(cl["ours"]),
+                    cl["verdict"],
+                ]
             )
     summary_rows.append(["all", "", "", ""] + [str(total[v]) for v in cols] + [str(sum(total.values()))])
     summary = Table(["notebook", "document", "profile", "seed", *cols, "claims"], summary_rows)
