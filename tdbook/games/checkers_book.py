@@ -74,7 +74,9 @@ def parse_line(line: str, number: int) -> BookGame:
         try:
             sq = [standard_square(int(t)) for t in tok.split("-")]
         except (ValueError, BookError):
-            raise BookError(f"game {number}, move {k + 1}: cannot read {tok!r} (archive squares 0–31 joined by '-')")
+            raise BookError(
+                f"game {number}, move {k + 1}: cannot read {tok!r} (archive squares 0–31 joined by '-')"
+            ) from None
         if len(sq) < 2:
             raise BookError(f"game {number}, move {k + 1}: {tok!r} names one square; a move is from-to")
         moves.append("-".join(map(str, sq)))
