@@ -125,7 +125,7 @@ def centuries_log10() -> float:
 # ----------------------------------------------------------------------------- shipped weights
 
 
-SHIPPED = {"samuel": "checkers_samuel.npz", "tdleaf": "checkers_tdleaf.npz"}
+SHIPPED = {"samuel": "checkers_samuel.npz", "samuel-book": "checkers_samuel_book.npz", "tdleaf": "checkers_tdleaf.npz"}
 
 
 def weights_path(method: str, profile: str) -> Path:
@@ -219,17 +219,9 @@ class Learned:
 
 
 def samuel_run_of(d: dict[str, Any]) -> SamuelRun:
-    """The :class:`SamuelRun` of a file's settings."""
-    return SamuelRun(
-        SamuelSpec(**d["learn"]),
-        d["seed"],
-        d["adopt"],
-        d["black_marks"],
-        SearchRules(**d["rules"]),
-        d["move_limit"],
-        d["quiet_limit"],
-        d["piece_weight"],
-    )
+    """The :class:`SamuelRun` of a file's settings (a setting the file predates takes its default)."""
+    kw = {k: v for k, v in d.items() if k in SamuelRun.__dataclass_fields__ and k not in ("learn", "rules")}
+    return SamuelRun(SamuelSpec(**d["learn"]), rules=SearchRules(**d["rules"]), **kw)
 
 
 def learned(method: str, profile: str = "standard") -> Learned:
