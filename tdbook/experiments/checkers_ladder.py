@@ -7,7 +7,8 @@ positions of the ACF archive where it plays the master's move at its normal sear
 :class:`Context`): random; material α-β under Samuel's ply rules at a minimum of 1, 3 and 5 plies (the
 depth scale); and, all at the *equal search* — α-β, plausibility ordering, Samuel's six ply rules (minimum 3)
 — Samuel's initial and learned polynomials (self-play, shipped), Samuel's learner trained on book games
-(shipped), the learned polynomial with a rote store (rote learning combined with generalization), TD-Leaf(λ)
+(shipped), the rote program (piece advantage with a rote store) and the learned polynomial with a rote store
+(rote learning combined with generalization; each store from ``rote_games`` games of its own self-play), TD-Leaf(λ)
 (shipped), and the three models trained on book moves of the ACF training games: Samuel's per-term book
 polynomial, the logistic (conditional-logit) model and Samuel's signature tables (notebook 01's learners,
 called as they are).  The learned part of each book-trained model is scaled to ``men_per_sd`` men per standard
@@ -164,6 +165,7 @@ class Context:
 
     def __init__(self, spec: LadderSpec, profile: str = "standard", progress: bool = True) -> None:
         self.spec, self.profile, self.progress = spec, profile, progress
+        self._stores: dict[str, Any] = {}
 
     def learned(self, method: str):
         from .checkers_notebook import learned
@@ -174,12 +176,16 @@ class Context:
     def book(self) -> BookModels:
         return book_models(self.spec.book_positions, self.spec.seed, self.spec.men_per_sd)
 
-    @cached_property
-    def rote_store(self):
-        from .checkers_rote import RoteRun, train
+    def rote_store(self, which: str):
+        """The rote store of ``rote_games`` self-play games of the rote program (``"material"``: piece advantage
+        alone, as in notebook 02 §4) or of the learned polynomial (``"learned"``)."""
+        if which not in self._stores:
+            from .checkers_rote import RoteRun, train
 
-        run = RoteRun(seed=self.spec.seed, poly=self.learned("samuel").poly)
-        return train(run, max(1, self.spec.rote_games), progress=self.progress).store
+            poly = Polynomial() if which == "material" else self.learned("samuel").poly
+            run = RoteRun(seed=self.spec.seed, poly=poly)
+            self._stores[which] = train(run, max(1, self.spec.rote_games), progress=self.progress).store
+        return self._stores[which]
 
 
 def _initial(c: Context) -> Player:
@@ -189,7 +195,11 @@ def _initial(c: Context) -> Player:
 
 
 def _rote(c: Context) -> Player:
-    return Player("Samuel (learned) + rote", poly=c.learned("samuel").poly, store=c.rote_store)
+    return Player("Samuel (learned) + rote", poly=c.learned("samuel").poly, store=c.rote_store("learned"))
+
+
+def _rote_material(c: Context) -> Player:
+    return Player("rote program", poly=Polynomial(), store=c.rote_store("material"))
 
 
 def _tables(c: Context) -> Player:
@@ -216,6 +226,7 @@ ROSTER: dict[str, tuple[str, Callable[[Context], Player]]] = {
         "Alpha after following the ACF training games (shipped)",
         lambda c: samuel_player(c.learned("samuel-book").poly, name="Samuel (book games)"),
     ),  # fmt: skip
+    "rote program": ("piece advantage with a rote store of its own self-play (rote learning alone)", _rote_material),
     "Samuel (learned) + rote": ("the learned polynomial with a rote store of its own self-play", _rote),
     "TD-Leaf (learned)": (
         "TD-Leaf(λ) on Samuel's terms after 3,000 self-play games (shipped)",
