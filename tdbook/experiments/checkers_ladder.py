@@ -41,8 +41,8 @@ from typing import Any
 import numpy as np
 
 from ..core.parallel import map_tasks, task_seed
-from ..core.paths import data_dir, output_root
-from ..core.storage import code_version, read_sidecar, write_sidecar
+from ..core.paths import data_dir, repo_root
+from ..core.storage import code_version, write_sidecar
 from ..games.checkers_book import BookPositions, book_positions, split_games
 from ..games.checkers_features import PARAMS
 from ..learners.book_learning import agreement_weights, fit_softmax
@@ -80,24 +80,23 @@ class BookModels:
         return {"book polynomial": self.book_poly, "logistic": self.logistic}
 
 
+def _sample(held_out: bool, n: int, seed: int) -> BookPositions:
+    bp = book_positions()
+    games = split_games()[int(held_out)]
+    p = bp.take(np.isin(bp.game, games))
+    if n and n < len(p):
+        p = p.take(np.sort(np.random.default_rng([seed, 30 + int(held_out)]).choice(len(p), n, replace=False)))
+    return p
+
+
 def training_sample(n: int, seed: int) -> BookPositions:
     """``n`` book positions (all when 0) drawn by ``seed`` from the training games of the collection's split."""
-    bp = book_positions()
-    train, _ = split_games()
-    t = bp.take(np.isin(bp.game, train))
-    if n and n < len(t):
-        t = t.take(np.sort(np.random.default_rng([seed, 30]).choice(len(t), n, replace=False)))
-    return t
+    return _sample(False, n, seed)
 
 
 def held_out_sample(n: int, seed: int) -> BookPositions:
     """``n`` book positions (all when 0) drawn by ``seed`` from the held-out games — never trained on."""
-    bp = book_positions()
-    _, held = split_games()
-    h = bp.take(np.isin(bp.game, held))
-    if n and n < len(h):
-        h = h.take(np.sort(np.random.default_rng([seed, 31]).choice(len(h), n, replace=False)))
-    return h
+    return _sample(True, n, seed)
 
 
 def _scaled(w: np.ndarray, X: np.ndarray, men_per_sd: float) -> Polynomial:
@@ -206,6 +205,10 @@ def _tables(c: Context) -> Player:
     return Player("signature tables", poly=Polynomial(), tables=c.book.tables, tables_mul=c.book.tables_mul)
 
 
+def _shipped(method: str) -> Callable[[Context], Player]:
+    return lambda c: samuel_player(c.learned(method).poly, name=method)
+
+
 def _material(min_ply: int) -> Callable[[Context], Player]:
     name = ANCHOR if min_ply == 3 else f"material α-β ({min_ply} ply)"
     return lambda c: material_player(SearchRules.samuel(min_ply=min_ply, second_ply=min_ply + 1), name=name)
@@ -218,20 +221,11 @@ ROSTER: dict[str, tuple[str, Callable[[Context], Player]]] = {
     ANCHOR: ("piece advantage only, Samuel's ply rules (minimum 3 plies): the anchor, 0 Elo", _material(3)),
     "material α-β (5 ply)": ("piece advantage only, the ply rules from a minimum of 5 plies", _material(5)),
     "Samuel (initial)": ("the shipped self-play run's first polynomial: 16 seeded terms, equal weights", _initial),
-    "Samuel (learned)": (
-        "Alpha after the shipped 3,000 self-play games",
-        lambda c: samuel_player(c.learned("samuel").poly, name="Samuel (learned)"),
-    ),  # fmt: skip
-    "Samuel (book games)": (
-        "Alpha after following the ACF training games (shipped)",
-        lambda c: samuel_player(c.learned("samuel-book").poly, name="Samuel (book games)"),
-    ),  # fmt: skip
+    "Samuel (learned)": ("Alpha after the shipped 3,000 self-play games", _shipped("samuel")),
+    "Samuel (book games)": ("Alpha after following the ACF training games (shipped)", _shipped("samuel-book")),
     "rote program": ("piece advantage with a rote store of its own self-play (rote learning alone)", _rote_material),
     "Samuel (learned) + rote": ("the learned polynomial with a rote store of its own self-play", _rote),
-    "TD-Leaf (learned)": (
-        "TD-Leaf(λ) on Samuel's terms after 3,000 self-play games (shipped)",
-        lambda c: samuel_player(c.learned("tdleaf").poly, name="TD-Leaf (learned)"),
-    ),  # fmt: skip
+    "TD-Leaf (learned)": ("TD-Leaf(λ) on Samuel's terms after 3,000 self-play games (shipped)", _shipped("tdleaf")),
     "book polynomial": (
         "Samuel's per-term book counts C_k as weights, ACF training moves",
         lambda c: samuel_player(c.book.book_poly, name="book polynomial"),
@@ -443,15 +437,7 @@ def ladder(profile: str = "standard", progress: bool = True) -> LadderResult:
     ``build/full/data``."""
     if profile != "full":
         return load()
-    out = output_root("full") / "data" / FILE
-    argv = shlex.split(read_sidecar(data_dir() / FILE)["command"])[3:]
-    if "--out" in argv:
-        i = argv.index("--out")
-        argv = argv[:i] + argv[i + 2 :]
-    argv = [a for a in argv if a not in ("--force", "--no-progress")] + ["--out", str(out)]
-    if main(argv + ([] if progress else ["--no-progress"])) != 0:
-        raise RuntimeError("the ladder command failed")
-    return load(out)
+    return load(tr.rerun_shipped(FILE, "python -m tdbook.experiments.checkers_ladder", main, progress))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -471,27 +457,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--agreement-positions", type=int, default=d.agreement_positions, help="held-out positions")
     ap.add_argument("--rote-games", type=int, default=d.rote_games, help="self-play games of the rote store")
     ap.add_argument("--seed", type=int, default=d.seed, help="seed (book samples, the random mover)")
-    ap.add_argument("--workers", type=int, default=1, help="Dask workers (1: no cluster)")
-    ap.add_argument("--out", default=None, help=f"output .npz (default build/checkers/{FILE})")
-    ap.add_argument("--force", action="store_true", help="allow overwriting a file in the shipped data/")
-    ap.add_argument("--no-progress", action="store_true", help="no progress bars")
+    tr.add_file_options(ap, FILE)
     a = ap.parse_args(argv)
     try:
         spec = LadderSpec(tuple(a.players or ()), a.ballots, a.book_positions, a.agreement_positions, a.rote_games,
                           a.seed)  # fmt: skip
     except ValueError as e:
         ap.error(str(e))
-    from ..core.paths import repo_root
-
-    out = Path(a.out) if a.out else repo_root() / "build" / "checkers" / FILE
-    if out.suffix != ".npz":
-        ap.error(f"--out must end in .npz, got {out}")
-    if out.exists() and tr.shipped(out) and not a.force:
-        print(f"checkers ladder: error: {out} is a shipped file in data/; add --force to overwrite it", file=sys.stderr)
+    out = tr.output_file(a.out, repo_root() / "build" / "checkers" / FILE, a.force, "checkers ladder")
+    if out is None:
         return 2
     command = "python -m tdbook.experiments.checkers_ladder " + shlex.join(argv)
     with _cluster(a.workers):
-        result = play(spec, progress=not a.no_progress)
+        result = play(spec, a.profile, progress=not a.no_progress)
     save(result, out, command)
     r = result.ratings(reps=200)
     for n in r.order():

@@ -45,8 +45,8 @@ import numpy as np
 from scipy import stats
 
 from ..core.parallel import map_tasks, task_seed
-from ..core.paths import data_dir, output_root, repo_root
-from ..core.storage import code_version, read_sidecar, write_sidecar
+from ..core.paths import data_dir, repo_root
+from ..core.storage import code_version, write_sidecar
 from ..learners.checkers_polynomial import TERMS, Polynomial
 from ..players.checkers import Player, samuel_player
 from . import checkers_match as cm
@@ -346,15 +346,7 @@ def study(ratings: Ratings, profile: str = "standard", progress: bool = True) ->
     """Notebook 02's study: the shipped one, or (full profile) its command run again under ``build/full/data``."""
     if profile != "full":
         return load(ratings)
-    out = output_root("full") / "data" / FILE
-    argv = shlex.split(read_sidecar(data_dir() / FILE)["command"])[3:]
-    if "--out" in argv:
-        i = argv.index("--out")
-        argv = argv[:i] + argv[i + 2 :]
-    argv = [a for a in argv if a not in ("--force", "--no-progress")] + ["--out", str(out)]
-    if main(argv + ([] if progress else ["--no-progress"])) != 0:
-        raise RuntimeError("the study command failed")
-    return load(ratings, out)
+    return load(ratings, tr.rerun_shipped(FILE, "python -m tdbook.experiments.checkers_samuel_study", main, progress))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -370,10 +362,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--first-seeds", type=int, default=d.first_seeds, help="runs for the first games")
     ap.add_argument("--seed", type=int, default=d.seed, help="the first seed")
     ap.add_argument("--configs", nargs="+", default=None, help=f"configurations (default all: {', '.join(CONFIGS)})")
-    ap.add_argument("--workers", type=int, default=1, help="Dask workers (1: no cluster)")
-    ap.add_argument("--out", default=None, help=f"output .npz (default build/checkers/{FILE})")
-    ap.add_argument("--force", action="store_true", help="allow overwriting a file in the shipped data/")
-    ap.add_argument("--no-progress", action="store_true", help="no progress bars")
+    tr.add_file_options(ap, FILE)
     a = ap.parse_args(argv)
     snaps = tuple(a.snapshots) if a.snapshots else tuple(x for x in d.snapshots if x < a.games) + (a.games,)
     try:
@@ -381,14 +370,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                          tuple(a.configs) if a.configs else tuple(CONFIGS))  # fmt: skip
     except ValueError as e:
         ap.error(str(e))
-    out = Path(a.out) if a.out else repo_root() / "build" / "checkers" / FILE
-    if out.suffix != ".npz":
-        ap.error(f"--out must end in .npz, got {out}")
-    if out.exists() and tr.shipped(out) and not a.force:
-        print(f"checkers study: error: {out} is a shipped file in data/; add --force to overwrite it", file=sys.stderr)
+    out = tr.output_file(a.out, repo_root() / "build" / "checkers" / FILE, a.force, "checkers study")
+    if out is None:
         return 2
     command = "python -m tdbook.experiments.checkers_samuel_study " + shlex.join(argv)
-    anchors = players_of(LadderSpec(ANCHORS), Context(LadderSpec(ANCHORS)))
+    anchors = players_of(LadderSpec(ANCHORS), Context(LadderSpec(ANCHORS), a.profile))
     with _cluster(a.workers):
         arrays = play(spec, anchors, progress=not a.no_progress)
     save(spec, arrays, out, command)
