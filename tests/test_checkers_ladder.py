@@ -112,5 +112,6 @@ def test_bad_ladders_are_refused_by_name(tmp_path):
     with pytest.raises(ValueError, match="not a readable checkers ladder file"):
         cl.load(tmp_path / "x.npz")
     assert set(cl.EQUAL_SEARCH) <= set(cl.ROSTER) and "random" not in cl.EQUAL_SEARCH
-    with pytest.raises(SystemExit):
-        cl.main(["--players", "random", "material α-β", "--out", str(tmp_path / "y.txt")])
+    assert cl.main(["--players", "random", "material α-β", "--out", str(tmp_path / "y.txt")]) == 2
+    with pytest.raises(SystemExit):  # argparse names the bad option
+        cl.main(["--players", "random", "--out", str(tmp_path / "y.npz")])
