@@ -19,7 +19,7 @@ from tdbook.experiments.checkers_ladder import book_models, held_out_sample
 from tdbook.games.checkers import ballots
 from tdbook.games.checkers_bitboard import START, perft
 from tdbook.learners.checkers_polynomial import SAMUEL_42_GAMES
-from tdbook.players.checkers import Player, choices, material_player, play_games, samuel_player
+from tdbook.players.checkers import choices, material_player, play_games, samuel_player
 
 
 def timed(fn):
@@ -59,7 +59,7 @@ def main() -> None:
     held = held_out_sample(a.positions, seed=1)
     models = book_models(5000, seed=1)
     print(f"book agreement on {len(held):,} held-out master positions (the tables trained on 5,000 positions)")
-    tables = Player("tables", tables=models.tables, tables_mul=models.tables_mul)
+    tables = models.player("signature tables")
     for name, p in (("Samuel 42-game polynomial", samuel_player(SAMUEL_42_GAMES)), ("signature tables", tables)):
         choices(p, held.words[:5], held.side[:5])  # compile / load the cache
         moves, cpu, wall = timed(lambda p=p: choices(p, held.words, held.side))

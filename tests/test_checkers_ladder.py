@@ -59,6 +59,20 @@ def test_a_tables_player_is_material_without_weight_and_the_tables_best_move_at_
         assert got[i] == int(np.argmax(vals)), i
 
 
+def test_the_shift_centres_the_learned_part_and_leaves_one_ply_choices_alone(models, held):
+    from tdbook.players.checkers_search import Searcher
+
+    s = held.state(0)
+    for p in (models.player("signature tables"), models.player("logistic")):
+        assert p.shift != 0
+        kw = {"tables": p.tables, "tables_mul": p.tables_mul}
+        plain = Searcher(p.poly, SearchRules.fixed(1), **kw)(s.words, s.side)
+        centred = Searcher(p.poly, SearchRules.fixed(1), shift=p.shift, **kw)(s.words, s.side)
+        # the root's value is its best child's evaluation for the side that moved: shifted by −shift
+        assert centred.best == plain.best and centred.value == pytest.approx(plain.value - p.shift)
+    assert set(models.shift) == {"book polynomial", "logistic", "signature tables"}
+
+
 def test_choices_are_the_moves_choose_makes(models, held):
     for p in (cl.ROSTER["signature tables"][1](_Ctx(models)), cl.ROSTER["logistic"][1](_Ctx(models))):
         got = choices(p, held.words[:12], held.side[:12])

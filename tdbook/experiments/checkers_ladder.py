@@ -12,7 +12,8 @@ depth scale); and, all at the *equal search* — α-β, plausibility ordering, S
 (shipped), and the three models trained on book moves of the ACF training games: Samuel's per-term book
 polynomial, the logistic (conditional-logit) model and Samuel's signature tables (notebook 01's learners,
 called as they are).  The learned part of each book-trained model is scaled to ``men_per_sd`` men per standard
-deviation over its training moves (notebook 01's convention), added to the same fixed piece advantage.  Adding
+deviation over its training moves and centred on its mean there (notebook 01's convention), added to the same
+fixed piece advantage.  Adding
 a player is one line of :data:`ROSTER`.
 
 **Matches** (:func:`play`) run through :func:`tdbook.core.parallel.map_tasks` (one task per pairing, seeded by
@@ -66,18 +67,25 @@ MAN = 2.0**21
 
 @dataclass
 class BookModels:
-    """The models trained on book moves of ``positions`` positions of the ACF training games: Samuel's
-    per-term book polynomial, the logistic model (both over the 27 terms) and the signature tables, each
-    learned part scaled to ``men_per_sd`` men per standard deviation over the training moves."""
+    """The models trained on book moves of ``positions`` positions of the ACF training games — Samuel's
+    per-term book polynomial, the logistic model (both over the 27 terms) and the signature tables — as players'
+    parts: each learned part scaled to ``men_per_sd`` men per standard deviation over the training moves and
+    centred on its mean there (``shift``, in score units; a model fitted to move choices has no meaningful level,
+    and an uncentred one would favour the odd or the even leaves of the ply rules)."""
 
     book_poly: Polynomial
     logistic: Polynomial
     tables: CheckersTables
     tables_mul: float
+    shift: dict[str, float]
     positions: int
 
-    def polynomials(self) -> dict[str, Polynomial]:
-        return {"book polynomial": self.book_poly, "logistic": self.logistic}
+    def player(self, name: str) -> Player:
+        """``"book polynomial"``, ``"logistic"`` or ``"signature tables"`` as a player at the equal search."""
+        if name == "signature tables":
+            return Player(name, tables=self.tables, tables_mul=self.tables_mul, shift=self.shift[name])
+        poly = {"book polynomial": self.book_poly, "logistic": self.logistic}[name]
+        return Player(name, poly=poly, shift=self.shift[name])
 
 
 def _sample(held_out: bool, n: int, seed: int) -> BookPositions:
@@ -99,10 +107,11 @@ def held_out_sample(n: int, seed: int) -> BookPositions:
     return _sample(True, n, seed)
 
 
-def _scaled(w: np.ndarray, X: np.ndarray, men_per_sd: float) -> Polynomial:
-    sd = float(np.std(X @ w))
-    mul = men_per_sd / sd if sd > 0 else 0.0
-    return Polynomial({PARAMS[k]: float(mul * w[k] * MAN) for k in np.flatnonzero(w)})
+def _scaled(w: np.ndarray, X: np.ndarray, men_per_sd: float) -> tuple[Polynomial, float]:
+    v = X @ w
+    sd = float(np.std(v))
+    mul = men_per_sd / sd * MAN if sd > 0 else 0.0
+    return Polynomial({PARAMS[k]: float(mul * w[k]) for k in np.flatnonzero(w)}), float(mul * np.mean(v))
 
 
 def book_models(positions: int, seed: int, men_per_sd: float = 0.5) -> BookModels:
@@ -113,14 +122,12 @@ def book_models(positions: int, seed: int, men_per_sd: float = 0.5) -> BookModel
     pref = starts[:-1] + t.chosen
     ct = train_tables(X, starts, pref, rule="a_k", mode="stagewise", requant="fixed", prior=1.0, second_levels=7,
                       seed=seed)  # fmt: skip
-    sd = float(np.std(ct.value(X)))
-    return BookModels(
-        _scaled(agreement_weights(X, starts, pref), X, men_per_sd),
-        _scaled(fit_softmax(X, starts, pref), X, men_per_sd),
-        ct,
-        men_per_sd / sd * MAN if sd > 0 else 0.0,
-        len(t),
-    )
+    c = ct.value(X)
+    mul = men_per_sd / float(np.std(c)) * MAN if np.std(c) > 0 else 0.0
+    book, book_shift = _scaled(agreement_weights(X, starts, pref), X, men_per_sd)
+    logistic, logistic_shift = _scaled(fit_softmax(X, starts, pref), X, men_per_sd)
+    shift = {"book polynomial": book_shift, "logistic": logistic_shift, "signature tables": float(mul * np.mean(c))}
+    return BookModels(book, logistic, ct, mul, shift, len(t))
 
 
 # ----------------------------------------------------------------------------- the roster
@@ -201,8 +208,8 @@ def _rote_material(c: Context) -> Player:
     return Player("rote program", poly=Polynomial(), store=c.rote_store("material"))
 
 
-def _tables(c: Context) -> Player:
-    return Player("signature tables", poly=Polynomial(), tables=c.book.tables, tables_mul=c.book.tables_mul)
+def _book(name: str) -> Callable[[Context], Player]:
+    return lambda c: c.book.player(name)
 
 
 def _shipped(method: str) -> Callable[[Context], Player]:
@@ -226,15 +233,9 @@ ROSTER: dict[str, tuple[str, Callable[[Context], Player]]] = {
     "rote program": ("piece advantage with a rote store of its own self-play (rote learning alone)", _rote_material),
     "Samuel (learned) + rote": ("the learned polynomial with a rote store of its own self-play", _rote),
     "TD-Leaf (learned)": ("TD-Leaf(λ) on Samuel's terms after 3,000 self-play games (shipped)", _shipped("tdleaf")),
-    "book polynomial": (
-        "Samuel's per-term book counts C_k as weights, ACF training moves",
-        lambda c: samuel_player(c.book.book_poly, name="book polynomial"),
-    ),  # fmt: skip
-    "logistic": (
-        "conditional-logit model on the 27 terms, ACF training moves",
-        lambda c: samuel_player(c.book.logistic, name="logistic"),
-    ),  # fmt: skip
-    "signature tables": ("Samuel's 27 → 9 → 3 → 1 tables, ACF training moves", _tables),
+    "book polynomial": ("Samuel's per-term book counts C_k as weights, ACF training moves", _book("book polynomial")),
+    "logistic": ("conditional-logit model on the 27 terms, ACF training moves", _book("logistic")),
+    "signature tables": ("Samuel's 27 → 9 → 3 → 1 tables, ACF training moves", _book("signature tables")),
 }
 #: the players at the equal search (everyone but the random mover and the depth scale)
 EQUAL_SEARCH = tuple(n for n in ROSTER if n != "random" and "ply)" not in n)

@@ -53,7 +53,8 @@ class Player:
     ``node_limit`` per move — an exhausted budget falls back to the best move of a 1-ply search; ``store``: a
     rote store, :class:`~tdbook.learners.checkers_rote.RoteStore`, read at the search frontier; ``tables``:
     signature tables, :class:`~tdbook.learners.checkers_signature.CheckersTables`, evaluated in place of the
-    polynomial's terms, ``tables_mul`` score units per unit of their C)."""
+    polynomial's terms, ``tables_mul`` score units per unit of their C; ``shift``: score units taken off every
+    evaluation, to centre a learned part fitted to move choices)."""
 
     name: str
     kind: str = "search"
@@ -64,6 +65,7 @@ class Player:
     store: Any = field(default=None, compare=False)
     tables: Any = field(default=None, compare=False)
     tables_mul: float = 0.0
+    shift: float = 0.0
 
     def __post_init__(self) -> None:
         if self.kind not in ("random", "search"):
@@ -78,7 +80,9 @@ class Player:
         kind = RANDOM if self.kind == "random" else SEARCH
         rote = self.store.spec if self.store is not None else None
         mul = self.tables_mul if self.tables is not None else None
-        return search_spec(self.poly, self.rules, self.ordering, self.node_limit, kind, rote=rote, tables_mul=mul)
+        return search_spec(
+            self.poly, self.rules, self.ordering, self.node_limit, kind, rote=rote, tables_mul=mul, shift=self.shift
+        )
 
     def workspace(self) -> Workspace:
         """A search workspace holding this player's rote store and signature tables."""
@@ -94,7 +98,7 @@ class Player:
             raise ValueError(f"{self.name}: no legal move in {state!r}")
         if self.kind == "random":
             return moves[int(np.random.default_rng(seed).integers(len(moves)))].text
-        kw = {"tables": self.tables, "tables_mul": self.tables_mul}
+        kw = {"tables": self.tables, "tables_mul": self.tables_mul, "shift": self.shift}
         r = Searcher(self.poly, self.rules, self.ordering, self.store, **kw)(
             state.words, state.side, last_jump, self.node_limit
         )

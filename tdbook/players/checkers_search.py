@@ -77,11 +77,11 @@ R_MODE, R_DEPTH, R_MIN, R_SECOND, R_AHEAD_PLY, R_AHEAD_CREDIT, R_HARD = range(7)
 #: :mod:`tdbook.players.checkers`), term construction, parameter mask, ordering, node limit, rote mode (0 no
 #: store, 1 read it, 2 read and refresh it), the store's refresh rule, the evaluation (:data:`POLY` or
 #: :data:`TABLES`), then the rules (always last); ``floats`` = the N_TERMS term weights, the piece weight, the
-#: store's discount per ply and its reuse bonus, the tables' scale
+#: store's discount per ply and its reuse bonus, the tables' scale, the learned part's shift
 I_KIND, I_CONSTRUCTION, I_NEED, I_ORDERING, I_NODE_LIMIT, I_ROTE, I_REFRESH, I_EVAL, I_RULES = range(9)
 N_INTS = I_RULES + 7
-F_PIECE, F_DISCOUNT, F_BONUS, F_MUL = N_TERMS, N_TERMS + 1, N_TERMS + 2, N_TERMS + 3
-N_FLOATS = N_TERMS + 4
+F_PIECE, F_DISCOUNT, F_BONUS, F_MUL, F_SHIFT = N_TERMS, N_TERMS + 1, N_TERMS + 2, N_TERMS + 3, N_TERMS + 4
+N_FLOATS = N_TERMS + 5
 POLY, TABLES = 0, 1
 ALL_PARAMS = (1 << N_PARAMS) - 1
 #: ``stats`` array layout (``S_ROTE_HITS``: frontier boards found in the rote store)
@@ -213,16 +213,21 @@ def search_spec(
     rote: RoteSpec | None = None,
     rote_mode: int = 1,
     tables_mul: float | None = None,
+    shift: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The ``(ints, floats)`` arrays :func:`search` reads for a polynomial, rules, ordering and node budget;
     with ``rote`` (the store's spec) the search reads the workspace's rote store (``rote_mode`` 1) or reads
     and refreshes it (2); with ``tables_mul`` it evaluates with the workspace's signature tables
     (:meth:`Workspace.use_tables`), ``tables_mul`` score units per unit of the root table's C, and ``poly``
-    gives only the piece weight."""
+    gives only the piece weight.  ``shift`` (score units) is taken off every evaluation: a model fitted to move
+    choices has no meaningful level, and centring its learned part on its mean over the training moves keeps the
+    ply rules' mix of odd and even leaves from favouring one of them."""
     if rote_mode not in (1, 2):
         raise ValueError(f"rote_mode must be 1 (read) or 2 (read and refresh), got {rote_mode!r}")
     if tables_mul is not None and not (np.isfinite(tables_mul) and tables_mul >= 0):
         raise ValueError(f"tables_mul must be a finite number >= 0, got {tables_mul!r}")
+    if not np.isfinite(shift):
+        raise ValueError(f"shift must be a finite number, got {shift!r}")
     ints = np.zeros(N_INTS, dtype=np.int64)
     ints[I_KIND] = kind
     ints[I_CONSTRUCTION] = poly.construction_code
@@ -244,6 +249,7 @@ def search_spec(
         ints[I_NEED] = ALL_PARAMS
         floats[:N_TERMS] = 0.0
         floats[F_MUL] = tables_mul
+    floats[F_SHIFT] = shift
     return ints, floats
 
 
@@ -251,19 +257,19 @@ def search_spec(
 def evaluate(bm, bk, wm, wk, side, parent_params, ints, floats, tmp, fbuf, tables) -> float:
     """The evaluation of a board (``side`` to move) for the side that has just moved, under the spec: the
     polynomial's :func:`~tdbook.learners.checkers_polynomial.score`, or the piece advantage plus ``mul`` × the
-    signature tables' C (``tables`` = the workspace's table arrays)."""
+    signature tables' C (``tables`` = the workspace's table arrays), less the spec's shift."""
     if ints[I_EVAL] == POLY:
         return score(
             bm, bk, wm, wk, side, parent_params, floats[:N_TERMS], floats[F_PIECE], ints[I_CONSTRUCTION],
             ints[I_NEED], tmp[0], tmp[1], tmp[2], fbuf,
-        )  # fmt: skip
+        ) - floats[F_SHIFT]  # fmt: skip
     (st, thr, n_thr, tabs), terms, levels, out = tables
     if side == 1:
         pa = piece_advantage(credit(bm, bk), credit(wm, wk), floats[F_PIECE])
     else:
         pa = piece_advantage(credit(wm, wk), credit(bm, bk), floats[F_PIECE])
     c = board_value(bm, bk, wm, wk, side, parent_params, tmp[0], terms, fbuf, st, thr, n_thr, levels, tabs, out)
-    return pa + floats[F_MUL] * c
+    return pa + floats[F_MUL] * c - floats[F_SHIFT]
 
 
 @njit(cache=True)
@@ -490,7 +496,8 @@ class Searcher:
     and the plausibility ordering switch.  :meth:`__call__` searches one position; :meth:`iterate` deepens a
     fixed-depth search until a node or time budget runs out.  ``store``: a rote store
     (:class:`~tdbook.learners.checkers_rote.RoteStore`) read at the frontier (``rote_mode`` 1) or read and
-    refreshed (2).  ``tables`` (with ``tables_mul``): evaluate with signature tables (:func:`search_spec`)."""
+    refreshed (2).  ``tables`` (with ``tables_mul``): evaluate with signature tables; ``shift``: taken off every
+    evaluation (:func:`search_spec`)."""
 
     def __init__(
         self,
@@ -501,6 +508,7 @@ class Searcher:
         rote_mode: int = 1,
         tables=None,
         tables_mul: float = 0.0,
+        shift: float = 0.0,
     ):
         self.poly = poly if poly is not None else Polynomial()
         self.rules = rules if rules is not None else SearchRules.samuel()
@@ -508,6 +516,7 @@ class Searcher:
         self.store = store
         self.rote_mode = rote_mode
         self.tables_mul = float(tables_mul) if tables is not None else None
+        self.shift = float(shift)
         self.ws = Workspace()
         self.ws.use_tables(tables)
 
@@ -521,7 +530,14 @@ class Searcher:
         w.use_store(self.store)
         rote = self.store.spec if self.store is not None else None
         ints, floats = search_spec(
-            self.poly, r, self.ordering, node_limit, rote=rote, rote_mode=self.rote_mode, tables_mul=self.tables_mul
+            self.poly,
+            r,
+            self.ordering,
+            node_limit,
+            rote=rote,
+            rote_mode=self.rote_mode,
+            tables_mul=self.tables_mul,
+            shift=self.shift,
         )
         v = search(root, ints, floats, w.arrays)
         st = w.stats
