@@ -1,7 +1,7 @@
 # tdbook — one-command setup and runs. Needs only Python 3.11, git and make.
 #   make figures   bootstrap, then execute every notebook (standard profile): figures/, data/results/, scoreboard
 #   make test      bootstrap, then pytest: unit + property tests + every notebook in its quick profile
-#   make lab       JupyterLab on notebooks/      make bench   run benchmarks/
+#   make lab       JupyterLab on working copies (build/lab/)      make bench   run benchmarks/
 
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV   := .venv
@@ -33,9 +33,11 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 
-# Jupyter refuses to start as root without --allow-root (containers, CI boxes): add it only then.
+# JupyterLab on working copies in build/lab/ (notebooks/ is never written); LAB_ARGS go to jupyter lab,
+# e.g. make lab LAB_ARGS="--port 8899 --IdentityProvider.token=secret --no-browser"
+LAB_ARGS ?=
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab notebooks/ $$([ "$$(id -u)" = 0 ] && echo --allow-root)
+	$(PY) -m tdbook lab $(LAB_ARGS)
 
 bench: $(STAMP)
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
