@@ -371,6 +371,12 @@ def claims_schemes(s: Schemes, long_totals: np.ndarray) -> Measured:
             "total at move 200, schemes 1 and 3 minus schemes 2 and 4; means "
             + ", ".join(f"{SCHEMES[k][0]} {means[k]:.1f}" for k in SCHEMES),
         ),
+        "fig4.11-1-3-similar": (
+            float((means[1] - means[3]) / np.sqrt((np.var(fin[1], ddof=1) + np.var(fin[3], ddof=1)) / 2)),
+            f"total at move {s.moves}, scheme 1 (WA, vs NULL) − scheme 3 (W8, vs WA.140) in single-run standard "
+            f"deviations: {means[1]:.1f} vs {means[3]:.1f}; scheme 3 sits with schemes 2 and 4 "
+            f"({means[2]:.1f}, {means[4]:.1f})",
+        ),
         "fig4.11-5-6-smooth": (
             difference(np.concatenate([rough[k] for k in (1, 2, 3, 4)]), np.concatenate([rough[5], rough[6]])),
             "largest single-move step as a share of the total at 200, schemes 1–4 minus 5–6; means "
