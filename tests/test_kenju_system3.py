@@ -241,3 +241,11 @@ def test_modes_off_is_the_baseline_of_fig_4_13():
     assert n.modes == ("neither", "neither")
     with pytest.raises(ValueError, match="a, b, c, d, e, n"):
         k3.mode_games("z", 1, seed=1)
+
+
+def test_standardized_difference_of_two_schemes():
+    a, b = np.array([1.0, 3.0, 5.0]), np.array([0.0, 2.0, 4.0])
+    e = kt.standardized_difference(a, b)
+    assert e.mean == pytest.approx(0.5) and e.stderr == pytest.approx(np.sqrt(6 / 9 + 0.25 / 12)) and e.n == 6
+    with pytest.raises(ValueError, match="two runs on each side"):
+        kt.standardized_difference(a[:1], b)
