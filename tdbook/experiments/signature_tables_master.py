@@ -287,8 +287,8 @@ RULE_NOTE = "plain, equal-frequency, stagewise (the note)"
 BALANCED = "A += k, equal-width, prior 1"
 VARIANTS: dict[str, dict[str, Any]] = {
     RULE_NOTE: {},
-    "plain, equal-width": {"requant": "fixed"},
-    "plain, online": {"requant": "fixed", "mode": "online"},
+    "plain, equal-width, stagewise": {"requant": "fixed"},
+    "plain, equal-width, online": {"requant": "fixed", "mode": "online"},
     "A += k, equal-frequency": {"rule": "a_k"},
     BALANCED: {"rule": "a_k", "requant": "fixed", "prior": 1.0},
     "D += 1/k, equal-frequency": {"rule": "d_over_k"},

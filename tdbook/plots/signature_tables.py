@@ -119,31 +119,36 @@ def curve_differences(lc: dict) -> Any:
     return fig
 
 
-def _bars(ax: Any, names: list[str], rows: dict, metric: str, colour: Any) -> None:
+def _bars(ax: Any, names: list[str], rows: list[dict], metric: str, colour: Any) -> None:
     y = np.arange(len(names))
-    v = np.array([rows[n][metric] for n in names])
-    lo = np.array([rows[n][metric + "_ci"][0] for n in names])
-    hi = np.array([rows[n][metric + "_ci"][1] for n in names])
+    v = np.array([r[metric] for r in rows])
+    lo = np.array([r[metric + "_ci"][0] for r in rows])
+    hi = np.array([r[metric + "_ci"][1] for r in rows])
     ax.barh(y, v, xerr=[v - lo, hi - v], color=colour, capsize=3)
     for i, val in enumerate(v):
-        ax.text(val, i, f"  {val:.3f}", va="center", fontsize=7)
+        ax.text(hi[i], i, f"  {val:.3f}", va="center", fontsize=7)
     ax.set_yticks(y)
     ax.set_yticklabels(names, fontsize=8)
-    ax.invert_yaxis()
+    if not ax.yaxis_inverted():
+        ax.invert_yaxis()
 
 
-def table_sweep(sw: dict, title: str) -> Any:
-    """Held-out C and top-1 of the tables under each variant (95 % bootstrap intervals), and their entries."""
+def table_sweep(sw: dict, title: str, refs: dict[str, dict] | None = None) -> Any:
+    """Held-out C and top-1 of the tables under each variant (95 % bootstrap intervals), their entries and the
+    share of alternatives each ranks (the rest tie with the master's move); ``refs``: models drawn as lines."""
     rows = sw["rows"]
     names = list(rows)
-    fig, axes = plt.subplots(1, 2, figsize=(11, 0.45 * len(names) + 1.6), sharey=True)
+    labels = [f"{n}  ({rows[n]['entries']:,} entries, ranks {rows[n]['decided']:.0%})" for n in names]
+    fig, axes = plt.subplots(1, 2, figsize=(11.5, 0.45 * len(names) + 1.8), sharey=True)
     cols = ["#6baed6" if n != sw["base"] else COLOURS["tables"] for n in names]
-    _bars(axes[0], [f"{n}  ({rows[n]['entries']:,} entries)" for n in names],
-          {f"{n}  ({rows[n]['entries']:,} entries)": rows[n] for n in names}, "C", cols)  # fmt: skip
-    _bars(axes[1], [f"{n}  ({rows[n]['entries']:,} entries)" for n in names],
-          {f"{n}  ({rows[n]['entries']:,} entries)": rows[n] for n in names}, "top1", cols)  # fmt: skip
+    for ax, metric in zip(axes, ("C", "top1")):
+        _bars(ax, labels, [rows[n] for n in names], metric, cols)
+        for m, r in (refs or {}).items():
+            ax.axvline(r[metric], color=COLOURS.get(m, "#444444"), lw=1.2, ls="--", label=f"{m} ({r[metric]:.3f})")
     axes[0].set_xlabel("held-out C")
     axes[1].set_xlabel("held-out top-1 share")
+    if refs:
+        axes[1].legend(fontsize=7, loc="lower right")
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return fig
@@ -169,7 +174,7 @@ def teachers(tc: dict) -> Any:
         ax.set_yticklabels(labels if test == "masters" else [""] * len(labels), fontsize=8)
         ax.invert_yaxis()
         ax.set_xlabel("held-out C")
-        ax.set_title(f"scored on held-out {test} moves", fontsize=9)
+        ax.set_title(f"scored on held-out {'master' if test == 'masters' else 'deep-search'} moves", fontsize=9)
     fig.suptitle(f"Two teachers, {tc['positions']:,} training positions each", fontsize=10)
     fig.tight_layout()
     return fig
@@ -222,21 +227,24 @@ def matches(rr: dict) -> Any:
     """Each match's score per depth (± 1 s.e. over ballots) and pooled over the depths."""
     from ..experiments.signature_tables_play import pooled
 
-    fig, ax = plt.subplots(figsize=(7.2, 3.2))
+    fig, ax = plt.subplots(figsize=(7.6, 3.8))
     pairs = list(rr)
     for i, pair in enumerate(pairs):
         p = pooled(rr[pair])
         depths = p["depths"]
         for j, d in enumerate(depths):
             s, e = p["by_depth"][d]
-            ax.errorbar(s, i + 0.12 * (j - (len(depths) - 1) / 2), xerr=e, fmt="o", color="#999999", ms=3, capsize=2)
-        ax.errorbar(p["score"], i + 0.3, xerr=p["stderr"], fmt="D", color=COLOURS[pair[0]], ms=5, capsize=3)
-        ax.text(p["score"], i + 0.48, f"{p['score']:.3f} ± {p['stderr']:.3f} ({p['games']} games)", ha="center",
-                fontsize=7)  # fmt: skip
+            y = i - 0.3 + 0.15 * j
+            ax.errorbar(s, y, xerr=e, fmt="o", color="#999999", ms=3, capsize=2)
+            ax.text(s + e + 0.003, y, f"depth {d}", va="center", fontsize=6, color="#777777")
+        ax.errorbar(p["score"], i + 0.25, xerr=p["stderr"], fmt="D", color=COLOURS[pair[0]], ms=5, capsize=3)
+        label = f"{p['score']:.3f} ± {p['stderr']:.3f} ({p['games']} games)"
+        ax.text(p["score"] + p["stderr"] + 0.004, i + 0.25, label, va="center", fontsize=7)
     ax.axvline(0.5, color="#444444", lw=0.7)
+    ax.set_ylim(len(pairs) - 0.5, -0.6)
+    ax.set_xlim(min(0.35, ax.get_xlim()[0]), max(0.8, ax.get_xlim()[1]))
     ax.set_yticks(range(len(pairs)))
     ax.set_yticklabels([f"{a} v {b}" for a, b in pairs], fontsize=8)
-    ax.invert_yaxis()
     ax.set_xlabel("score of the first player per game (win 1, draw ½); grey: each depth, diamond: pooled")
     ax.set_title("Equal search on the 3-move ballots, colours swapped", fontsize=10)
     return fig
