@@ -29,14 +29,19 @@ def md_escape(text: str) -> str:
 
 
 def md_table(header: Sequence[str], rows: Sequence[Sequence[str]], raw: Sequence[int] = ()) -> str:
-    """A Markdown table; cells are escaped except in the ``raw`` columns (which hold Markdown already)."""
+    """A Markdown table (in a ``tdbook-table`` div, set small by ``book/_static/tdbook.css``); cells are escaped
+    except in the ``raw`` columns (which hold Markdown already)."""
 
     def cell(i: int, c: str) -> str:
         return c.replace("\n", " ") if i in raw else md_escape(c)
 
-    lines = ["| " + " | ".join(md_escape(h) for h in header) + " |", "|" + "---|" * len(header)]
+    lines = [
+        "```{div} tdbook-table",
+        "| " + " | ".join(md_escape(h) for h in header) + " |",
+        "|" + "---|" * len(header),
+    ]
     lines += ["| " + " | ".join(cell(i, c) for i, c in enumerate(r)) + " |" for r in rows]
-    return "\n".join(lines)
+    return "\n".join(lines + ["```"])
 
 
 @dataclass
@@ -87,7 +92,7 @@ def page(files: list[dict[str, Any]], located: Located, profile: str = "standard
         "## Per notebook\n",
         md_table(*_table(results.scoreboard(profile)[0])) + "\n",
     ]
-    header = ["claim", "section", "kind", "source", "paper", "ours", "verdict"]
+    header = ["claim", "verdict", "kind", "paper", "ours", "source", "checked in"]
     for f in files:
         stem = f["notebook"]
         title = f.get("title") or stem
@@ -99,12 +104,12 @@ def page(files: list[dict[str, Any]], located: Located, profile: str = "standard
             rows.append(
                 [
                     link(stem, loc),
-                    loc.heading.title,
+                    cl["verdict"],
                     cl.get("kind", ""),
-                    cl["source"],
                     results.fmt(cl["paper"]),
                     results.fmt(cl["ours"]),
-                    cl["verdict"],
+                    cl["source"],
+                    loc.heading.title,
                 ]
             )
         out.append(md_table(header, rows, raw=(0,)) + "\n")

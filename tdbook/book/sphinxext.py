@@ -236,6 +236,9 @@ def rest_problems(text: str, env: Any = None) -> list[str]:
 def docstring_as_rest(app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]) -> None:
     """autodoc's hook: escape ``|`` and lone ``*`` (:func:`escape_docstring`); a docstring that still is not valid
     reST is shown as a literal block, and the build's output names it."""
+    home = getattr(obj, "__module__", None) if what != "module" else name
+    if not name.startswith("tdbook") or (isinstance(home, str) and not home.startswith("tdbook")):
+        return  # another package's object (autodoc reads imported names' docstrings too, then skips them)
     fixed = escape_docstring(lines)
     problems = rest_problems("\n".join(fixed), app.env)
     if problems:
