@@ -29,14 +29,14 @@ def md_escape(text: str) -> str:
 
 
 def md_table(header: Sequence[str], rows: Sequence[Sequence[str]], raw: Sequence[int] = ()) -> str:
-    """A Markdown table (in a ``tdbook-table`` div, set small by ``book/_static/tdbook.css``); cells are escaped
+    """A Markdown table (in a ``tdbook-table`` container, set small by ``book/_static/tdbook.css``); cells are escaped
     except in the ``raw`` columns (which hold Markdown already)."""
 
     def cell(i: int, c: str) -> str:
         return c.replace("\n", " ") if i in raw else md_escape(c)
 
     lines = [
-        "```{div} tdbook-table",
+        "```{container} tdbook-table",
         "| " + " | ".join(md_escape(h) for h in header) + " |",
         "|" + "---|" * len(header),
     ]
