@@ -58,7 +58,7 @@ def _nb() -> dict:
         ],
         "metadata": {},
         "nbformat": 4,
-        "nbformat_minor": 5,
+        "nbformat_minor": 4,
     }
 
 

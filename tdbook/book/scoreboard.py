@@ -90,7 +90,7 @@ def page(files: list[dict[str, Any]], located: Located, profile: str = "standard
         "## Per kind\n",
         md_table(*_table(results.kinds(profile))) + "\n",
         "## Per notebook\n",
-        md_table(*_table(results.scoreboard(profile)[0])) + "\n",
+        _per_notebook(files, profile) + "\n",
     ]
     header = ["claim", "verdict", "kind", "paper", "ours", "source", "checked in"]
     for f in files:
@@ -118,3 +118,12 @@ def page(files: list[dict[str, Any]], located: Located, profile: str = "standard
 
 def _table(t: results.Table) -> tuple[list[str], list[list[str]]]:
     return t.header, t.rows
+
+
+def _per_notebook(files: list[dict[str, Any]], profile: str) -> str:
+    """:func:`tdbook.results.scoreboard`'s per-notebook counts, each notebook's name a link to its chapter."""
+    t = results.scoreboard(profile)[0]
+    rows = [list(r) for r in t.rows]
+    for row, f in zip(rows, files):  # one row per file, in the same order, then the total
+        row[0] = f"[{md_escape(row[0])}]({CHAPTERS}/{f['notebook']}.ipynb)"
+    return md_table(t.header, rows, raw=(0,))
