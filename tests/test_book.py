@@ -102,6 +102,15 @@ def test_a_claim_whose_check_cannot_be_located_is_refused_naming_it():
         anchors.locate(nb, {"id": "x"})
 
 
+def test_a_claim_whose_check_cannot_be_located_stops_make_book_naming_it(tmp_path, monkeypatch, capsys):
+    stem = discover()[1].stem
+    monkeypatch.setattr(results, "load_all", lambda profile: [{"notebook": stem, "claims": [{"id": "no-such"}]}])
+    assert build.build(tmp_path) == 1
+    err = capsys.readouterr().err
+    assert f"make book: notebooks/{stem}.ipynb: cannot locate the check of claim 'no-such'" in err
+    assert not (tmp_path / "book").exists()  # Sphinx never ran
+
+
 def test_locate_all_refuses_a_results_file_without_its_notebook(tmp_path):
     with pytest.raises(FileNotFoundError, match="notebooks/99_x.ipynb is missing"):
         scoreboard.locate_all([{"notebook": "99_x", "claims": []}], tmp_path)

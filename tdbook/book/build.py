@@ -84,7 +84,8 @@ def assemble(out: Path | None = None, profile: str = "standard") -> dict[str, in
     """Write the book's source tree; return how many claims were located each way (cell, source, table).
 
     Raises ValueError (with a sentence saying what to do) when ``book/references.bib`` is stale or a claim's
-    check cannot be located, :class:`~tdbook.book.api.UnplacedModule` for a module on no API page.
+    check cannot be located, :class:`~tdbook.book.api.UnplacedModule` for a module on no API page, and
+    FileNotFoundError for a results file whose notebook is not stored.
     """
     src = source_dir(out)
     wanted: set[Path] = set()
@@ -94,7 +95,7 @@ def assemble(out: Path | None = None, profile: str = "standard") -> dict[str, in
     book = book_dir()
     for path in sorted(book.rglob("*")):
         rel = path.relative_to(book)
-        if path.is_file() and rel.parts[0] not in CONFIG and "__pycache__" not in rel.parts:
+        if path.is_file() and rel.parts[0] not in CONFIG and "__pycache__" not in rel.parts and rel != Path("index.md"):
             _put(src / rel, path.read_bytes(), wanted)
 
     stored = catalog.discover()
@@ -145,7 +146,7 @@ def build(out: Path | None = None, *, fresh: bool = True, jobs: str = "1") -> in
     t0 = time.perf_counter()
     try:
         how = assemble(out)
-    except ValueError as e:
+    except (ValueError, FileNotFoundError) as e:
         print(f"make book: {e}", file=sys.stderr)
         return 1
     n = sum(how.values())
