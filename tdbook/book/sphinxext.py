@@ -25,6 +25,7 @@ from __future__ import annotations
 import io
 import re
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -292,11 +293,20 @@ def _load(app: Sphinx) -> None:
     _PATTERN[:] = [citation_pattern(names)]
 
 
+def _quiet(*_: Any) -> None:
+    """Hide the deprecation notices of the theme, MyST and ipywidgets (theirs to act on, not ours).  Set again
+    after every page, because a module autodoc imports (pydraughts) resets the filters when it loads."""
+    warnings.filterwarnings("ignore", category=DeprecationWarning)
+    warnings.filterwarnings("ignore", category=PendingDeprecationWarning)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     register_plugin("pybtex.style.labels", "tdbook", ShortNameLabels)
     register_plugin("pybtex.style.sorting", "tdbook", FileOrder)
     register_plugin("pybtex.style.formatting", "tdbook", DescriptionStyle)
     app.connect("builder-inited", _load)
+    for event in ("builder-inited", "doctree-read", "env-updated"):
+        app.connect(event, _quiet)
     app.connect("doctree-read", cite_short_names)
     app.connect("autodoc-process-docstring", docstring_as_rest)
     app.add_post_transform(KeepCitedText)
