@@ -2,20 +2,21 @@
 #   make figures   bootstrap, then execute every notebook (standard profile): figures/, data/results/, scoreboard
 #   make test      bootstrap, then pytest: unit + property tests + every notebook in its quick profile
 #   make lab       JupyterLab on working copies (build/lab/)      make bench   run benchmarks/
+#   make book      the static site from the stored notebooks (build/book/), warnings as errors
 
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.tdbook-installed
 
-.PHONY: all venv figures test lint lab bench env scoreboard clean
+.PHONY: all venv figures test lint lab bench env scoreboard book bib clean
 
 all: test
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,book]'
 	$(PY) -m ipykernel install --sys-prefix --name tdbook --display-name "Python (tdbook)" >/dev/null
 	@touch $(STAMP)
 
@@ -44,6 +45,16 @@ bench: $(STAMP)
 
 scoreboard: $(STAMP)
 	$(PY) -m tdbook scoreboard --claims
+
+# The book: every stored notebook a chapter (never executed), the scoreboard linked to the sections that check each
+# claim, the bibliography, guides and the package reference; Sphinx warnings are errors. `make test` builds it too
+# (tests/test_book.py).  Open build/book/index.html.
+book: $(STAMP)
+	$(PY) -m tdbook.book build
+
+# Regenerate book/references.bib from REFERENCES.md (the one source; tests/test_book.py checks they agree).
+bib: $(STAMP)
+	$(PY) -m tdbook.book bib --write
 
 # Regenerate environment.yml from the pins in pyproject.toml (the one source of truth).
 env: $(STAMP)
