@@ -226,10 +226,11 @@ def quarter_check(models: dict[str, SymmetricGammon], n_random: int, seed: int) 
 
 
 @njit(cache=True)
-def play_pairs_pubeval(arch, W1, W2, w, seed, first_pair, n_pairs, out) -> None:
+def play_pairs_pubeval(arch, W1, W2, bo, w, seed, first_pair, n_pairs, out) -> None:
     """Duplicate-dice pairs of a 1-ply net of :mod:`~tdbook.learners.backgammon_symmetric` (A) against
     pubeval, the protocol of :func:`tdbook.experiments.backgammon_match.play_pairs_net`: pair ``p``
-    replays dice stream ``(seed, 2p)`` with the colours swapped; ``out[i]`` = A's points as colour 0, 1."""
+    replays dice stream ``(seed, 2p)`` with the colours swapped; ``out[i]`` = A's points as colour 0, 1; ``bo``
+    is the net's bear-off table (:attr:`~tdbook.learners.backgammon_symmetric.SymmetricGammon.table`)."""
     m = W1.shape[1]
     out_pos = np.zeros((MAX_AFTER, NSLOT), np.int8)
     out_mv = np.full((MAX_AFTER, 8), -1, np.int8)
@@ -254,7 +255,7 @@ def play_pairs_pubeval(arch, W1, W2, w, seed, first_pair, n_pairs, out) -> None:
             while True:
                 n = gen_afterstates(pos, d1, d2, out_pos, out_mv, ws)
                 if side == net_colour:
-                    k = choose_1ply(arch, W1, W2, out_pos, n, scores, tmp, idx, val, g, z, p)
+                    k = choose_1ply(arch, W1, W2, bo, out_pos, n, scores, tmp, idx, val, g, z, p)
                 else:
                     k = choose(KIND_PUBEVAL, pos, out_pos, n, w, x, rng)
                 if out_pos[k, OFF] == 15:
@@ -284,7 +285,7 @@ def vs_pubeval(model, pairs: int, seed: int = 99, progress: bool = False, report
         for s in range(0, pairs, chunk):
             k = min(chunk, pairs - s)
             o = np.zeros((k, 2), np.int64)
-            play_pairs_pubeval(model.code, model.W1, model.W2, w, seed, s, k, o)
+            play_pairs_pubeval(model.code, model.W1, model.W2, model.table, w, seed, s, k, o)
             out[s : s + k] = o
             bar.update(k)
     return summarize(model.describe(), "pubeval", out)

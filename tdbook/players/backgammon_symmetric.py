@@ -19,12 +19,25 @@ class SymNetPlayer:
         self._scores = np.zeros(MAX_AFTER)
         self._tmp = np.zeros(NSLOT, np.int8)
         self._scratch = model.scratch()
+        self._table = model.table
 
     def choose(self, pos, d1, d2, after) -> int:
         idx, val, g, z, p = self._scratch
         m = self.model
         return int(
             choose_1ply(
-                m.code, m.W1, m.W2, np.asarray(after, np.int8), len(after), self._scores, self._tmp, idx, val, g, z, p
+                m.code,
+                m.W1,
+                m.W2,
+                self._table,
+                np.asarray(after, np.int8),
+                len(after),
+                self._scores,
+                self._tmp,
+                idx,
+                val,
+                g,
+                z,
+                p,
             )
         )
