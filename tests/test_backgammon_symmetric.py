@@ -467,3 +467,17 @@ def test_cli_bearoff_and_positional_warm_start_resume_to_the_uninterrupted_weigh
     assert train_main([*base, "--inputs", "positional", "--backgammon-outputs", "--warm-start", str(one),
                        "--games", "90", "--out", str(tmp_path / "x.npz")]) == 2  # fmt: skip
     assert "this run has no table (add --bearoff)" in capsys.readouterr().err
+
+
+def test_free_parameters_are_counted_by_behaviour_and_a_wrong_node_would_show():
+    """§13–§14 counted on nets: M − 1 for the P(win) node, M + 1 for the biased gammon node of (a), M − 1 for the
+    naive gammon node of (b); a free net's nodes (bias and weights all free) give M + 1, so the count can fail."""
+    from tdbook.experiments.backgammon_symmetric import free_parameters, trained_outputs
+
+    positions = np.array(POSITIONS[:40])
+    m = 7
+    assert free_parameters(_random_net("symmetric", 1), positions) == {"win": m - 1, "gammon": m + 1}
+    assert free_parameters(_random_net("naive", 2), positions) == {"win": m - 1, "gammon": m - 1}
+    assert free_parameters(_random_net("free", 3), positions) == {"win": m + 1, "gammon": m + 1}
+    assert trained_outputs(_random_net("symmetric", 1)) == 2 and trained_outputs(_random_net("free", 3)) == 3
+    assert trained_outputs(_random_net("free", 3, backgammons=True)) == 5

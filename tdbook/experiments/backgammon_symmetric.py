@@ -222,6 +222,64 @@ def quarter_check(models: dict[str, SymmetricGammon], n_random: int, seed: int) 
     return {"random_naive": naive, "trained": trained}
 
 
+def free_parameters(model: SymmetricGammon, positions: np.ndarray) -> dict[str, int]:
+    """Free parameters of the P(win) node and of the gammon node (§13–§14), counted on a net as the rank of the
+    Jacobian of each node's logit over ``positions`` with respect to every stored weight of that node's column of
+    ``W2`` (its hidden-unit weights and its bias slot): the number of directions in which the node's weights can
+    move the node's value.  The logits are linear in those weights, so central differences are exact to rounding;
+    positions where a node saturates (logit beyond ±20) are left out."""
+    w2 = model.W2
+    out = {}
+    for name, k in (("win", 0), ("gammon", 1)):
+        base = np.array([model.nodes(p)[0][k] for p in positions])
+        keep = (base > 2e-9) & (base < 1 - 2e-9)
+        rows = []
+        for i in range(w2.shape[0]):
+            logit = []
+            for h in (0.5, -0.5):
+                old = w2[i, k]
+                w2[i, k] = old + h
+                z = np.array([model.nodes(p)[0][k] for p in positions[keep]])
+                w2[i, k] = old
+                logit.append(np.log(z) - np.log1p(-z))
+            rows.append(logit[0] - logit[1])
+        jac = np.array(rows).T
+        out[name] = int(np.linalg.matrix_rank(jac, tol=1e-6 * np.abs(jac).max()))
+    return out
+
+
+def trained_outputs(model: SymmetricGammon) -> int:
+    """Output nodes a net trains: the columns of ``W2`` with a weight that is not exactly zero (§15–§16: the
+    symmetric nets' third node is computed from the second node's weights, and its column stays zero)."""
+    return int(np.count_nonzero(np.any(model.W2 != 0.0, axis=0)))
+
+
+def parameter_claims(nets: dict[str, Any], n_positions: int, seed: int) -> dict:
+    """``{claim id: {"ours": …, "note": …}}`` for §13–§16: the free parameters of the nodes of the shipped net (a),
+    counted (:func:`free_parameters`) minus its hidden units M, and the output nodes it trains."""
+    positions, _ = game_positions(n_positions, seed=seed)
+    a, b = nets["symmetric"], nets["naive"]
+    fa, fb = free_parameters(a, positions), free_parameters(b, positions)
+    m = a.hidden
+    return {
+        "free-params-win": {
+            "ours": fa["win"] - m,
+            "note": f"net (a), M = {m}: rank {fa['win']} over {len(positions)} positions; "
+            f"net (b)'s P(win) node: {fb['win']}",
+        },
+        "free-params-gammon": {
+            "ours": fa["gammon"] - m,
+            "note": f"net (a), M = {m}: rank {fa['gammon']}; the naive net (b)'s unbiased gammon node has "
+            f"{fb['gammon']} = M − 1, the post's counter-example",
+        },
+        "two-output-nodes": {
+            "ours": trained_outputs(a),
+            "note": f"net (a); (b) {trained_outputs(b)}, the unconstrained (c) {trained_outputs(nets['free'])}, "
+            "notebook 08's TD-Gammon net 4",
+        },
+    }
+
+
 # ----------------------------------------------------------------------------- matches
 
 
@@ -667,6 +725,11 @@ def identity_claims(errs: dict[str, dict[str, float]], quarter: dict[str, Any], 
     cases = errs["symmetric"]["cases"] + errs["naive"]["cases"]
     g = opening["gnubg"]
     return {
+        "opening-pwin-half": {
+            "ours": g["win"],
+            "note": "gnubg 0-ply, the side on roll at the start (before its roll); nobody on roll, the symmetric "
+            "nets give exactly ½ (the ¼ above rests on it)",
+        },
         "flip-pwin": {
             "ours": max(errs["symmetric"]["win"], errs["naive"]["win"]),
             "note": f"{cases} net × position cases; the unconstrained net (c) breaks it by {errs['free']['win']:.2f}",
