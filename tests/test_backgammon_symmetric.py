@@ -379,7 +379,7 @@ def test_cli_warm_start_widens_a_trained_net_carries_on_its_games_and_resumes(tm
     assert train_main([*base, "--inputs", "contact", "--hidden", "6", "--warm-start", str(warm), "--games", "90"]) == 2
     assert "its hidden units is 5, this run's is 6" in capsys.readouterr().err
     assert train_main([*run, "--games", "30", "--out", str(tmp_path / "x.npz")]) == 2
-    assert "40 games done" in capsys.readouterr().err
+    assert "40 games done; --games must be at least that" in capsys.readouterr().err
     other = tmp_path / "other.npz"
     w.W1[0, 0] += 1.0
     w.save(other, games_done=40, spec=w.info["spec"])  # another file: another SHA-256, another run
@@ -467,6 +467,12 @@ def test_cli_bearoff_and_positional_warm_start_resume_to_the_uninterrupted_weigh
     assert train_main([*base, "--inputs", "positional", "--backgammon-outputs", "--warm-start", str(one),
                        "--games", "90", "--out", str(tmp_path / "x.npz")]) == 2  # fmt: skip
     assert "this run has no table (add --bearoff)" in capsys.readouterr().err
+    same = tmp_path / "same.npz"  # no further games: the file's net with the table at play, nothing else
+    assert train_main([*base, "--inputs", "contact", "--backgammon-outputs", "--bearoff", "--warm-start", str(warm),
+                       "--games", "20", "--out", str(same), "--checkpoint", str(tmp_path / "s.ckpt.npz")]) == 0  # fmt: skip
+    s, w = SymmetricGammon.load(same), SymmetricGammon.load(warm)
+    assert s.bearoff and not w.bearoff and np.array_equal(s.W1, w.W1) and np.array_equal(s.W2, w.W2)
+    assert s.info["games_done"] == 20 and not (tmp_path / "s.ckpt.npz").exists()
 
 
 def test_free_parameters_are_counted_by_behaviour_and_a_wrong_node_would_show():

@@ -138,6 +138,47 @@ SHIPPED_EXTRA = {
     "free160bgct": "symgammon_c160bgct.npz",
     "symmetric80x": "symgammon_a80x.npz",
 }
+#: Issue 34's nets (toward gnubg-expert at equal search, one change each from a parent), named by the house rule
+#: ``symgammon_<arch><hidden>_<inputs>[_bg][_<lever>…]_<games>k``: the code key is the file stem, the label is built
+#: from the sidecar (:func:`label_of`).  (c″, 160, 4.8 M, bg, contact) trained on 0.2 M games as it was (the games
+#: lever, and the control of the others) and with the positional inputs; the same net with the bear-off table at play.
+EXPERT = (
+    "symgammon_free160_contact_bg_5000k",
+    "symgammon_free160_positional_bg_5000k",
+    "symgammon_free160_contact_bg_bearoff_4800k",
+)
+
+
+def label_of(stem: str) -> str:
+    """The label of an issue-34 net, from its sidecar: ``(c″, hidden, games, bg, inputs, bear-off)`` and how it
+    was made from its parent (the ``--warm-start`` file)."""
+    side = read_sidecar(data_dir() / f"{stem}.npz")
+    sp = side["spec"]
+    parts = ["c″", str(sp["hidden"]), f"{side['games'] / 1e6:.1f} M"]
+    parts += ["bg"] if sp.get("backgammons") else []
+    parts += [sp["inputs"]] if sp.get("inputs", "raw") not in ("raw", "expanded") else []
+    parts += ["bear-off"] if sp.get("bearoff") else []
+    short = "(" + ", ".join(parts) + ")"
+    warm = sp.get("warm_start")
+    if not warm:
+        return short
+    files = {f: k for k, f in {**SHIPPED, **SHIPPED_EXTRA}.items()}
+    parent = files.get(Path(warm["file"]).name, Path(warm["file"]).stem)
+    pshort = LABELS[parent].split(")")[0] + ")" if parent in LABELS else parent
+    pside = read_sidecar(data_dir() / Path(warm["file"]).name)
+    changes = []
+    if sp.get("inputs") != pside["spec"].get("inputs"):
+        changes.append(f"the {sp.get('inputs')} inputs")
+    if sp.get("bearoff") and not pside["spec"].get("bearoff"):
+        changes.append("the bear-off table")
+    how = f"trained on to {side['games'] / 1e6:.1f} M games" if side["games"] > warm["games"] else "as it is"
+    return f"{short} {pshort} {how}" + (f", with {' and '.join(changes)}" if changes else "")
+
+
+for _stem in EXPERT:
+    SHIPPED_EXTRA[_stem] = f"{_stem}.npz"
+    if (data_dir() / SHIPPED_EXTRA[_stem]).is_file():  # the label needs the sidecar; the module imports without it
+        LABELS[_stem] = label_of(_stem)
 #: What each single change bought, as claims: (claim id prefix, net with the change, net without it).
 CHANGES = (
     ("inputs-gain", "free80x", "free80"),
@@ -154,6 +195,9 @@ CHANGES = (
     ("games-gain-5", "free160bgl", "free160bg"),
     ("contact-gain-2", "free160bgct", "free160bgl"),
     ("expanded-a-minus-c", "symmetric80x", "free80x"),
+    ("games-gain-6", "symgammon_free160_contact_bg_5000k", "free160bgct"),
+    ("positional-gain", "symgammon_free160_positional_bg_5000k", "symgammon_free160_contact_bg_5000k"),
+    ("bearoff-play-gain", "symgammon_free160_contact_bg_bearoff_4800k", "free160bgct"),
 )
 #: The ladder plan of the net the aims read (pairs of duplicate games; each pair is two games): four times the
 #: gnubg games of the other nets' ladders and twice the pubeval games.  Decided when (c″, 1.6 M)'s first ladder

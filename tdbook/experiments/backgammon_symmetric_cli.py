@@ -14,7 +14,8 @@ the new inputs' weights start at zero) and, with ``--backgammon-outputs``, given
 (:meth:`~tdbook.learners.backgammon_symmetric.SymmetricGammon.with_backgammons`) and, with ``--bearoff``, the
 bear-off table (:meth:`~tdbook.learners.backgammon_symmetric.SymmetricGammon.with_bearoff`), and carried on from its
 game count on the same dice streams; the file's SHA-256 goes into the run's spec, so a checkpoint resumes only a run
-from the same file.  The wall time recorded is this run's own.
+from the same file.  The wall time recorded is this run's own.  ``--games`` equal to the file's games trains no
+further: the file's net with only the changes asked for (e.g. ``--bearoff``, the table at play; issue 34).
 """
 
 from __future__ import annotations
@@ -190,8 +191,10 @@ def _warm_start(a: argparse.Namespace, spec: dict) -> SymmetricGammon:
             f"--warm-start {path}: it values bear-off positions by the table and was not trained on them; "
             "this run has no table (add --bearoff)"
         )
-    if not 0 < games < a.games:
-        raise ValueError(f"--warm-start {path}: it has {games:,} games done; --games must be more ({a.games:,})")
+    if not 0 < games <= a.games:
+        raise ValueError(
+            f"--warm-start {path}: it has {games:,} games done; --games must be at least that ({a.games:,})"
+        )
     model = warm.widen(a.inputs)
     if a.backgammon_outputs and model.outputs != N_OUT_BG:
         model = model.with_backgammons()
