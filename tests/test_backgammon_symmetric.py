@@ -468,8 +468,8 @@ def test_cli_bearoff_and_positional_warm_start_resume_to_the_uninterrupted_weigh
                        "--games", "90", "--out", str(tmp_path / "x.npz")]) == 2  # fmt: skip
     assert "this run has no table (add --bearoff)" in capsys.readouterr().err
     same = tmp_path / "same.npz"  # no further games: the file's net with the table at play, nothing else
-    assert train_main([*base, "--inputs", "contact", "--backgammon-outputs", "--bearoff", "--warm-start", str(warm),
-                       "--games", "20", "--out", str(same), "--checkpoint", str(tmp_path / "s.ckpt.npz")]) == 0  # fmt: skip
+    args = ["--inputs", "contact", "--backgammon-outputs", "--bearoff", "--warm-start", str(warm), "--games", "20"]
+    assert train_main([*base, *args, "--out", str(same), "--checkpoint", str(tmp_path / "s.ckpt.npz")]) == 0
     s, w = SymmetricGammon.load(same), SymmetricGammon.load(warm)
     assert s.bearoff and not w.bearoff and np.array_equal(s.W1, w.W1) and np.array_equal(s.W2, w.W2)
     assert s.info["games_done"] == 20 and not (tmp_path / "s.ckpt.npz").exists()

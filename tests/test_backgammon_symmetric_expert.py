@@ -3,7 +3,6 @@ recipe table and the aim read from the shipped sidecars."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from tdbook.core.storage import read_sidecar
