@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 from collections.abc import Iterable, Sequence
 from html import escape
 from pathlib import Path
@@ -225,6 +226,8 @@ def check(claim_id: str, ours: Any, note: str | None = None, *, take: int | None
     ``note`` (measured context) replaces the data file's static note when given.  ``take`` compares
     only the first ``take`` printed values of a list (when how far a printed table is matched is
     itself measured).  Raises :class:`~tdbook.claims.ClaimError` for an id the data does not have.
+    In a Jupyter kernel the record also carries ``cell``, the execution count of the cell that ran the check
+    (:func:`running_cell`), which the book turns into a link from the scoreboard to that cell's section.
     """
     s = current()
     c = claims.get(s.notebook, claim_id)
@@ -249,9 +252,29 @@ def check(claim_id: str, ours: Any, note: str | None = None, *, take: int | None
         "verdict": v,
         "note": c.note if note is None else note,
     }
+    cell = running_cell()
+    if cell is not None:
+        claim["cell"] = cell
     s.claims[c.id] = claim
     s.write()
     return claim
+
+
+def running_cell() -> int | None:
+    """The execution count (``In [n]``) of the notebook cell running now, or None outside a Jupyter kernel.
+
+    Read from the shell's current execution result: during a cell IPython 9 has already advanced
+    ``get_ipython().execution_count`` to the next cell's number.  A fresh kernel numbers cells 1, 2, … the same
+    way every run, and stored notebooks keep these numbers, so the count names the stored cell.
+    """
+    if "IPython" not in sys.modules:  # never imported: certainly not in a kernel
+        return None
+    ip = sys.modules["IPython"].get_ipython()
+    if ip is None or getattr(ip, "kernel", None) is None:
+        return None
+    result = getattr(getattr(ip, "displayhook", None), "exec_result", None)
+    count = getattr(result, "execution_count", None)
+    return count if isinstance(count, int) else None
 
 
 def finish() -> Path:

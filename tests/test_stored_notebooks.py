@@ -121,6 +121,30 @@ def test_a_timing_cell_is_stored_with_a_note_instead_of_its_timings():
     assert stored.clean(once) == once
 
 
+def test_a_widget_cell_is_stored_with_a_note_where_the_widget_would_be():
+    view = {
+        "data": {"application/vnd.jupyter.widget-view+json": {"model_id": "abc"}, "text/plain": ["Panel(…)"]},
+        "metadata": {},
+        "output_type": "display_data",
+    }
+    text = {"name": "stdout", "output_type": "stream", "text": ["loaded\n"]}
+    nb = {
+        "cells": [
+            {"cell_type": "code", "execution_count": 9, "metadata": {"tags": ["widget"]}, "outputs": [text, view]},
+            {"cell_type": "code", "execution_count": 10, "metadata": {}, "outputs": [text, view]},  # a progress bar
+            {"cell_type": "code", "execution_count": None, "metadata": {"tags": ["widget"]}, "outputs": []},
+        ],
+        "metadata": {},
+    }
+    once = stored.clean(nb)
+    note = once["cells"][0]["outputs"][-1]
+    assert once["cells"][0]["outputs"][0] == text and stored.WIDGET_NOTE in "".join(note["data"]["text/plain"])
+    assert "make lab" in "".join(note["data"]["text/markdown"])
+    assert once["cells"][1]["outputs"] == [text]  # untagged: the live widget goes, no note
+    assert once["cells"][2]["outputs"] == []  # never run: nothing to stand in for
+    assert stored.clean(once) == once
+
+
 def test_speeds_are_shown_only_in_timing_cells():
     """A speed printed anywhere else would make the stored notebook differ between two runs of the same seed."""
     # any rate unit outside a timing cell, but Powell's "3 × 10^9 nodes/s" quoted in a claim's source

@@ -357,6 +357,17 @@ __all__ = ["N_PATTERNS", "SCHEMES", "all_schemes", "performance_curves", "first_
 # ----------------------------------------------------------------------------- the claims' measured values
 
 
+def standardized_difference(a: np.ndarray, b: np.ndarray) -> Estimate:
+    """mean(a) − mean(b) in pooled single-run standard deviations (Cohen's d), with its large-sample standard
+    error √((n_a + n_b) / (n_a n_b) + d² / (2 (n_a + n_b)))."""
+    na, nb = len(a), len(b)
+    if na < 2 or nb < 2:
+        raise ValueError(f"a standardized difference needs two runs on each side, got {na} and {nb}")
+    sd = float(np.sqrt(((na - 1) * np.var(a, ddof=1) + (nb - 1) * np.var(b, ddof=1)) / (na + nb - 2)))
+    d = float((np.mean(a) - np.mean(b)) / sd) if sd > 0 else 0.0
+    return Estimate(d, float(np.sqrt((na + nb) / (na * nb) + d * d / (2 * (na + nb)))), na + nb)
+
+
 def claims_schemes(s: Schemes, long_totals: np.ndarray) -> Measured:
     fin = {k: s.final(k) for k in SCHEMES}
     rough = {k: s.roughness(k) for k in SCHEMES}
@@ -370,6 +381,12 @@ def claims_schemes(s: Schemes, long_totals: np.ndarray) -> Measured:
             difference(np.concatenate([fin[1], fin[3]]), np.concatenate([fin[2], fin[4]])),
             "total at move 200, schemes 1 and 3 minus schemes 2 and 4; means "
             + ", ".join(f"{SCHEMES[k][0]} {means[k]:.1f}" for k in SCHEMES),
+        ),
+        "fig4.11-1-3-similar": (
+            standardized_difference(fin[1], fin[3]),
+            f"total at move {s.moves}, scheme 1 (WA, vs NULL) − scheme 3 (W8, vs WA.140) in single-run standard "
+            f"deviations: {means[1]:.1f} vs {means[3]:.1f}; scheme 3 sits with schemes 2 and 4 "
+            f"({means[2]:.1f}, {means[4]:.1f})",
         ),
         "fig4.11-5-6-smooth": (
             difference(np.concatenate([rough[k] for k in (1, 2, 3, 4)]), np.concatenate([rough[5], rough[6]])),

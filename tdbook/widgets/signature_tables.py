@@ -1,7 +1,7 @@
 """The "teach it" panel of notebook 01: a person plays Samuel's book.  A position from the held-out games is
 shown with its legal moves ranked by the tables; the person picks the move they prefer and sees the A and D
 counts of the chosen move's nine first-level cells change
-(:class:`tdbook.experiments.signature_tables.TeachSession`)."""
+(:class:`tdbook.experiments.signature_tables_panel.TeachSession`)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ import html
 import ipywidgets as W
 import matplotlib.pyplot as plt
 
-from ..experiments.signature_tables import TeachSession
+from ..experiments.signature_tables_panel import TeachSession
 
 
-def teach_widget(draw, train_positions: int = 500, seed: int = 0) -> W.VBox:
+def teach_widget(draw, train_positions: int = 2000, seed: int = 0, train_games: int = 0, held_games: int = 0) -> W.VBox:
     """Board (drawn by ``draw(state, show_moves=True)``, e.g. :func:`tdbook.plots.checkers.board`), ranked moves,
     a move picker, "Teach" and "Next position" buttons, and the counts that changed."""
-    s = TeachSession(train_positions, seed)
+    s = TeachSession(train_positions, seed, train_games, held_games)
     pic, ranking, counts, msg = W.Output(), W.HTML(), W.HTML(), W.HTML()
     pick = W.Dropdown(description="preferred move", style={"description_width": "initial"})
     teach, nxt = W.Button(description="Teach", button_style="success"), W.Button(description="Next position")
@@ -25,7 +25,7 @@ def teach_widget(draw, train_positions: int = 500, seed: int = 0) -> W.VBox:
         pick.options = s.moves()
         rows = "".join(f"<tr><td>{html.escape(m)}</td><td>{v:+.3f}</td></tr>" for m, v in s.ranking())
         ranking.value = (
-            f"<b>the tables' ranking</b> (figure of merit; the teacher chose {html.escape(s.teacher_move())})"
+            f"<b>the tables' ranking</b> (figure of merit; the master played {html.escape(s.teacher_move())})"
             f"<table>{rows}</table><small>moves taught so far: {s.taught}</small>"
         )
         pic.clear_output(wait=True)
