@@ -12,12 +12,16 @@ from hypothesis import strategies as st
 from tdbook.experiments.backgammon_match import sample_positions
 from tdbook.games import backgammon as bg
 from tdbook.games.backgammon_features import (
+    FEATURE_NAMES,
     N_CONTACT,
     N_FEATURES,
+    N_POSITIONAL,
     break_contact,
     contained,
+    double_shots,
     escape_share,
     features,
+    jumps,
     longest_prime,
     shot_counts,
     shot_share,
@@ -106,18 +110,60 @@ def test_contact_to_break_and_containment():
     assert contained(board({24: 1}, {18: 2})) == pytest.approx(6 / 36)
 
 
+def test_double_shots_need_two_checkers_or_one_path_through_both_blots():
+    assert double_shots(bg.initial_position()) == 0
+    assert double_shots(board({5: 1}, {3: 1})) == 0  # one blot: no double shot
+    # blots on 5 and 9, one opposing checker on 3: 4-2 hits 5 and goes on to 9, 2-2 does it in four steps (via 7);
+    # 6-2 would need two checkers: 3 rolls
+    assert double_shots(board({5: 1, 9: 1}, {3: 1})) == 3
+    # two checkers on 3: 6-2 hits both blots as well: 5 rolls
+    assert double_shots(board({5: 1, 9: 1}, {3: 2})) == 5
+    # the mover's point on 7 blocks 2-2's path to 9: 4-2 and 6-2 are left
+    assert double_shots(board({5: 1, 9: 1, 7: 2}, {3: 2})) == 4
+
+
+def test_positional_features_on_hand_made_boards():
+    n = N_POSITIONAL
+    f = dict(zip(FEATURE_NAMES, features(bg.initial_position(), n)[:n]))
+    assert f["back/25"] == pytest.approx(24 / 25) and f["anchor/24"] == 1.0
+    assert f["forward"] == pytest.approx(1 / 6)  # the anchor on the opponent's 1 point
+    assert f["dance"] == pytest.approx(1 / 36)  # the opponent's 6 point is its one closed home point
+    assert f["timing/100"] == pytest.approx((2 * 18 + 5 * 7 + 3 * 2 + 3 * 5) / 100)  # outside home, 3 spares on 6
+    assert f["backg"] == 0.0 and f["backg1"] == pytest.approx(2 / 8)  # one anchor, two checkers there
+    assert f["free/100"] == 0.0  # nothing is past the opposing checkers on 1
+    mean = (2 * 24 + 5 * 13 + 3 * 8 + 5 * 6) / 15
+    assert f["moment2"] == pytest.approx((2 * (24 - mean) ** 2 + 5 * (13 - mean) ** 2) / 7 / 400)
+    start = bg.initial_position()
+    mob = 2 * jumps(start, 24) * 18 + 5 * jumps(start, 13) * 7 + 3 * jumps(start, 8) * 2
+    assert f["mobility"] == pytest.approx(mob / 3600)
+    # a back game: anchors on the opponent's 2 and 3 points (23, 22) with five checkers; a lone checker on 10
+    g = dict(zip(FEATURE_NAMES, features(board({23: 3, 22: 2, 10: 1, 4: 2}, {20: 2, 5: 3, 1: 1}), n)[:n]))
+    assert g["backg"] == pytest.approx((5 - 3) / 4) and g["backg1"] == 0.0
+    assert g["forward"] == pytest.approx(3 / 6) and g["anchor/24"] == pytest.approx(23 / 24)
+    assert g["free/100"] == 0.0  # the opposing checker on 1 is behind everything
+    assert g["dance"] == pytest.approx(1 / 36)  # the opponent holds its 5 point (the mover's 20)
+    # a race: every checker is past the opponent's rearmost one; no mobility term at home
+    r = dict(zip(FEATURE_NAMES, features(board({6: 4, 3: 2, 8: 1}, {12: 3, 20: 2}), n)[:n]))
+    assert r["free/100"] == pytest.approx((24 + 6 + 8) / 100)
+    assert r["mobility"] == pytest.approx(36 * 2 / 3600) and r["anchor/24"] == pytest.approx(6 / 24)
+
+
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_the_flip_exchanges_the_two_sides_features_exactly(seed):
     positions, _ = sample_positions(100, seed=seed, every=1)  # every position of 100 random-play games (~10,000)
-    n = N_CONTACT
+    n, c = N_POSITIONAL, N_CONTACT
     for pos in positions:
         f, g = features(pos, n), features(bg.flipped(pos), n)
         assert np.array_equal(f[:n], g[n:]) and np.array_equal(f[n:], g[:n])
+        k = features(pos, c)  # the contact set is the positional set's first seven per side, to the bit
+        assert np.array_equal(k, np.concatenate([f[:c], f[n : n + c]]))
         e = features(pos)  # the expanded set is the contact set's first four per side, to the bit
-        assert np.array_equal(e, np.concatenate([f[:N_FEATURES], f[n : n + N_FEATURES]]))
+        assert np.array_equal(e, np.concatenate([k[:N_FEATURES], k[c : c + N_FEATURES]]))
         assert np.all(f >= 0.0) and np.all(f[1:5] <= 1.0) and np.all(f[n + 1 : n + 5] <= 1.0)
         assert f[6] <= 1.0 and f[n + 6] <= 1.0
+        assert f[7] <= f[1] and f[n + 7] <= f[n + 1]  # a double shot is a shot
+        assert np.all(f[8:11] <= 1.0) and f[13] <= 1.0
 
 
 def test_features_refuse_an_unknown_set_size():

@@ -68,7 +68,7 @@ def test_one_command_writes_the_figure_into_the_sidecar(tmp_path, capsys):
     assert other["vs"]["pubeval"] != r
 
 
-def test_notebook_09_nets_are_measured_at_1_ply_by_the_same_command(tmp_path, capsys):
+def test_notebook_09_nets_are_measured_at_1_and_2_ply_by_the_same_command(tmp_path, capsys):
     from tdbook.experiments.backgammon_match import make_opponent, run_match
     from tdbook.learners.backgammon_symmetric import SymmetricGammon
     from tdbook.players.backgammon_symmetric import SymNetPlayer
@@ -84,9 +84,55 @@ def test_notebook_09_nets_are_measured_at_1_ply_by_the_same_command(tmp_path, ca
     assert list(s["vs"]) == ["pubeval"] and "vs_2ply" not in s
     direct = run_match(SymNetPlayer(m), make_opponent("pubeval"), 20, seed=REPORT_BASE)
     assert s["vs"]["pubeval"]["ppg"] == pytest.approx(direct.ppg) and s["vs"]["pubeval"]["games"] == 40
-    before = (tmp_path / "sym.json").read_text()
-    assert bs.main([str(p), "--pubeval-pairs", "2", "--two-ply-pairs", "2"]) == 2  # no 2-ply search for these nets
-    assert "1-ply only" in capsys.readouterr().err and (tmp_path / "sym.json").read_text() == before
+    # a 2-ply figure on its own goes beside the 1-ply ladder, which stays as it was
+    only = ["--pubeval-pairs", "0", "--gnubg-pairs", "0", "--worldclass-pairs", "0", "--two-ply-pairs", "3"]
+    assert bs.main([str(p), *only, "--no-progress"]) == 0
+    side = read_sidecar(p)
+    assert side["strength"] == s and list(side["strength_2ply"]["vs_2ply"]) == ["pubeval", "gnubg-expert"]
+    direct2 = run_match(SymNetPlayer(m, plies=2), make_opponent("pubeval"), 3, seed=REPORT_BASE)
+    assert bs.strength(side, "pubeval", plies=2).mean == pytest.approx(direct2.ppg)
+    assert bs.strength(side, "pubeval").mean == pytest.approx(direct.ppg)
+
+
+def test_the_2ply_choice_of_a_symmetric_gammon_net_looks_at_the_opponents_replies():
+    """Where 1-ply and 2-ply disagree, the 2-ply choice has the better mean over the opponent's replies, checked
+    by a plain loop over the 21 rolls; it equals the 1-ply choice when it keeps one candidate."""
+    from tdbook.games import backgammon as bg
+    from tdbook.learners.backgammon_symmetric import SymmetricGammon
+    from tdbook.players import backgammon_symmetric as ps
+
+    m = SymmetricGammon.new("free", hidden=6, seed=4, backgammons=True)
+    rng = np.random.default_rng(0)
+    m.W1[:] = rng.normal(0, 0.3, m.W1.shape)
+    one, two, keep1 = ps.SymNetPlayer(m), ps.SymNetPlayer(m, plies=2), ps.SymNetPlayer(m, plies=2, keep=1)
+    out_pos, out_mv, ws = bg.make_buffers()
+    pos = bg.initial_position()
+    differ = 0
+    for d1, d2 in ((3, 1), (6, 5), (4, 2), (5, 2), (6, 4)):
+        n = bg.gen_afterstates(pos, d1, d2, out_pos, out_mv, ws)
+        after = out_pos[:n].copy()
+        k1, k2 = one.choose(pos, d1, d2, after), two.choose(pos, d1, d2, after)
+        assert keep1.choose(pos, d1, d2, after) == k1
+
+        def mean_value(a):
+            opp = bg.flipped(a)
+            total = 0.0
+            for r1 in range(1, 7):  # the 36 ordered rolls, each once
+                for r2 in range(1, 7):
+                    replies = bg.make_buffers()
+                    nb = bg.gen_afterstates(opp, r1, r2, *replies)
+                    total += min(
+                        -float(bg.win_multiplier(x)) if x[bg.OFF] == 15 else m.equity(bg.flipped(x))
+                        for x in replies[0][:nb]
+                    )
+            return total / 36
+
+        if k1 != k2:
+            differ += 1
+            assert mean_value(after[k2]) >= mean_value(after[k1]) - 1e-12
+    assert differ  # the check above ran
+    with pytest.raises(ValueError, match="plies must be 1 or 2"):
+        ps.SymNetPlayer(m, plies=3)
 
 
 def test_bad_requests_are_refused_before_measuring(tmp_path, capsys):

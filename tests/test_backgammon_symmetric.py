@@ -163,7 +163,7 @@ def test_weights_file_round_trip_and_refusals(tmp_path):
         SymmetricGammon(y.net, "free")  # expanded weights read as raw: refused, not misread
 
 
-@pytest.mark.parametrize("inputs,nf", [("expanded", 4), ("contact", 7)])
+@pytest.mark.parametrize("inputs,nf", [("expanded", 4), ("contact", 7), ("positional", 18)])
 def test_feature_encodings_append_each_sides_features(inputs, nf):
     from tdbook.games.backgammon_encoding import encode_dense
     from tdbook.games.backgammon_features import features
@@ -197,6 +197,10 @@ def test_widening_keeps_the_function_and_zeroes_the_new_inputs(arch):
     )
     with pytest.raises(ValueError, match="cannot widen a net on contact inputs to the smaller expanded set"):
         wide.widen("expanded")
+    wider = wide.widen("positional")  # contact → positional: the eleven new inputs per side start at zero
+    assert wider.net.n_in == wide.net.n_in + (22 if arch == "free" else 11)
+    for pos in POSITIONS[::3]:
+        assert np.array_equal(wide.probabilities(pos), wider.probabilities(pos))
 
 
 def test_backgammon_outputs_warm_start_keeps_the_net_and_are_refused_where_they_do_not_fit():
@@ -233,7 +237,7 @@ def _reference_game(model: SymmetricGammon, seed: int, game: int, alpha: float) 
     prev = None
     while True:
         n = bg.gen_afterstates(pos, d1, d2, out_pos, out_mv, ws)
-        k = sym.choose_1ply(code, W1, W2, out_pos, n, scores, tmp, idx, val, g, z, p)
+        k = sym.choose_1ply(code, W1, W2, sym.NO_TABLE, out_pos, n, scores, tmp, idx, val, g, z, p)
         a = out_pos[k].copy()
         if a[bg.OFF] == 15:
             mult = bg.win_multiplier(a)
@@ -375,7 +379,7 @@ def test_cli_warm_start_widens_a_trained_net_carries_on_its_games_and_resumes(tm
     assert train_main([*base, "--inputs", "contact", "--hidden", "6", "--warm-start", str(warm), "--games", "90"]) == 2
     assert "its hidden units is 5, this run's is 6" in capsys.readouterr().err
     assert train_main([*run, "--games", "30", "--out", str(tmp_path / "x.npz")]) == 2
-    assert "40 games done" in capsys.readouterr().err
+    assert "40 games done; --games must be at least that" in capsys.readouterr().err
     other = tmp_path / "other.npz"
     w.W1[0, 0] += 1.0
     w.save(other, games_done=40, spec=w.info["spec"])  # another file: another SHA-256, another run
@@ -429,3 +433,57 @@ def test_cli_backgammon_outputs_from_scratch_and_by_warm_start(tmp_path, capsys)
     with pytest.raises(SystemExit):
         train_main(["--arch", "symmetric", "--backgammon-outputs", "--games", "10", "--no-progress"])
     assert "--backgammon-outputs is for --arch free only" in capsys.readouterr().err
+
+
+def test_cli_bearoff_and_positional_warm_start_resume_to_the_uninterrupted_weights_and_keep_snapshots(tmp_path, capsys):
+    """--bearoff with a warm start widened to the positional inputs: resumed equals from scratch, equals the same
+    games by hand, snapshots are kept along the way (without changing the run), and a table net's file is refused
+    by a run without the table."""
+    from tdbook.experiments.backgammon_symmetric_cli import train_main
+
+    base = ["--arch", "free", "--hidden", "4", "--checkpoint-every", "20", "--pubeval-pairs", "5", "--no-progress"]
+    warm = tmp_path / "warm.npz"
+    assert train_main([*base, "--inputs", "contact", "--backgammon-outputs", "--games", "20", "--out", str(warm),
+                       "--checkpoint", str(tmp_path / "w.ckpt.npz")]) == 0  # fmt: skip
+    run = [*base, "--inputs", "positional", "--backgammon-outputs", "--bearoff", "--warm-start", str(warm)]
+    one = tmp_path / "one.npz"
+    ck1 = tmp_path / "o.ckpt.npz"
+    snap = ["--snapshot-every", "40"]
+    assert train_main([*run, "--games", "80", "--out", str(one), "--checkpoint", str(ck1), *snap]) == 0
+    a = SymmetricGammon.load(one)
+    assert a.bearoff and a.inputs == "positional" and a.info["spec"]["bearoff"] is True
+    snaps = sorted(p.name for p in tmp_path.glob("*.snap.npz"))
+    assert snaps == ["one_0k.snap.npz"]  # 40 and 80 games both round down to 0 thousand: the later one is kept
+    assert SymmetricGammon.load(tmp_path / "one_0k.snap.npz").info["games_done"] == 80
+    res, ck = tmp_path / "r.npz", tmp_path / "r.ckpt.npz"
+    assert train_main([*run, "--games", "40", "--out", str(res), "--checkpoint", str(ck)]) == 0
+    assert train_main([*run, "--games", "80", "--out", str(res), "--checkpoint", str(ck)]) == 0
+    b = SymmetricGammon.load(res)
+    assert np.array_equal(a.W1, b.W1) and np.array_equal(a.W2, b.W2)
+    by_hand = SymmetricGammon.load(warm).widen("positional").with_bearoff()
+    by_hand.train(1, 20, 60, 0.1)
+    assert np.array_equal(by_hand.W1, a.W1)
+    capsys.readouterr()
+    assert train_main([*base, "--inputs", "positional", "--backgammon-outputs", "--warm-start", str(one),
+                       "--games", "90", "--out", str(tmp_path / "x.npz")]) == 2  # fmt: skip
+    assert "this run has no table (add --bearoff)" in capsys.readouterr().err
+    same = tmp_path / "same.npz"  # no further games: the file's net with the table at play, nothing else
+    args = ["--inputs", "contact", "--backgammon-outputs", "--bearoff", "--warm-start", str(warm), "--games", "20"]
+    assert train_main([*base, *args, "--out", str(same), "--checkpoint", str(tmp_path / "s.ckpt.npz")]) == 0
+    s, w = SymmetricGammon.load(same), SymmetricGammon.load(warm)
+    assert s.bearoff and not w.bearoff and np.array_equal(s.W1, w.W1) and np.array_equal(s.W2, w.W2)
+    assert s.info["games_done"] == 20 and not (tmp_path / "s.ckpt.npz").exists()
+
+
+def test_free_parameters_are_counted_by_behaviour_and_a_wrong_node_would_show():
+    """§13–§14 counted on nets: M − 1 for the P(win) node, M + 1 for the biased gammon node of (a), M − 1 for the
+    naive gammon node of (b); a free net's nodes (bias and weights all free) give M + 1, so the count can fail."""
+    from tdbook.experiments.backgammon_symmetric import free_parameters, trained_outputs
+
+    positions = np.array(POSITIONS[:40])
+    m = 7
+    assert free_parameters(_random_net("symmetric", 1), positions) == {"win": m - 1, "gammon": m + 1}
+    assert free_parameters(_random_net("naive", 2), positions) == {"win": m - 1, "gammon": m - 1}
+    assert free_parameters(_random_net("free", 3), positions) == {"win": m + 1, "gammon": m + 1}
+    assert trained_outputs(_random_net("symmetric", 1)) == 2 and trained_outputs(_random_net("free", 3)) == 3
+    assert trained_outputs(_random_net("free", 3, backgammons=True)) == 5

@@ -43,6 +43,8 @@ from .backgammon_match import REPORT_BASE, make_opponent, run_match
 OPPONENTS = ("pubeval", "gnubg-beginner", "gnubg-intermediate", "gnubg-advanced", "gnubg-expert", "gnubg-worldclass")
 #: The opponents of the 2-ply figure (the net's 2-ply search is about 100 times slower than its 1-ply choice).
 OPPONENTS_2PLY = ("pubeval", "gnubg-expert")
+#: The sidecar key of a 2-ply figure measured on its own (a plan with 2-ply pairs only), beside the 1-ply ladder.
+TWO_PLY_KEY = "strength_2ply"
 
 
 def report_seed(index: int = 0) -> int:
@@ -103,15 +105,15 @@ def measure(
     model: TDGammon | SymmetricGammon, plan: StrengthPlan, progress: bool = True
 ) -> dict[str, dict[str, dict[str, Any]]]:
     """The net against every opponent with pairs in ``plan``, on the report seed: ``{"vs": {opponent:
-    {ppg, stderr, games, win_pct, gammon_pct, backgammon_pct}}, "vs_2ply": {…}}`` (1-ply and 2-ply;
-    notebook 09's nets play 1-ply only)."""
+    {ppg, stderr, games, win_pct, gammon_pct, backgammon_pct}}, "vs_2ply": {…}}`` (1-ply and 2-ply)."""
     plan.check()
-    if isinstance(model, SymmetricGammon) and plan.two_ply_pairs:
-        raise ValueError("notebook 09's nets play at 1-ply only; measure them with --two-ply-pairs 0")
     seed = report_seed(plan.seed_index)
     out: dict[str, dict[str, dict[str, Any]]] = {}
     for plies, block in ((1, "vs"), (2, "vs_2ply")):
-        me = SymNetPlayer(model) if isinstance(model, SymmetricGammon) else NetPlayer(model, plies)
+        if isinstance(model, SymmetricGammon):
+            me = SymNetPlayer(model, plies=plies)
+        else:
+            me = NetPlayer(model, plies)
         for opp in OPPONENTS:
             n = plan.pairs(opp, plies)
             if n:
@@ -122,10 +124,14 @@ def measure(
 
 def strength(sidecar: dict, opponent: str, plies: int = 1) -> Estimate:
     """The stated strength of a shipped net against ``opponent`` at ``plies``: ppg ± 1 s.e. over its
-    games, as :class:`~tdbook.claims.Estimate` (ValueError naming what is missing)."""
+    games, as :class:`~tdbook.claims.Estimate` (ValueError naming what is missing).  A 2-ply figure measured
+    on its own (:data:`TWO_PLY_KEY`) is read first."""
     block = "vs" if plies == 1 else "vs_2ply"
     try:
-        r = sidecar["strength"][block][opponent]
+        if plies == 2 and opponent in sidecar.get(TWO_PLY_KEY, {}).get(block, {}):
+            r = sidecar[TWO_PLY_KEY][block][opponent]
+        else:
+            r = sidecar["strength"][block][opponent]
     except (KeyError, TypeError):
         have = ", ".join(sidecar.get("strength", {}).get(block, {})) or "none"
         raise ValueError(
@@ -136,13 +142,16 @@ def strength(sidecar: dict, opponent: str, plies: int = 1) -> Estimate:
 
 
 def record(net_path: str | Path, plan: StrengthPlan, command: str, progress: bool = True) -> dict:
-    """Measure the net at ``net_path`` and write the figure into its sidecar (kept: everything else)."""
+    """Measure the net at ``net_path`` and write the figure into its sidecar (kept: everything else).  A plan
+    with 2-ply pairs only goes under :data:`TWO_PLY_KEY`, beside the 1-ply ladder it leaves as it was."""
     path = Path(net_path)
     side = read_sidecar(path)
     model = load_net(path)
     t0 = time.perf_counter()
     measured = measure(model, plan, progress)
-    side["strength"] = {
+    only_2ply = plan.two_ply_pairs and not (plan.pubeval_pairs or plan.gnubg_pairs or plan.worldclass_pairs)
+    key = TWO_PLY_KEY if only_2ply else "strength"
+    side[key] = {
         "command": command,
         "what": (
             "1-ply (vs) and 2-ply (vs_2ply), cubeless, duplicate dice (each dice sequence played twice, colours "
@@ -157,7 +166,7 @@ def record(net_path: str | Path, plan: StrengthPlan, command: str, progress: boo
         **measured,
     }
     write_sidecar(path, side)
-    return side["strength"]
+    return side[key]
 
 
 def table_rows(sidecars: dict[str, dict]) -> list[list[str]]:
@@ -165,7 +174,8 @@ def table_rows(sidecars: dict[str, dict]) -> list[list[str]]:
     rows = []
     for name, side in sidecars.items():
         for plies, block in ((1, "vs"), (2, "vs_2ply")):
-            for opp, r in side.get("strength", {}).get(block, {}).items():
+            figures = {**side.get("strength", {}).get(block, {}), **side.get(TWO_PLY_KEY, {}).get(block, {})}
+            for opp, r in figures.items():
                 rows.append(
                     [
                         f"{name} {plies}-ply",
@@ -227,8 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         plan = StrengthPlan(a.pubeval_pairs, a.gnubg_pairs, a.worldclass_pairs, a.two_ply_pairs, a.seed_index).check()
         for n in a.nets:
             read_sidecar(n)
-            if isinstance(load_net(n), SymmetricGammon) and plan.two_ply_pairs:
-                raise ValueError(f"{n}: notebook 09's nets play at 1-ply only; use --two-ply-pairs 0")
+            load_net(n)
     except ValueError as e:
         print(f"backgammon_strength: error: {e}", file=sys.stderr)
         return 2

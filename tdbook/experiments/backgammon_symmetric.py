@@ -138,6 +138,47 @@ SHIPPED_EXTRA = {
     "free160bgct": "symgammon_c160bgct.npz",
     "symmetric80x": "symgammon_a80x.npz",
 }
+#: Issue 34's nets (toward gnubg-expert at equal search, one change each from a parent), named by the house rule
+#: ``symgammon_<arch><hidden>_<inputs>[_bg][_<lever>…]_<games>k``: the code key is the file stem, the label is built
+#: from the sidecar (:func:`label_of`).  (c″, 160, 4.8 M, bg, contact) trained on 0.2 M games as it was (the games
+#: lever, and the control of the others) and with the positional inputs; the same net with the bear-off table at play.
+EXPERT = (
+    "symgammon_free160_contact_bg_5000k",
+    "symgammon_free160_positional_bg_5000k",
+    "symgammon_free160_contact_bg_bearoff_4800k",
+)
+
+
+def label_of(stem: str) -> str:
+    """The label of an issue-34 net, from its sidecar: ``(c″, hidden, games, bg, inputs, bear-off)`` and how it
+    was made from its parent (the ``--warm-start`` file)."""
+    side = read_sidecar(data_dir() / f"{stem}.npz")
+    sp = side["spec"]
+    parts = ["c″", str(sp["hidden"]), f"{side['games'] / 1e6:.1f} M"]
+    parts += ["bg"] if sp.get("backgammons") else []
+    parts += [sp["inputs"]] if sp.get("inputs", "raw") not in ("raw", "expanded") else []
+    parts += ["bear-off"] if sp.get("bearoff") else []
+    short = "(" + ", ".join(parts) + ")"
+    warm = sp.get("warm_start")
+    if not warm:
+        return short
+    files = {f: k for k, f in {**SHIPPED, **SHIPPED_EXTRA}.items()}
+    parent = files.get(Path(warm["file"]).name, Path(warm["file"]).stem)
+    pshort = LABELS[parent].split(")")[0] + ")" if parent in LABELS else parent
+    pside = read_sidecar(data_dir() / Path(warm["file"]).name)
+    changes = []
+    if sp.get("inputs") != pside["spec"].get("inputs"):
+        changes.append(f"the {sp.get('inputs')} inputs")
+    if sp.get("bearoff") and not pside["spec"].get("bearoff"):
+        changes.append("the bear-off table")
+    how = f"trained on to {side['games'] / 1e6:.1f} M games" if side["games"] > warm["games"] else "as it is"
+    return f"{short} {pshort} {how}" + (f", with {' and '.join(changes)}" if changes else "")
+
+
+for _stem in EXPERT:
+    SHIPPED_EXTRA[_stem] = f"{_stem}.npz"
+    if (data_dir() / SHIPPED_EXTRA[_stem]).is_file():  # the label needs the sidecar; the module imports without it
+        LABELS[_stem] = label_of(_stem)
 #: What each single change bought, as claims: (claim id prefix, net with the change, net without it).
 CHANGES = (
     ("inputs-gain", "free80x", "free80"),
@@ -154,6 +195,9 @@ CHANGES = (
     ("games-gain-5", "free160bgl", "free160bg"),
     ("contact-gain-2", "free160bgct", "free160bgl"),
     ("expanded-a-minus-c", "symmetric80x", "free80x"),
+    ("games-gain-6", "symgammon_free160_contact_bg_5000k", "free160bgct"),
+    ("positional-gain", "symgammon_free160_positional_bg_5000k", "symgammon_free160_contact_bg_5000k"),
+    ("bearoff-play-gain", "symgammon_free160_contact_bg_bearoff_4800k", "free160bgct"),
 )
 #: The ladder plan of the net the aims read (pairs of duplicate games; each pair is two games): four times the
 #: gnubg games of the other nets' ladders and twice the pubeval games.  Decided when (c″, 1.6 M)'s first ladder
@@ -222,14 +266,73 @@ def quarter_check(models: dict[str, SymmetricGammon], n_random: int, seed: int) 
     return {"random_naive": naive, "trained": trained}
 
 
+def free_parameters(model: SymmetricGammon, positions: np.ndarray) -> dict[str, int]:
+    """Free parameters of the P(win) node and of the gammon node (§13–§14), counted on a net as the rank of the
+    Jacobian of each node's logit over ``positions`` with respect to every stored weight of that node's column of
+    ``W2`` (its hidden-unit weights and its bias slot): the number of directions in which the node's weights can
+    move the node's value.  The logits are linear in those weights, so central differences are exact to rounding;
+    positions where a node saturates (logit beyond ±20) are left out."""
+    w2 = model.W2
+    out = {}
+    for name, k in (("win", 0), ("gammon", 1)):
+        base = np.array([model.nodes(p)[0][k] for p in positions])
+        keep = (base > 2e-9) & (base < 1 - 2e-9)
+        rows = []
+        for i in range(w2.shape[0]):
+            logit = []
+            for h in (0.5, -0.5):
+                old = w2[i, k]
+                w2[i, k] = old + h
+                z = np.array([model.nodes(p)[0][k] for p in positions[keep]])
+                w2[i, k] = old
+                logit.append(np.log(z) - np.log1p(-z))
+            rows.append(logit[0] - logit[1])
+        jac = np.array(rows).T
+        out[name] = int(np.linalg.matrix_rank(jac, tol=1e-6 * np.abs(jac).max()))
+    return out
+
+
+def trained_outputs(model: SymmetricGammon) -> int:
+    """Output nodes a net trains: the columns of ``W2`` with a weight that is not exactly zero (§15–§16: the
+    symmetric nets' third node is computed from the second node's weights, and its column stays zero)."""
+    return int(np.count_nonzero(np.any(model.W2 != 0.0, axis=0)))
+
+
+def parameter_claims(nets: dict[str, Any], n_positions: int, seed: int) -> dict:
+    """``{claim id: {"ours": …, "note": …}}`` for §13–§16: the free parameters of the nodes of the shipped net (a),
+    counted (:func:`free_parameters`) minus its hidden units M, and the output nodes it trains."""
+    positions, _ = game_positions(n_positions, seed=seed)
+    a, b = nets["symmetric"], nets["naive"]
+    fa, fb = free_parameters(a, positions), free_parameters(b, positions)
+    m = a.hidden
+    return {
+        "free-params-win": {
+            "ours": fa["win"] - m,
+            "note": f"net (a), M = {m}: rank {fa['win']} over {len(positions)} positions; "
+            f"net (b)'s P(win) node: {fb['win']}",
+        },
+        "free-params-gammon": {
+            "ours": fa["gammon"] - m,
+            "note": f"net (a), M = {m}: rank {fa['gammon']}; the naive net (b)'s unbiased gammon node has "
+            f"{fb['gammon']} = M − 1, the post's counter-example",
+        },
+        "two-output-nodes": {
+            "ours": trained_outputs(a),
+            "note": f"net (a); (b) {trained_outputs(b)}, the unconstrained (c) {trained_outputs(nets['free'])}, "
+            "notebook 08's TD-Gammon net 4",
+        },
+    }
+
+
 # ----------------------------------------------------------------------------- matches
 
 
 @njit(cache=True)
-def play_pairs_pubeval(arch, W1, W2, w, seed, first_pair, n_pairs, out) -> None:
+def play_pairs_pubeval(arch, W1, W2, bo, w, seed, first_pair, n_pairs, out) -> None:
     """Duplicate-dice pairs of a 1-ply net of :mod:`~tdbook.learners.backgammon_symmetric` (A) against
     pubeval, the protocol of :func:`tdbook.experiments.backgammon_match.play_pairs_net`: pair ``p``
-    replays dice stream ``(seed, 2p)`` with the colours swapped; ``out[i]`` = A's points as colour 0, 1."""
+    replays dice stream ``(seed, 2p)`` with the colours swapped; ``out[i]`` = A's points as colour 0, 1; ``bo``
+    is the net's bear-off table (:attr:`~tdbook.learners.backgammon_symmetric.SymmetricGammon.table`)."""
     m = W1.shape[1]
     out_pos = np.zeros((MAX_AFTER, NSLOT), np.int8)
     out_mv = np.full((MAX_AFTER, 8), -1, np.int8)
@@ -254,7 +357,7 @@ def play_pairs_pubeval(arch, W1, W2, w, seed, first_pair, n_pairs, out) -> None:
             while True:
                 n = gen_afterstates(pos, d1, d2, out_pos, out_mv, ws)
                 if side == net_colour:
-                    k = choose_1ply(arch, W1, W2, out_pos, n, scores, tmp, idx, val, g, z, p)
+                    k = choose_1ply(arch, W1, W2, bo, out_pos, n, scores, tmp, idx, val, g, z, p)
                 else:
                     k = choose(KIND_PUBEVAL, pos, out_pos, n, w, x, rng)
                 if out_pos[k, OFF] == 15:
@@ -284,7 +387,7 @@ def vs_pubeval(model, pairs: int, seed: int = 99, progress: bool = False, report
         for s in range(0, pairs, chunk):
             k = min(chunk, pairs - s)
             o = np.zeros((k, 2), np.int64)
-            play_pairs_pubeval(model.code, model.W1, model.W2, w, seed, s, k, o)
+            play_pairs_pubeval(model.code, model.W1, model.W2, model.table, w, seed, s, k, o)
             out[s : s + k] = o
             bar.update(k)
     return summarize(model.describe(), "pubeval", out)
@@ -666,6 +769,11 @@ def identity_claims(errs: dict[str, dict[str, float]], quarter: dict[str, Any], 
     cases = errs["symmetric"]["cases"] + errs["naive"]["cases"]
     g = opening["gnubg"]
     return {
+        "opening-pwin-half": {
+            "ours": g["win"],
+            "note": "gnubg 0-ply, the side on roll at the start (before its roll); nobody on roll, the symmetric "
+            "nets give exactly ½ (the ¼ above rests on it)",
+        },
         "flip-pwin": {
             "ours": max(errs["symmetric"]["win"], errs["naive"]["win"]),
             "note": f"{cases} net × position cases; the unconstrained net (c) breaks it by {errs['free']['win']:.2f}",

@@ -5,14 +5,17 @@ resumes from the checkpoint when it exists and belongs to the same run — or to
 third step size (``--alpha-final``) was added, not yet past its start — (refusing a corrupt, foreign or
 other run's file, naming it), ends a Ctrl-C with one line naming the checkpoint and the resume command,
 never overwrites a shipped file in ``data/`` without ``--force``, and writes the net with a sidecar
-recording the exact command, games, wall time and a 1-ply match against pubeval (selection seed).
+recording the exact command, games, wall time and a 1-ply match against pubeval (selection seed); with
+``--snapshot-every`` it also keeps copies of the net along the way, for learning curves.
 
 ``--warm-start FILE`` starts from a trained net of the same architecture, hidden units and seed instead of
 fresh weights, widened to this run's input set (:meth:`~tdbook.learners.backgammon_symmetric.SymmetricGammon.widen`:
 the new inputs' weights start at zero) and, with ``--backgammon-outputs``, given backgammon outputs
-(:meth:`~tdbook.learners.backgammon_symmetric.SymmetricGammon.with_backgammons`), and carried on from its game
-count on the same dice streams; the file's SHA-256 goes into the run's spec, so a checkpoint resumes only a run
-from the same file.  The wall time recorded is this run's own.
+(:meth:`~tdbook.learners.backgammon_symmetric.SymmetricGammon.with_backgammons`) and, with ``--bearoff``, the
+bear-off table (:meth:`~tdbook.learners.backgammon_symmetric.SymmetricGammon.with_bearoff`), and carried on from its
+game count on the same dice streams; the file's SHA-256 goes into the run's spec, so a checkpoint resumes only a run
+from the same file.  The wall time recorded is this run's own.  ``--games`` equal to the file's games trains no
+further: the file's net with only the changes asked for (e.g. ``--bearoff``, the table at play; issue 34).
 """
 
 from __future__ import annotations
@@ -50,13 +53,20 @@ def _parser() -> argparse.ArgumentParser:
         choices=list(INPUTS),
         default="raw",
         help="raw: TD-Gammon's units; expanded: plus pip count, shot, prime and escape features per side; "
-        "contact: those and pips lost to a hit, pips to break contact, containment",
+        "contact: those and pips lost to a hit, pips to break contact, containment; positional: those and double "
+        "shots, back checker, anchors, mobility, moment, entering, timing, back games, free pips",
     )
     ap.add_argument(
         "--backgammon-outputs",
         action="store_true",
         help="free only: two more outputs, P(backgammon win) and P(backgammon loss), and an equity that scores a "
         "backgammon 3 (with --warm-start from a net without them, they start from its gammon outputs)",
+    )
+    ap.add_argument(
+        "--bearoff",
+        action="store_true",
+        help="value bear-off positions by the exact one-sided bear-off table (tdbook.games.backgammon_bearoff) in "
+        "choices and as the targets of the positions before them; the net is not trained on them",
     )
     ap.add_argument("--games", type=int, required=True, help="self-play games in all")
     ap.add_argument("--alpha", type=float, default=0.1, help="step size (default 0.1)")
@@ -78,6 +88,14 @@ def _parser() -> argparse.ArgumentParser:
         help="start from this trained net (same arch, hidden units and seed), widened to --inputs, at its game count",
     )
     ap.add_argument("--checkpoint-every", type=int, default=5000, help="games between checkpoints (default 5000)")
+    ap.add_argument(
+        "--snapshot-every",
+        type=int,
+        default=0,
+        help="also keep a copy of the net at every multiple of this many games that a checkpoint lands on, beside "
+        "the checkpoint as <out stem>_<games/1000>k.snap.npz, for learning curves (default 0: none; not part of the "
+        "run's spec, so a run resumes with or without it)",
+    )
     ap.add_argument("--pubeval-pairs", type=int, default=1000, help="duplicate pairs of the final pubeval match")
     ap.add_argument("--out", help="weights file (.npz; default build/symmetric_gammon/symgammon_<arch>.npz)")
     ap.add_argument("--checkpoint", help="checkpoint file (default beside --out's name under build/symmetric_gammon/)")
@@ -106,6 +124,8 @@ def _check(a: argparse.Namespace, ap: argparse.ArgumentParser) -> None:
     for name in ("hidden", "games", "checkpoint_every", "pubeval_pairs"):
         if getattr(a, name) < 1:
             ap.error(f"--{name.replace('_', '-')} must be >= 1, got {getattr(a, name)}")
+    if a.snapshot_every < 0:
+        ap.error(f"--snapshot-every must be >= 0, got {a.snapshot_every}")
     if not a.alpha > 0:
         ap.error(f"--alpha must be > 0, got {a.alpha}")
     if a.alpha_late is not None and not a.alpha_late > 0:
@@ -166,11 +186,20 @@ def _warm_start(a: argparse.Namespace, spec: dict) -> SymmetricGammon:
         raise ValueError(
             f"--warm-start {path}: it has backgammon outputs; this run has none (add --backgammon-outputs)"
         )
-    if not 0 < games < a.games:
-        raise ValueError(f"--warm-start {path}: it has {games:,} games done; --games must be more ({a.games:,})")
+    if warm.bearoff and not a.bearoff:
+        raise ValueError(
+            f"--warm-start {path}: it values bear-off positions by the table and was not trained on them; "
+            "this run has no table (add --bearoff)"
+        )
+    if not 0 < games <= a.games:
+        raise ValueError(
+            f"--warm-start {path}: it has {games:,} games done; --games must be at least that ({a.games:,})"
+        )
     model = warm.widen(a.inputs)
     if a.backgammon_outputs and model.outputs != N_OUT_BG:
         model = model.with_backgammons()
+    if a.bearoff:
+        model = model.with_bearoff()
     spec["warm_start"] = {
         "file": path.as_posix(),
         "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
@@ -190,6 +219,8 @@ def train_main(argv: Sequence[str] | None = None) -> int:
         spec["inputs"] = a.inputs
     if a.backgammon_outputs:
         spec["backgammons"] = True
+    if a.bearoff:
+        spec["bearoff"] = True
     if a.alpha_late is not None:
         spec.update(alpha_late=a.alpha_late, late_after=a.late_after)
     if a.alpha_final is not None:
@@ -207,7 +238,13 @@ def train_main(argv: Sequence[str] | None = None) -> int:
             model = warm
         else:
             model = SymmetricGammon.new(
-                a.arch, a.hidden, alpha=a.alpha, seed=a.seed, inputs=a.inputs, backgammons=a.backgammon_outputs
+                a.arch,
+                a.hidden,
+                alpha=a.alpha,
+                seed=a.seed,
+                inputs=a.inputs,
+                backgammons=a.backgammon_outputs,
+                bearoff=a.bearoff,
             )
             model.info.update(spec=spec, games_done=0, wall_time_s=0.0)
     except ValueError as e:
@@ -229,6 +266,8 @@ def train_main(argv: Sequence[str] | None = None) -> int:
                 model.info["games_done"] = done
                 model.info["wall_time_s"] = float(model.info["wall_time_s"]) + time.perf_counter() - t
                 model.save(ckpt)
+                if a.snapshot_every and done % a.snapshot_every == 0:
+                    model.save(ckpt.with_name(f"{out.stem}_{done // 1000}k.snap.npz"))
                 bar.update(n)
     except KeyboardInterrupt:
         print(f"\ntdbook train: interrupted; the last checkpoint is {ckpt} ({done:,} games); resume with: {cmd}")

@@ -31,6 +31,30 @@ is why they are worth giving the net:
    points closed; doubles: two steps) — GNU Backgammon's escape count: how well the opponent's points in
    front of its back area hold it in, wherever it stands.
 
+The ``"positional"`` set (issue 34) adds eleven more per side, written from the published descriptions of the
+input features of strong evaluators (GNU Backgammon's contact-net inputs as its documentation names them: double
+shots, back checker and anchors, mobility, one-sided moment, entering, timing, back games, free pips) — our own
+definitions, not copied code:
+
+7. ``double`` — the share of the 36 rolls on which the opponent can hit two of its blots (non-doubles: each die hits
+   a different blot directly, or one checker hits a blot and goes on to the next; doubles: two blots reachable in
+   four steps between them, by open points, or one path through both);
+8. ``back/25`` — its rearmost checker's point (the bar is 25);
+9. ``anchor/24`` — its rearmost point held with two or more (0 when none);
+10. ``forward`` — its most advanced point held in the opponent's home board, ``k / 6`` for the opponent's ``k``
+    point (its own point ``25 − k``; 0 when none): the higher, the better the anchor;
+11. ``mobility`` — Σ over its checkers outside its home board (bar 25) of :func:`jumps` × the pips to its home
+    board (``p − 6``), over 3600;
+12. ``moment2`` — the one-sided second moment of its checkers about their mean point: the mean of ``(p − A)²``
+    over checkers behind the mean ``A``, over 400 (stragglers far behind the rest);
+13. ``dance`` — ``(n / 6)²`` for the ``n`` points the opponent holds in its home board: the chance a checker of
+    the side on the bar stays out;
+14. ``timing/100`` — pips it can play before its home board must give way: the pips of its checkers outside
+    home to the home board, plus each spare (third or later) home checker's pips to the 1 point;
+15. ``backg`` — with two or more anchors in the opponent's home board (a back game), ``(checkers there − 3) / 4``;
+16. ``backg1`` — with exactly one anchor there, its checkers there over 8;
+17. ``free/100`` — the pips of its checkers already past the opponent's rearmost checker.
+
 The side's features go beside its 98 raw units.  Because they are computed from that side's view,
 the features of the other side are :func:`side_features` of :func:`~tdbook.games.backgammon.flip`
 of the position, so the board flip exchanges the two sets exactly — what the symmetric nets need.
@@ -43,9 +67,30 @@ from numba import njit
 
 from .backgammon import NSLOT, flip, pip_counts
 
-FEATURE_NAMES = ("pips/167", "shot", "prime/6", "escape", "piploss", "break/152", "contained")
+FEATURE_NAMES = (
+    "pips/167",
+    "shot",
+    "prime/6",
+    "escape",
+    "piploss",
+    "break/152",
+    "contained",
+    "double",
+    "back/25",
+    "anchor/24",
+    "forward",
+    "mobility",
+    "moment2",
+    "dance",
+    "timing/100",
+    "backg",
+    "backg1",
+    "free/100",
+)
 N_FEATURES = 4  # the "expanded" set: the first four names
-N_CONTACT = 7  # the "contact" set: all seven
+N_CONTACT = 7  # the "contact" set: the first seven
+N_POSITIONAL = 18  # the "positional" set: all eighteen
+SET_SIZES = (N_FEATURES, N_CONTACT, N_POSITIONAL)
 
 
 @njit(cache=True, inline="always")
@@ -236,10 +281,161 @@ def contained(pos) -> float:
     return 1.0 - worst / 36.0
 
 
+@njit(cache=True, inline="always")
+def _source(pos, q) -> int:
+    """Opponent checkers on ``q`` that may hit (only the bar's while the opponent has a checker there)."""
+    if pos[0] < 0:
+        return -pos[0] if q == 0 else 0
+    if 1 <= q <= 23 and pos[q] < 0:
+        return -pos[q]
+    return 0
+
+
+@njit(cache=True)
+def double_shots(pos) -> int:
+    """Rolls of 36 on which the opponent can hit two of the mover's blots (see the module doc; the same
+    sources as :func:`shot_counts`: only the bar while the opponent has a checker there)."""
+    nb = 0
+    blots = np.empty(24, np.int64)
+    for p in range(1, 25):
+        if pos[p] == 1:
+            blots[nb] = p
+            nb += 1
+    if nb < 2:
+        return 0
+    count = 0
+    kmin = np.zeros(24, np.int64)
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            two = False
+            if d1 != d2:
+                for b in range(nb):
+                    p = blots[b]
+                    h1 = _source(pos, p - d1)
+                    h2 = _source(pos, p - d2)
+                    # one checker hits and goes on to the next blot with the other die
+                    if (h1 and p + d2 <= 24 and pos[p + d2] == 1) or (h2 and p + d1 <= 24 and pos[p + d1] == 1):
+                        two = True
+                        break
+                    if not h1:
+                        continue
+                    for c in range(nb):  # or each die hits a different blot, by two different checkers
+                        q = blots[c] - d2
+                        if c != b and _source(pos, q) and (q != p - d1 or h1 >= 2):
+                            two = True
+                            break
+                    if two:
+                        break
+            else:
+                for c in range(nb):  # walk back from each blot in steps of d1 over points open to the opponent
+                    kmin[c] = 0
+                    passed = False
+                    for k in range(1, 5):
+                        x = blots[c] - k * d1
+                        if x < 0:
+                            break
+                        if _source(pos, x):
+                            kmin[c] = k
+                            if passed:  # one path through both: a blot lies between the source and this one
+                                two = True
+                            break
+                        if x == 0 or pos[x] >= 2:
+                            break
+                        if pos[x] == 1:
+                            passed = True
+                    if two:
+                        break
+                for b in range(nb):
+                    if two:
+                        break
+                    if kmin[b] == 0:
+                        continue
+                    for c in range(b + 1, nb):
+                        if kmin[c] and kmin[b] + kmin[c] <= 4:
+                            two = True
+                            break
+            if two:
+                count += 1 if d1 == d2 else 2
+    return count
+
+
+@njit(cache=True)
+def positional(pos, out, base: int) -> None:
+    """Features 8..17 of the module doc (all but the double shots) of the mover of ``pos`` into
+    ``out[base : base + 10]``."""
+    back = 0
+    for p in range(25, 0, -1):
+        if pos[p] > 0:
+            back = p
+            break
+    anchor = 0
+    for p in range(24, 0, -1):
+        if pos[p] >= 2:
+            anchor = p
+            break
+    forward = 0.0
+    anchors = 0
+    there = 0
+    for p in range(24, 18, -1):
+        if pos[p] >= 2:
+            forward = (25 - p) / 6.0
+            anchors += 1
+        if pos[p] > 0:
+            there += pos[p]
+    mobility = 0
+    timing = 0
+    n = 0
+    total = 0
+    for p in range(1, 26):
+        c = max(int(pos[p]), 0)
+        if c == 0:
+            continue
+        n += c
+        total += c * p
+        if p > 6:
+            mobility += c * jumps(pos, p) * (p - 6)
+            timing += c * (p - 6)
+        elif c > 2:
+            timing += (c - 2) * (p - 1)
+    moment = 0.0
+    if n:
+        mean = total / n
+        behind = 0
+        for p in range(1, 26):
+            c = max(int(pos[p]), 0)
+            if c and p > mean:
+                moment += c * (p - mean) ** 2
+                behind += c
+        if behind:
+            moment /= behind
+    closed = 0
+    for p in range(19, 25):
+        if pos[p] <= -2:
+            closed += 1
+    q = 25  # the opponent's rearmost checker (its bar is 0)
+    for i in range(0, 25):
+        if pos[i] < 0:
+            q = i
+            break
+    free = 0
+    for p in range(1, q):
+        if pos[p] > 0:
+            free += pos[p] * p
+    out[base] = back / 25.0
+    out[base + 1] = anchor / 24.0
+    out[base + 2] = forward
+    out[base + 3] = mobility / 3600.0
+    out[base + 4] = moment / 400.0
+    out[base + 5] = (closed / 6.0) ** 2
+    out[base + 6] = timing / 100.0
+    out[base + 7] = (there - 3) / 4.0 if anchors >= 2 else 0.0
+    out[base + 8] = there / 8.0 if anchors == 1 else 0.0
+    out[base + 9] = free / 100.0
+
+
 @njit(cache=True)
 def side_features(pos, out, base: int, nf: int = N_FEATURES) -> None:
-    """The first ``nf`` (:data:`N_FEATURES` or :data:`N_CONTACT`) features of the mover of ``pos`` into
-    ``out[base : base + nf]``."""
+    """The first ``nf`` (one of :data:`SET_SIZES`) features of the mover of ``pos`` into ``out[base : base + nf]``."""
     out[base] = pip_counts(pos)[0] / 167.0
     if nf > N_FEATURES:
         count, loss = shot_counts(pos)
@@ -247,6 +443,9 @@ def side_features(pos, out, base: int, nf: int = N_FEATURES) -> None:
         out[base + 4] = loss / (36.0 * 24.0)
         out[base + 5] = break_contact(pos) / 152.0
         out[base + 6] = contained(pos)
+        if nf > N_CONTACT:
+            out[base + 7] = double_shots(pos) / 36.0
+            positional(pos, out, base + 8)
     else:
         out[base + 1] = shot_share(pos)
     out[base + 2] = min(longest_prime(pos), 6) / 6.0
@@ -264,9 +463,11 @@ def both_sides(pos, out, tmp, nf: int = N_FEATURES) -> None:
 
 def features(pos: np.ndarray, nf: int = N_FEATURES) -> np.ndarray:
     """The ``2 nf`` features (mover's ``nf``, then the opponent's) of ``pos`` (the mover's view), float64;
-    ``nf`` is :data:`N_FEATURES` (the expanded set) or :data:`N_CONTACT` (the contact set)."""
-    if nf not in (N_FEATURES, N_CONTACT):
-        raise ValueError(f"nf must be {N_FEATURES} (expanded) or {N_CONTACT} (contact), got {nf}")
+    ``nf`` is :data:`N_FEATURES` (the expanded set), :data:`N_CONTACT` (contact) or :data:`N_POSITIONAL`."""
+    if nf not in SET_SIZES:
+        raise ValueError(
+            f"nf must be {N_FEATURES} (expanded), {N_CONTACT} (contact) or {N_POSITIONAL} (positional), got {nf}"
+        )
     out = np.zeros(2 * nf)
     both_sides(np.asarray(pos, np.int8), out, np.zeros(NSLOT, np.int8), nf)
     return out

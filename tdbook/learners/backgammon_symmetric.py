@@ -30,7 +30,9 @@ Architectures (:data:`ARCHS`), all one hidden layer of logistic units:
 
 Input sets (:data:`INPUTS`): ``"raw"`` is the above; ``"expanded"`` adds each side's four hand-made
 features (:mod:`tdbook.games.backgammon_features`: pip count, shot share, prime, escapes) and ``"contact"``
-seven (those four, then pips lost to a hit, pips to break contact, containment), each computed
+seven (those four, then pips lost to a hit, pips to break contact, containment) and ``"positional"`` eighteen
+(those seven, then double shots, back checker, anchors, mobility, moment, entering, timing, back games, free
+pips: issue 34's set), each computed
 from that side's own view, so the flip exchanges the two sets — after the raw units for ``free``
 (mover's, then opponent's), as their difference for the symmetric archs (the identities still hold).
 The kernels take one integer code: the architecture in the two low bits, the input set in the next two
@@ -64,28 +66,32 @@ from numba import njit
 
 from ..core.rng import seed_state
 from ..games.backgammon import MAX_AFTER, NSLOT, OFF, WS_SIZE, flip, gen_afterstates, opening_roll, roll, win_multiplier
+from ..games.backgammon_bearoff import NO_TABLE, combined_cached, is_bearoff
+from ..games.backgammon_bearoff import probabilities as bearoff_probabilities
 from ..games.backgammon_encoding import MAX_NNZ as MAX_NNZ_RAW
 from ..games.backgammon_encoding import encode_tesauro
-from ..games.backgammon_features import N_CONTACT, N_FEATURES, both_sides
+from ..games.backgammon_features import N_CONTACT, N_FEATURES, N_POSITIONAL, both_sides
 from .td_net import TDNet
 
 ARCHS: dict[str, int] = {"symmetric": 0, "naive": 1, "free": 2}
 ARCH_SYMMETRIC, ARCH_NAIVE, ARCH_FREE = 0, 1, 2
-INPUTS: dict[str, int] = {"raw": 0, "expanded": 4, "contact": 8}
-EXPANDED, CONTACT = 4, 8  # bits of a net's kernel code: the input set; the two low bits are the architecture
+INPUTS: dict[str, int] = {"raw": 0, "expanded": 4, "contact": 8, "positional": 12}
+EXPANDED, CONTACT, POSITIONAL = 4, 8, 12  # a net's kernel code: the input set in bits 2–3, the architecture below
 N_IN = {
     a | b: (196 if a == ARCH_FREE else 98) + (2 if a == ARCH_FREE else 1) * nf
-    for b, nf in ((0, 0), (EXPANDED, N_FEATURES), (CONTACT, N_CONTACT))
+    for b, nf in ((0, 0), (EXPANDED, N_FEATURES), (CONTACT, N_CONTACT), (POSITIONAL, N_POSITIONAL))
     for a in (ARCH_SYMMETRIC, ARCH_NAIVE, ARCH_FREE)
 }
-MAX_NNZ = MAX_NNZ_RAW + 2 * N_CONTACT
+MAX_NNZ = MAX_NNZ_RAW + 2 * N_POSITIONAL
 N_OUT, N_OUT_BG = 3, 5  # output columns: (w, gw, gl); with backgammon outputs (w, gw, gl, bgw, bgl) — free only
 BG_START_SHIFT = math.log(10.0)  # a warm-started backgammon node: its gammon node's bias lowered by this
 
 
 @njit(cache=True, inline="always")
 def n_features(code) -> int:
-    """Hand-made features per side of a kernel code's input set: 0 (raw), 4 (expanded), 7 (contact)."""
+    """Hand-made features per side of a kernel code's input set: 0 (raw), 4 (expanded), 7 (contact), 18 (positional)."""
+    if (code & POSITIONAL) == POSITIONAL:
+        return N_POSITIONAL
     if code & CONTACT:
         return N_CONTACT
     if code & EXPANDED:
@@ -278,26 +284,40 @@ def td_update(arch, W1, W2, idx, val, nnz, s, g, z, delta, alpha) -> None:
 
 
 @njit(cache=True)
-def score_afterstates(arch, W1, W2, out_pos, n, scores, tmp, idx, val, g, z, p) -> None:
+def evaluate(arch, W1, W2, bo, pos, idx, val, g, z, p) -> int:
+    """Outputs ``p`` of ``pos`` (side on roll's view): from the bear-off table ``bo``
+    (:func:`tdbook.games.backgammon_bearoff.combined`) when it has rows and ``pos`` is a bear-off position —
+    then ``-1`` is returned and ``idx, val, g, z`` are untouched — else from the net, returning the number of
+    its sparse inputs (``idx, val``; ``g``, ``z`` hold the hidden values and nodes for :func:`td_update`)."""
+    if bo.shape[0] and is_bearoff(pos):
+        bearoff_probabilities(bo, pos, p)
+        return -1
+    nnz = encode(arch, pos, idx, val)
+    forward(arch, W1, W2, idx, val, nnz, 1.0, g, z, p)
+    return nnz
+
+
+@njit(cache=True)
+def score_afterstates(arch, W1, W2, bo, out_pos, n, scores, tmp, idx, val, g, z, p) -> None:
     """1-ply value of each afterstate for the mover: the points won if it bears off the last
-    checker, else minus the opponent's cubeless equity on roll."""
+    checker, else minus the opponent's cubeless equity on roll (:func:`evaluate`: the net, or the bear-off
+    table ``bo`` where it applies)."""
     for k in range(n):
         a = out_pos[k]
         if a[OFF] == 15:
             scores[k] = win_multiplier(a)
         else:
             flip(a, tmp)
-            nnz = encode(arch, tmp, idx, val)
-            forward(arch, W1, W2, idx, val, nnz, 1.0, g, z, p)
+            evaluate(arch, W1, W2, bo, tmp, idx, val, g, z, p)
             scores[k] = -equity(p)
 
 
 @njit(cache=True)
-def choose_1ply(arch, W1, W2, out_pos, n, scores, tmp, idx, val, g, z, p) -> int:
+def choose_1ply(arch, W1, W2, bo, out_pos, n, scores, tmp, idx, val, g, z, p) -> int:
     """Index of the greedy 1-ply choice among ``out_pos[:n]`` (first of equals)."""
     if n <= 1:
         return 0
-    score_afterstates(arch, W1, W2, out_pos, n, scores, tmp, idx, val, g, z, p)
+    score_afterstates(arch, W1, W2, bo, out_pos, n, scores, tmp, idx, val, g, z, p)
     best = 0
     for k in range(1, n):
         if scores[k] > scores[best]:
@@ -306,9 +326,11 @@ def choose_1ply(arch, W1, W2, out_pos, n, scores, tmp, idx, val, g, z, p) -> int
 
 
 @njit(cache=True)
-def train_games(arch, W1, W2, alpha, seed, first_game, n_games, stats) -> None:
+def train_games(arch, W1, W2, bo, alpha, seed, first_game, n_games, stats) -> None:
     """Self-play TD(0) games ``first_game .. first_game + n_games − 1`` (dice stream ``(seed, g)``);
-    ``stats[i] = (points won by colour 0, plies)``.  See the module docstring."""
+    ``stats[i] = (points won by colour 0, plies)``.  With a bear-off table ``bo`` (rows), bear-off positions are
+    valued by it, as choices and as the targets of the positions before them, and the net is not trained on
+    them.  See the module docstring."""
     m = W1.shape[1]
     n_out = W2.shape[1]
     out_pos = np.zeros((MAX_AFTER, NSLOT), np.int8)
@@ -335,12 +357,12 @@ def train_games(arch, W1, W2, alpha, seed, first_game, n_games, stats) -> None:
         plies = 0
         while True:
             n = gen_afterstates(pos, d1, d2, out_pos, out_mv, ws)
-            best = choose_1ply(arch, W1, W2, out_pos, n, scores, tmp, idx, val, g, z, p)
+            best = choose_1ply(arch, W1, W2, bo, out_pos, n, scores, tmp, idx, val, g, z, p)
             plies += 1
             a = out_pos[best]
             if a[OFF] == 15:
                 mult = win_multiplier(a)
-                if started:  # the current position is the mover's: it wins
+                if started and nnz_c >= 0:  # the current position is the mover's: it wins
                     delta[0] = 1.0 - p_c[0]
                     delta[1] = (1.0 if mult >= 2 else 0.0) - p_c[1]
                     delta[2] = 0.0 - p_c[2]
@@ -352,9 +374,8 @@ def train_games(arch, W1, W2, alpha, seed, first_game, n_games, stats) -> None:
                 stats[gi, 1] = plies
                 break
             flip(a, tmp)  # the next position, from the next mover's view
-            nnz = encode(arch, tmp, idx, val)
-            forward(arch, W1, W2, idx, val, nnz, 1.0, g, z, p)
-            if started:  # next position's outputs in the current frame: (1 − w, gl, gw[, bgl, bgw])
+            nnz = evaluate(arch, W1, W2, bo, tmp, idx, val, g, z, p)
+            if started and nnz_c >= 0:  # next position's outputs in the current frame: (1 − w, gl, gw[, bgl, bgw])
                 delta[0] = (1.0 - p[0]) - p_c[0]
                 delta[1] = p[2] - p_c[1]
                 delta[2] = p[1] - p_c[2]
@@ -362,13 +383,15 @@ def train_games(arch, W1, W2, alpha, seed, first_game, n_games, stats) -> None:
                     delta[3] = p[4] - p_c[3]
                     delta[4] = p[3] - p_c[4]
                 td_update(arch, W1, W2, idx_c, val_c, nnz_c, 1.0, g_c, z_c, delta, alpha)
-                forward(arch, W1, W2, idx, val, nnz, 1.0, g, z, p)
+                if nnz >= 0:
+                    forward(arch, W1, W2, idx, val, nnz, 1.0, g, z, p)
             started = True
             nnz_c = nnz
-            idx_c[:nnz] = idx[:nnz]
-            val_c[:nnz] = val[:nnz]
-            g_c[:] = g
-            z_c[:] = z
+            if nnz >= 0:
+                idx_c[:nnz] = idx[:nnz]
+                val_c[:nnz] = val[:nnz]
+                g_c[:] = g
+                z_c[:] = z
             p_c[:] = p
             pos[:] = tmp
             colour = 1 - colour
@@ -394,7 +417,9 @@ class SymmetricGammon:
 
     ``SymmetricGammon.new("symmetric", hidden=40, alpha=0.1, seed=1)``."""
 
-    def __init__(self, net: TDNet, arch: str, info: dict[str, Any] | None = None, inputs: str = "raw") -> None:
+    def __init__(
+        self, net: TDNet, arch: str, info: dict[str, Any] | None = None, inputs: str = "raw", bearoff: bool = False
+    ) -> None:
         code = kernel_code(arch, inputs)
         outs = (N_OUT, N_OUT_BG) if ARCHS[arch] == ARCH_FREE else (N_OUT,)
         if net.n_in != N_IN[code] or net.n_out not in outs:
@@ -404,6 +429,7 @@ class SymmetricGammon:
             )
         self.net, self.arch, self.inputs, self.code, self.kind = net, arch, inputs, code, ARCHS[arch]
         self.info: dict[str, Any] = dict(info or {})
+        self.bearoff = bool(bearoff)
         if self.kind != ARCH_FREE:  # unused slots stay exactly zero: P(win) has no bias, column 2 is not trained
             self.net.W2[-1, 0] = 0.0
             self.net.W2[:, 2] = 0.0
@@ -421,17 +447,19 @@ class SymmetricGammon:
         seed: int = 0,
         inputs: str = "raw",
         backgammons: bool = False,
+        bearoff: bool = False,
     ) -> SymmetricGammon:
         """A fresh net; ``inputs="expanded"`` adds :mod:`~tdbook.games.backgammon_features` per side;
-        ``backgammons`` adds the two backgammon outputs (``"free"`` only)."""
+        ``backgammons`` adds the two backgammon outputs (``"free"`` only); ``bearoff`` values bear-off positions
+        by the exact one-sided table (:mod:`~tdbook.games.backgammon_bearoff`) instead of the net."""
         if backgammons and arch != "free":
             raise ValueError(f"backgammon outputs are for the 'free' architecture only, not {arch!r}")
         n_out = N_OUT_BG if backgammons else N_OUT
         net = TDNet(N_IN[kernel_code(arch, inputs)], hidden, n_out, alpha=alpha, lam=0.0, init=init, seed=seed)
-        return cls(net, arch, inputs=inputs)
+        return cls(net, arch, inputs=inputs, bearoff=bearoff)
 
     def widen(self, inputs: str) -> SymmetricGammon:
-        """This net on an input set whose hand-made features extend its own (raw → expanded → contact): the
+        """This net on an input set whose hand-made features extend its own (raw → expanded → contact → positional): the
         weights of the inputs it has are kept, the new inputs' weights start at zero, so the widened net
         computes exactly what this one does until it trains on (a warm start; notebook 09's (c‴))."""
         code = kernel_code(self.arch, inputs)
@@ -448,7 +476,7 @@ class SymmetricGammon:
             ]
         net.W1[-1] = self.W1[-1]
         net.W2[:] = self.W2
-        return SymmetricGammon(net, self.arch, dict(self.info), inputs=inputs)
+        return SymmetricGammon(net, self.arch, dict(self.info), inputs=inputs, bearoff=self.bearoff)
 
     def with_backgammons(self) -> SymmetricGammon:
         """This free net with two backgammon outputs added (a warm start): the other weights are kept and each
@@ -463,7 +491,19 @@ class SymmetricGammon:
         net.W2[:, :N_OUT] = self.W2
         net.W2[:, 3:5] = self.W2[:, 1:3]
         net.W2[-1, 3:5] -= BG_START_SHIFT
-        return SymmetricGammon(net, self.arch, dict(self.info), inputs=self.inputs)
+        return SymmetricGammon(net, self.arch, dict(self.info), inputs=self.inputs, bearoff=self.bearoff)
+
+    def with_bearoff(self) -> SymmetricGammon:
+        """This net (the same weights, not a copy) valuing bear-off positions by the exact one-sided table
+        (:mod:`~tdbook.games.backgammon_bearoff`): in its choices, its probabilities and, trained on, as the
+        targets of the positions before a bear-off (it is not trained on bear-off positions themselves)."""
+        return SymmetricGammon(self.net, self.arch, dict(self.info), inputs=self.inputs, bearoff=True)
+
+    @property
+    def table(self) -> np.ndarray:
+        """The bear-off table the kernels take: :func:`~tdbook.games.backgammon_bearoff.combined` with
+        :attr:`bearoff`, else the empty table (the net everywhere)."""
+        return combined_cached() if self.bearoff else NO_TABLE
 
     @property
     def outputs(self) -> int:
@@ -486,6 +526,8 @@ class SymmetricGammon:
         plus = [] if self.inputs == "raw" else [f"{self.inputs} inputs"]
         if self.outputs == N_OUT_BG:
             plus.append("backgammon outputs")
+        if self.bearoff:
+            plus.append("bear-off table")
         tail = f" ({', '.join(plus)})" if plus else ""
         return f"{self.arch} {self.net.n_in}-{self.hidden}-{self.outputs if self.kind == ARCH_FREE else 2}{tail}"
 
@@ -504,8 +546,11 @@ class SymmetricGammon:
 
     def probabilities(self, pos: np.ndarray) -> np.ndarray:
         """(P(win), P(gammon win), P(gammon loss)) of the side on roll of ``pos`` (its view), then
-        (P(backgammon win), P(backgammon loss)) for a net with backgammon outputs."""
-        return self.nodes(pos, 1.0)[1]
+        (P(backgammon win), P(backgammon loss)) for a net with backgammon outputs; from the bear-off table in a
+        bear-off position when the net has one (:attr:`bearoff`)."""
+        idx, val, g, z, p = self.scratch()
+        evaluate(self.code, self.W1, self.W2, self.table, np.asarray(pos, np.int8), idx, val, g, z, p)
+        return p
 
     def equity(self, pos: np.ndarray) -> float:
         return float(equity(self.probabilities(pos)))
@@ -515,13 +560,14 @@ class SymmetricGammon:
         Raises ValueError if the weights stop being finite."""
         stats = np.zeros((n_games, 2), np.int64)
         a = self.net.alpha if alpha is None else float(alpha)
-        train_games(self.code, self.W1, self.W2, a, int(seed), int(first_game), int(n_games), stats)
+        train_games(self.code, self.W1, self.W2, self.table, a, int(seed), int(first_game), int(n_games), stats)
         self.net.check_finite()
         return stats
 
     def save(self, path: str | Path, **info: Any) -> Path:
         self.info.update(info)
-        return self.net.save(path, symmetric_gammon=FORMAT, arch=self.arch, inputs=self.inputs, info=self.info)
+        extra = {"bearoff": True} if self.bearoff else {}
+        return self.net.save(path, symmetric_gammon=FORMAT, arch=self.arch, inputs=self.inputs, info=self.info, **extra)
 
     @classmethod
     def load(cls, path: str | Path) -> SymmetricGammon:
@@ -534,6 +580,12 @@ class SymmetricGammon:
                 f"expected {FORMAT!r})"
             )
         try:
-            return cls(net, extra.get("arch"), extra.get("info") or {}, inputs=extra.get("inputs", "raw"))
+            return cls(
+                net,
+                extra.get("arch"),
+                extra.get("info") or {},
+                inputs=extra.get("inputs", "raw"),
+                bearoff=bool(extra.get("bearoff", False)),
+            )
         except ValueError as e:
             raise ValueError(f"{path}: {e}") from None

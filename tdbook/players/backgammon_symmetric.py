@@ -1,30 +1,127 @@
 """Notebook 09's nets as players: the greedy 1-ply choice of
-:func:`tdbook.learners.backgammon_symmetric.choose_1ply`, at the Python level (for matches against
-gnubg, which plays through the Python loop of :mod:`tdbook.experiments.backgammon_match`)."""
+:func:`tdbook.learners.backgammon_symmetric.choose_1ply`, or a 2-ply choice (issue 34: the best net at 2-ply
+against gnubg-expert), at the Python level (for matches against gnubg, which plays through the Python loop of
+:mod:`tdbook.experiments.backgammon_match`).
+
+2-ply, as for notebook 08's nets (:func:`tdbook.players.backgammon.choose_2ply`): the ``keep`` best afterstates
+by 1-ply score are re-valued over the opponent's 21 rolls, the opponent answering each with its best 1-ply reply
+by the same net (the reply's value is the net's equity for us on roll, or the points lost when the opponent bears
+off its last checker); the afterstate with the best mean is played.
+"""
 
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
-from ..games.backgammon import MAX_AFTER, NSLOT
-from ..learners.backgammon_symmetric import SymmetricGammon, choose_1ply
+from ..games.backgammon import MAX_AFTER, NSLOT, OFF, WS_SIZE, flip, gen_afterstates, win_multiplier
+from ..learners.backgammon_net import ROLL_WEIGHTS, ROLLS
+from ..learners.backgammon_symmetric import SymmetricGammon, choose_1ply, score_afterstates
+
+
+@njit(cache=True)
+def value_2ply(arch, W1, W2, bo, after, tmp, out2, mv2, ws2, scores2, tmp2, idx, val, g, z, p) -> float:
+    """Mean over the opponent's 21 rolls of the value to its mover of afterstate ``after`` once the opponent has
+    played its best 1-ply reply (points won when ``after`` bears off the last checker)."""
+    if after[OFF] == 15:
+        return float(win_multiplier(after))
+    flip(after, tmp)  # the opponent on roll
+    total = 0.0
+    for r in range(21):
+        n2 = gen_afterstates(tmp, ROLLS[r, 0], ROLLS[r, 1], out2, mv2, ws2)
+        score_afterstates(arch, W1, W2, bo, out2, n2, scores2, tmp2, idx, val, g, z, p)
+        best = scores2[0]
+        for j in range(1, n2):
+            if scores2[j] > best:
+                best = scores2[j]
+        total -= ROLL_WEIGHTS[r] * best
+    return total / 36.0
+
+
+@njit(cache=True)
+def choose_2ply(
+    arch, W1, W2, bo, out_pos, n, keep, scores, order, tmp, out2, mv2, ws2, scores2, tmp2, idx, val, g, z, p
+) -> int:
+    """The 2-ply choice among ``out_pos[:n]``: the ``keep`` best by 1-ply score re-valued by :func:`value_2ply`
+    (first of equals)."""
+    if n <= 1:
+        return 0
+    score_afterstates(arch, W1, W2, bo, out_pos, n, scores, tmp, idx, val, g, z, p)
+    for j in range(n):
+        order[j] = j
+    m = min(keep, n)
+    for a in range(m):  # partial selection sort: the m best first, stable
+        b = a
+        for c in range(a + 1, n):
+            if scores[order[c]] > scores[order[b]]:
+                b = c
+        t = order[b]
+        for c in range(b, a, -1):
+            order[c] = order[c - 1]
+        order[a] = t
+    best = order[0]
+    bv = -1e300
+    for a in range(m):
+        j = order[a]
+        v = value_2ply(arch, W1, W2, bo, out_pos[j], tmp, out2, mv2, ws2, scores2, tmp2, idx, val, g, z, p)
+        if v > bv:
+            bv = v
+            best = j
+    return best
 
 
 class SymNetPlayer:
-    """A symmetric-gammon net (any architecture) choosing by 1-ply cubeless equity."""
+    """A symmetric-gammon net (any architecture) choosing by cubeless equity at 1-ply, or at 2-ply over the
+    ``keep`` best 1-ply candidates."""
 
-    def __init__(self, model: SymmetricGammon, name: str | None = None) -> None:
-        self.model = model
-        self.name = name or model.describe()
+    def __init__(self, model: SymmetricGammon, name: str | None = None, plies: int = 1, keep: int = 8) -> None:
+        if plies not in (1, 2):
+            raise ValueError(f"plies must be 1 or 2, got {plies!r}")
+        if not isinstance(keep, (int, np.integer)) or keep < 1:
+            raise ValueError(f"keep must be an int >= 1, got {keep!r}")
+        self.model, self.plies, self.keep = model, plies, int(keep)
+        self.name = name or model.describe() + ("" if plies == 1 else " 2-ply")
         self._scores = np.zeros(MAX_AFTER)
         self._tmp = np.zeros(NSLOT, np.int8)
         self._scratch = model.scratch()
+        self._table = model.table
+        if plies == 2:
+            self._order = np.zeros(MAX_AFTER, np.int64)
+            self._out2 = np.zeros((MAX_AFTER, NSLOT), np.int8)
+            self._mv2 = np.full((MAX_AFTER, 8), -1, np.int8)
+            self._ws2 = np.zeros(WS_SIZE, np.int64)
+            self._scores2 = np.zeros(MAX_AFTER)
+            self._tmp2 = np.zeros(NSLOT, np.int8)
 
     def choose(self, pos, d1, d2, after) -> int:
         idx, val, g, z, p = self._scratch
         m = self.model
-        return int(
-            choose_1ply(
-                m.code, m.W1, m.W2, np.asarray(after, np.int8), len(after), self._scores, self._tmp, idx, val, g, z, p
+        after = np.asarray(after, np.int8)
+        if self.plies == 2:
+            return int(
+                choose_2ply(
+                    m.code,
+                    m.W1,
+                    m.W2,
+                    self._table,
+                    after,
+                    len(after),
+                    self.keep,
+                    self._scores,
+                    self._order,
+                    self._tmp,
+                    self._out2,
+                    self._mv2,
+                    self._ws2,
+                    self._scores2,
+                    self._tmp2,
+                    idx,
+                    val,
+                    g,
+                    z,
+                    p,
+                )
             )
+        return int(
+            choose_1ply(m.code, m.W1, m.W2, self._table, after, len(after), self._scores, self._tmp, idx, val, g, z, p)
         )

@@ -1,0 +1,45 @@
+"""Issue 34 in notebook 09: the learning curve written into a net's sidecar (parent, snapshots, the net), the
+recipe table and the aim read from the shipped sidecars."""
+
+from __future__ import annotations
+
+import pytest
+
+from tdbook.core.storage import read_sidecar
+from tdbook.experiments import backgammon_symmetric as sx
+from tdbook.experiments import backgammon_symmetric_expert as ex
+from tdbook.experiments.backgammon_symmetric_cli import train_main
+from tdbook.learners.backgammon_symmetric import SymmetricGammon
+
+
+def test_the_learning_curve_measures_parent_snapshots_and_net_on_the_selection_seed(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(ex, "data_dir", lambda: tmp_path)
+    base = ["--arch", "free", "--hidden", "3", "--checkpoint-every", "1000", "--pubeval-pairs", "2", "--no-progress"]
+    parent = tmp_path / "parent.npz"
+    assert (
+        train_main([*base, "--games", "1000", "--out", str(parent), "--checkpoint", str(tmp_path / "p.ckpt.npz")]) == 0
+    )
+    run = [*base, "--inputs", "expanded", "--warm-start", str(parent), "--snapshot-every", "1000"]
+    net = tmp_path / "net.npz"
+    assert train_main([*run, "--games", "3000", "--out", str(net), "--checkpoint", str(tmp_path / "n.ckpt.npz")]) == 0
+    snaps = sorted(str(p) for p in tmp_path.glob("net_*k.snap.npz"))
+    assert [p.split("_")[-1] for p in snaps] == ["2k.snap.npz", "3k.snap.npz"]
+    args = [str(net), "--snapshots", snaps[0], "--pubeval-pairs", "4", "--gnubg-pairs", "1", "--no-progress"]
+    assert ex.main(args) == 0
+    curve = read_sidecar(net)["curve"]
+    assert [p["games"] for p in curve["points"]] == [1000, 2000, 3000]
+    assert curve["points"][1]["vs_pubeval"]["games"] == 8 and curve["points"][1]["vs_gnubg_expert"]["games"] == 2
+    direct = sx.vs_pubeval(SymmetricGammon.load(snaps[0]), 4, seed=ex.SELECTION_SEED)
+    assert curve["points"][1]["vs_pubeval"]["ppg"] == pytest.approx(direct.ppg)
+    widened = SymmetricGammon.load(parent).widen("expanded")  # the parent is measured as the run started from it
+    assert curve["points"][0]["vs_pubeval"]["ppg"] == pytest.approx(
+        sx.vs_pubeval(widened, 4, seed=ex.SELECTION_SEED).ppg
+    )
+    assert "2,000 games: pubeval" in capsys.readouterr().out
+    other = tmp_path / "other.npz"
+    SymmetricGammon.new("free", hidden=3, inputs="expanded").save(other, games_done=5, spec={"arch": "free"})
+    before = read_sidecar(net)
+    assert ex.main([str(net), "--snapshots", str(other), "--pubeval-pairs", "1", "--gnubg-pairs", "1"]) == 2
+    assert "a snapshot of another run" in capsys.readouterr().err and read_sidecar(net) == before
+    assert ex.main([str(net), "--snapshots", str(tmp_path / "none.npz")]) == 2
+    assert "no such snapshot" in capsys.readouterr().err
