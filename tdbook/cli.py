@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .core.paths import PROFILES
+from .core.paths import PROFILES, RECORD_ENV
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -185,7 +185,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.claims:
             print()
             print(claims)
-        if args.write:
+        if args.write:  # the scoreboard of the record is written beside the record it counts (and the README's line)
+            os.environ[RECORD_ENV] = "1"
             print(f"\nwrote {write_scoreboard(args.profile)}")
         return 0
     if args.command == "train":

@@ -31,7 +31,15 @@ import numpy as np
 
 from . import __version__, claims
 from .claims import Bound, Estimate, Range, Spread
-from .core.paths import check_profile, interactive, output_root, record_results_dir, repo_root, results_dir
+from .core.paths import (
+    check_profile,
+    interactive,
+    output_root,
+    record_results_dir,
+    record_root,
+    repo_root,
+    results_dir,
+)
 from .core.storage import atomic_write_bytes
 
 #: The verdicts every results file and the scoreboard count, so a reader sees how much of "reproduced" is real
@@ -502,4 +510,36 @@ def write_scoreboard(profile: str = "standard") -> Path:
     )
     path = results_dir(profile) / "SCOREBOARD.md"  # the record's own, or build/interactive's copy
     atomic_write_bytes(path, text.encode("utf-8"))
+    if profile == "standard" and not interactive(profile):
+        write_readme_headline(profile)
     return path
+
+
+#: The README's copy of :func:`headline`, between these two lines (written with the scoreboard).
+README_MARKS = ("<!-- headline: written by python -m tdbook scoreboard --write -->", "<!-- /headline -->")
+
+
+def readme_headline(text: str) -> str | None:
+    """The headline block of a README's ``text`` (None when it has no block)."""
+    start, end = README_MARKS
+    if start not in text or end not in text:
+        return None
+    return text.split(start, 1)[1].split(end, 1)[0].strip()
+
+
+def write_readme_headline(profile: str = "standard") -> Path | None:
+    """Put :func:`headline` into the block of ``README.md`` at the record root (atomically, the rest of the file
+    untouched); the path written, or None for a root without a README or without the block."""
+    readme = record_root(profile) / "README.md"
+    if not readme.is_file():
+        return None
+    text = readme.read_text(encoding="utf-8")
+    if readme_headline(text) is None:
+        return None
+    start, end = README_MARKS
+    head, rest = text.split(start, 1)
+    tail = rest.split(end, 1)[1]
+    new = f"{head}{start}\n**{headline(profile)}**\n{end}{tail}"
+    if new != text:
+        atomic_write_bytes(readme, new.encode("utf-8"))
+    return readme
