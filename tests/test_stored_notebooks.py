@@ -161,7 +161,8 @@ def test_every_widget_cell_is_tagged_so_its_stored_copy_says_what_would_be_there
         for n in group.split(",")
     ]
     names += re.findall(r"^from tdbook import widgets as (\w+)$", imports, re.M)
-    shown = re.compile(r"^(%s)(\.\w+)?\(" % "|".join(map(re.escape, names)), re.M) if names else None
+    alternatives = "|".join(map(re.escape, names))
+    shown = re.compile(rf"^({alternatives})(\.\w+)?\(", re.M) if names else None
     for cell in nb["cells"]:
         src = "".join(cell["source"])
         # a top-level call of a widgets name (not one inside display(...) in a loop: a static picture, a figure)

@@ -507,6 +507,8 @@ def explore(
 
     if effect not in EFFECTS:
         raise ValueError(f"effect must be one of {', '.join(EFFECTS)}, got {effect!r}")
+    if scheme not in SCHEMES:
+        raise ValueError(f"scheme must be one of 1..6, got {scheme!r}")
     search = replace(FIG_4_23, maxdeadends=int(maxdeadends), nodepatience=int(nodepatience), evaluation=EFFECTS[effect])
     out: dict[int, list[SchemeRun]] = {k: [] for k in SCHEMES}
     wa = None
