@@ -92,9 +92,6 @@ def explore(data: Any) -> Any:
         ax.errorbar([g[-1]], [m.ppg], yerr=[1.96 * m.stderr], fmt="D", color="k", capsize=3,
                     label=f"final match vs pubeval ({m.games} games)")  # fmt: skip
         ax.legend()
-    else:
-        ax.text(0.99, 0.02, f"final match vs {m.b}: {m.summary()}", transform=ax.transAxes, ha="right",
-                va="bottom", fontsize=7, color="0.3", wrap=True)  # fmt: skip
     return fig
 
 
