@@ -69,6 +69,20 @@ def test_teacher_answers_and_the_learning_rule_bound():
         kt.check_invariant(np.array([L.MAX + 1]), "bad")
 
 
+def test_system_4_trains_past_system_3s_bound_without_an_assertion():
+    """§4.10.2: System 4 raises every pattern through the preferred move, so it can re-rank lines against MAX
+    ("which was not possible in system 3"); System 3's bound L ≤ learnable limit is not its invariant (the panel
+    with System 4 used to stop at an AssertionError after a few moves, whatever the other settings)."""
+    run = kt.train_scheme(1, 12, seed=kt.run_seed(1, "explore1", 0), system=4)
+    h = run.white
+    assert np.any(h > kt.LIMIT[None, :]), "this run climbs past System 3's bound (else the test shows nothing)"
+    assert np.all(np.diff(h, axis=0) >= 0) and np.all(h >= 0)
+    with pytest.raises(AssertionError, match="reached"):
+        kt.check_invariant(h, "System 4 judged as System 3")
+    with pytest.raises(AssertionError, match="fell"):
+        kt.check_invariant(h[::-1], "falling", system=4)
+
+
 def test_same_seed_same_tables_and_games():
     a = kt.train_scheme(5, 120, seed=11)
     b = kt.train_scheme(5, 120, seed=11)

@@ -221,23 +221,75 @@ def test_teach_session_counts_the_chosen_move():
     assert s.i == 1 and [m for m, _ in s.ranking()] and s.teacher_move() in s.moves()
 
 
-def test_teach_widget_teaches_on_click():
-    """The panel's Teach button counts the picked move and shows the changed cells; Next moves on."""
-    import matplotlib.pyplot as plt
+def _teach_positions(s, n: int):
+    """The first ``n`` held-out positions with at least three legal moves."""
+    return [i for i in range(len(s.states)) if len(moves_of(s.states[i])) >= 3][:n]
 
+
+def test_a_teach_counts_each_move_in_the_root_entry_it_then_reaches():
+    """Samuel's counting, level by level as in training: after a teach every root entry the position's moves
+    reach holds one more A per taught move and one more D per other move reaching it, and nothing else changed
+    (counting all levels in one pass let the root count entries the moves no longer reach)."""
+    from tdbook.experiments.signature_tables_panel import TeachSession
+
+    s = TeachSession(train_positions=200, seed=0, train_games=40, held_games=5)
+    st = s.ct.tables
+    root = st._slice(st.arrangement.n_tables - 1)
+    for i in _teach_positions(s, 12):
+        s.i = i
+        moves = s.moves()
+        taught = len(moves) // 2
+        a0, d0 = st.a[root].copy(), st.d[root].copy()
+        s.teach(moves[taught])
+        e, _, _ = s.root_counts()
+        da, dd = np.zeros_like(a0), np.zeros_like(d0)
+        np.add.at(da, e[[taught]], 1.0)
+        np.add.at(dd, np.delete(e, taught), 1.0)
+        assert np.array_equal(st.a[root] - a0, da) and np.array_equal(st.d[root] - d0, dd), f"position {i}"
+
+
+def test_taught_again_and_again_the_move_rises_above_the_others():
+    """The taught move climbs relative to the untaught ones: taught repeatedly, the tables' worst move in a
+    position becomes their best (a teach that did not count A for it, or D for the others, never gets there)."""
+    from tdbook.experiments.signature_tables_panel import TeachSession
+
+    s = TeachSession(train_positions=200, seed=0, train_games=40, held_games=5)
+    for i in _teach_positions(s, 6):
+        s.i = i
+        worst = s.ranking()[-1][0]
+        first = dict(s.ranking())
+        gaps = []
+        for _ in range(25):
+            v = dict(s.ranking())
+            gaps.append(v[worst] - max(x for m, x in v.items() if m != worst))
+            if gaps[-1] > 0:
+                break
+            s.teach(worst)
+        assert gaps[-1] > 0, f"position {i}: {worst} still not first after 25 teaches ({first})"
+        assert gaps[-1] > gaps[0]
+
+
+def test_teach_widget_teaches_on_click():
+    """The panel starts on a legal move (the master's), a click on a piece and its landing square picks a move,
+    Teach counts the picked move and shows the changed cells, Next moves on."""
+    from tdbook.games.checkers import moves_of
     from tdbook.widgets.signature_tables import teach_widget
 
-    w = teach_widget(
-        lambda state, show_moves=True: plt.figure(), train_positions=200, seed=0, train_games=40, held_games=5
-    )
-    row = w.children[1]
-    pick, teach, nxt = row.children
-    pick.value = pick.options[0]
+    w = teach_widget(train_positions=200, seed=0, train_games=40, held_games=5)
+    (board, ranking), (pick, teach, nxt) = w.children[0].children, w.children[1].children
+    msg, counts = w.children[3], w.children[4]
+    assert pick.value is not None and pick.value in pick.options and "the master played " + pick.value in ranking.value
+    state = w.session.state
+    m = moves_of(state)[-1]
+    board.cells[m.frm].click()
+    assert "picked" in msg.value
+    board.cells[m.path[-1]].click()
+    assert pick.value == m.text and "chosen" in msg.value
     teach.click()
-    assert "figure of merit" in w.children[3].value and "A/D" in w.children[3].value
-    assert "the master played" in w.children[0].children[1].value
+    assert "figure of merit" in counts.value and "A/D" in counts.value and pick.value == m.text
+    assert "moves taught so far: 1" in ranking.value and w.session.state == state
     nxt.click()
-    assert w.children[3].value == "" and "moves taught so far: 1" in w.children[0].children[1].value
+    assert counts.value == "" and pick.value in pick.options
 
 
 # ----------------------------------------------------------------------------- games, matches, shipped models

@@ -440,7 +440,9 @@ def explore(
     seed: int = 1,
 ) -> Explore:
     """The panel's run: train a fresh net for ``games`` self-play games (learning curve against
-    pubeval every ``games``/5), then a duplicate-dice match of ``pairs`` pairs against ``opponent``."""
+    pubeval every ``games``/5), then a duplicate-dice match of ``pairs`` pairs against ``opponent`` (an unknown
+    opponent is refused before any training)."""
+    rival = make_opponent(opponent)
     spec = TrainSpec(
         hidden=int(hidden),
         outputs=int(outputs),
@@ -451,5 +453,5 @@ def explore(
         games=int(games),
     )
     model, log, _ = demo_training(spec, max(1, int(games) // 5), min(int(pairs), 200))
-    r = run_match(NetPlayer(model), make_opponent(opponent), int(pairs), seed=int(seed) + 1)
+    r = run_match(NetPlayer(model), rival, int(pairs), seed=int(seed) + 1)
     return Explore(log, r, f"{model.describe()}, α={alpha:g}, λ={lam:g}, {games:,} games")

@@ -46,7 +46,13 @@ class TeachSession:
     """ "Teach it": a person plays the book.  Positions from the held-out master games are shown one at a
     time; the move the person prefers gets A += 1 and every other legal move D += 1 in every table (Samuel
     (1973 note): "Count A is incremented when the current input vector represents a prefered move"), on top of
-    tables trained on ``train_positions`` master positions.  :meth:`teach` returns what changed."""
+    tables trained on ``train_positions`` master positions, counted level by level as the training counts (the
+    requantization thresholds stay).  :meth:`teach` returns what changed.
+
+    One teach is one more book position, not an order to rank the move first: an entry the taught move shares
+    with other legal moves gets its A and their D's, and a lower table's output crossing a threshold sends a
+    move to another entry above, so a single teach may leave the taught move where it was or even lower it.
+    Taught again, its own entries gain A's and the others' D's, and it climbs."""
 
     def __init__(self, train_positions: int = 2000, seed: int = 0, train_games: int = 0, held_games: int = 0) -> None:
         train_all, self.test = master(train_games, held_games)
@@ -70,6 +76,13 @@ class TeachSession:
         v = self.ct.value(self._rows())
         return sorted(zip(self.moves(), v.tolist()), key=lambda t: -t[1])
 
+    def root_counts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(entry, A, D)`` of the root-table entry each legal move (in :meth:`moves` order) reaches now."""
+        st = self.ct.tables
+        e = st.root_entries(self.ct.layout.quantize(self._rows()))
+        A, D = st.table_counts(st.arrangement.n_tables - 1)
+        return e, A.reshape(-1)[e], D.reshape(-1)[e]
+
     def teacher_move(self) -> str:
         """The master's move in this position."""
         return self.moves()[int(self.test.pref[self.i] - self.test.starts[self.i])]
@@ -85,7 +98,12 @@ class TeachSession:
         st = self.ct.tables
         root_before = float(st.outputs(Q[pref])[0][-1])
         before = self._cells(Q[pref][0])
-        st.count(Q, wa, wd)
+        # level by level, as the tables were trained (stagewise): each upper table counts the entry every move
+        # reaches through the lower tables' counts after this teach — the entries the figure of merit then reads.
+        # (Counting all levels in one pass, vector by vector, let an upper table count entries that the moves
+        # no longer reach once the other moves' D counts had moved a lower table's output across a threshold.)
+        for lev in range(1, max(st.arrangement.depth) + 1):
+            st.count(Q, wa, wd, lo=lev, hi=lev)
         after = self._cells(Q[pref][0])
         self.taught += 1
         return {"move": move, "before": before, "after": after, "root_before": root_before,
