@@ -362,7 +362,9 @@ class Trainer:
 
 def parser(t: Trainer) -> Parser:
     """The trainer's options and the driver's file options."""
-    ap = Parser(prog=f"python -m tdbook train {t.game}", description=t.description, epilog=t.epilog)
+    # no abbreviated options: the command recorded in a sidecar spells every option out, and an ignored option
+    # is recognised by its name (:func:`given`)
+    ap = Parser(prog=f"python -m tdbook train {t.game}", description=t.description, epilog=t.epilog, allow_abbrev=False)
     t.options(ap)
     f = ap.add_argument_group("files")
     f.add_argument("--out", default=None, help=t.out_help)
