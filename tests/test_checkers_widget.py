@@ -72,3 +72,12 @@ def test_squares_fill_their_grid_columns_exactly():
     for cell in grid.children:
         assert cell.layout.margin == "0"
         assert cell.layout.width == cell.layout.height == f"{SQUARE}px"
+
+
+def test_the_board_says_the_opponent_is_thinking_before_its_reply():
+    b = CheckersBoard(material_player())
+    said: list[str] = []
+    b.status.observe(lambda ch: said.append(ch["new"]), names="value")
+    b.click(11)
+    b.click(15)
+    assert any("is thinking" in m for m in said[:-1]) and "answers" in said[-1]

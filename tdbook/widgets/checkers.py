@@ -140,6 +140,9 @@ class CheckersBoard(W.VBox):
 
     # -- internals
     def _play(self, text: str) -> None:
+        # said before the reply is searched: a first search (numba compiling) can take a minute on a busy machine,
+        # and the board otherwise still says "… picked: click where it goes" all that time (seen in a browser)
+        self.status.value = f"{text}: {self.opponent.name} is thinking…"
         try:
             reply = self.session.play(text)
         except IllegalMove as e:
