@@ -7,7 +7,7 @@ from __future__ import annotations
 from tdbook.games.checkers import parse_fen
 from tdbook.players.checkers import material_player
 from tdbook.players.checkers_human import HumanSession
-from tdbook.widgets.checkers import CheckersBoard, square_at
+from tdbook.widgets.checkers import SQUARE, BoardButtons, CheckersBoard, square_at
 
 
 def test_squares_of_the_grid():
@@ -60,3 +60,24 @@ def test_kings_are_drawn_crowned_and_unlike_men():
         and "White king" in b.cells[6].tooltip
     )
     assert b.cells[15].description == man.description and b.cells[15].style.text_color != man.style.text_color
+
+
+def test_squares_fill_their_grid_columns_exactly():
+    # seen in a browser (issue 35): a button's default 2 px margin made each square 48 px wide in a 44 px column,
+    # so the board overflowed by 2 px and showed a horizontal scrollbar under a board that fits
+    b = CheckersBoard(material_player())
+    grid = b.grid
+    assert isinstance(grid, BoardButtons)
+    assert grid.layout.grid_template_columns == f"repeat(8, {SQUARE}px)"
+    for cell in grid.children:
+        assert cell.layout.margin == "0"
+        assert cell.layout.width == cell.layout.height == f"{SQUARE}px"
+
+
+def test_the_board_says_the_opponent_is_thinking_before_its_reply():
+    b = CheckersBoard(material_player())
+    said: list[str] = []
+    b.status.observe(lambda ch: said.append(ch["new"]), names="value")
+    b.click(11)
+    b.click(15)
+    assert any("is thinking" in m for m in said[:-1]) and "answers" in said[-1]

@@ -76,3 +76,6 @@ def test_kenju_panel_with_system_4_runs_where_it_stopped_at_an_assertion():
     assert p.status.value == "done · ready", p.status.value
     assert data.totals(1).shape == (2, 10) and p.last is data
     assert any((r.white > kt.LIMIT).any() for r in data.runs[1]), "past System 3's bound: the old check raised here"
+    # seen in a browser: System 4's curves at ~2,700 against a line labelled "bound of the rule (193)"
+    labels = [t.get_text() for t in kp.explore(data).axes[0].get_legend().get_texts()]
+    assert "System 3's bound (193)" in labels, labels

@@ -361,7 +361,8 @@ def system4(c: System4Comparison) -> Any:
 
 
 def explore(s: Schemes) -> Any:
-    """The panel's figure: total learning of the runs of one scheme, against the bound of the rule."""
+    """The panel's figure: total learning of the runs of one scheme, against System 3's bound (a System 4 run may
+    pass it, §4.10.2: the line says whose bound it is, since the panel's System 4 curves go far above it)."""
     k = next(k for k, runs in s.runs.items() if runs)
     t = s.totals(k)
     x = np.arange(1, s.moves + 1)
@@ -369,7 +370,7 @@ def explore(s: Schemes) -> Any:
     for row in t:
         ax.plot(x, row, color=PALETTE[0], alpha=0.25, lw=0.8)
     ax.plot(x, np.median(t, axis=0), color=PALETTE[1], label=f"median of {t.shape[0]} runs")
-    ax.axhline(learnable_limit().sum(), color="black", ls=":", lw=0.8, label="bound of the rule (193)")
+    ax.axhline(learnable_limit().sum(), color="black", ls=":", lw=0.8, label="System 3's bound (193)")
     ax.set_xlabel("training moves")
     ax.set_ylabel("total of the line table")
     ax.set_title(f"scheme {k} ({SCHEMES[k][0]}): {SCHEMES[k][1]}")

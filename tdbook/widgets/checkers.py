@@ -33,6 +33,10 @@ def square_at(row: int, col: int) -> int | None:
     return 4 * row + col // 2 + 1
 
 
+#: the side of one square of the clickable board, in pixels
+SQUARE = 44
+
+
 class BoardButtons(W.GridBox):
     """The 8 × 8 board as buttons, Black at the top (square 1 top left): :meth:`show` draws a position (filled
     black and white discs, crowned kings), a click on a dark square calls ``on_square(square)``."""
@@ -43,7 +47,12 @@ class BoardButtons(W.GridBox):
         for r in range(8):
             for c in range(8):
                 sq = square_at(r, c)
-                b = W.Button(layout=W.Layout(width="44px", height="44px", padding="0"), tooltip=str(sq or ""))
+                # margin 0: a widget button's default 2 px margin makes each square 48 px in a 44 px column, so the
+                # board overflowed its grid by 2 px and got a horizontal scrollbar (and gaps between the rows)
+                b = W.Button(
+                    layout=W.Layout(width=f"{SQUARE}px", height=f"{SQUARE}px", padding="0", margin="0"),
+                    tooltip=str(sq or ""),
+                )
                 b.style.font_size = "26px"
                 if sq is None:
                     b.style.button_color = LIGHT
@@ -53,7 +62,7 @@ class BoardButtons(W.GridBox):
                     self.cells[sq] = b
                     b.on_click(lambda _b, s=sq: on_square(s))
                 grid.append(b)
-        super().__init__(grid, layout=W.Layout(grid_template_columns="repeat(8, 44px)", grid_gap="0px"))
+        super().__init__(grid, layout=W.Layout(grid_template_columns=f"repeat(8, {SQUARE}px)", grid_gap="0px"))
 
     def show(self, state: CheckersState, picked: Sequence[int] = (), last: Sequence[int] = ()) -> None:
         """Draw ``state``; ``picked`` squares in gold, ``last`` (the last move's squares) in green."""
@@ -131,6 +140,9 @@ class CheckersBoard(W.VBox):
 
     # -- internals
     def _play(self, text: str) -> None:
+        # said before the reply is searched: a first search (numba compiling) can take a minute on a busy machine,
+        # and the board otherwise still says "… picked: click where it goes" all that time (seen in a browser)
+        self.status.value = f"{text}: {self.opponent.name} is thinking…"
         try:
             reply = self.session.play(text)
         except IllegalMove as e:
