@@ -870,8 +870,7 @@ def strength_claims(best: str) -> dict:
             a, b = figure(side[x], opp), figure(side[y], opp)
             out[f"{cid}-{suffix}"] = {
                 "ours": Estimate(a.mean - b.mean, math.hypot(a.stderr, b.stderr), min(a.n, b.n)),
-                "note": f"{short_label(x)} − {short_label(y)}, ppg against {opp} "
-                "(sidecars, report seed)",
+                "note": f"{short_label(x)} − {short_label(y)}, ppg against {opp} (sidecars, report seed)",
             }
     return out
 

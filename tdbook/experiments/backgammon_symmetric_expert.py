@@ -149,9 +149,7 @@ def curve_rows(keys: Sequence[str]) -> list[list[str]]:
     for k in keys:
         curve = read_sidecar(data_dir() / files[k]).get("curve")
         if not curve:
-            raise ValueError(
-                f"{files[k]} has no learning curve; run python -m {MODULE} data/{files[k]} --snapshots …"
-            )
+            raise ValueError(f"{files[k]} has no learning curve; run python -m {MODULE} data/{files[k]} --snapshots …")
         for pt in curve["points"]:
             p, g = pt["vs_pubeval"], pt["vs_gnubg_expert"]
             rows.append(
