@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .core.paths import PROFILES
+from .core.paths import PROFILES, RECORD_ENV
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -15,7 +15,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m tdbook",
         description="Run the tdbook notebooks and show the reproduction scoreboard.",
     )
-    sub = ap.add_subparsers(dest="command", required=True, metavar="{run,scoreboard,list,train}")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="{run,scoreboard,list,train,lab}")
 
     r = sub.add_parser(
         "run",
@@ -70,6 +70,12 @@ def _parser() -> argparse.ArgumentParser:
         "list",
         help="list the notebooks and the documents they reproduce",
         description="List the notebooks and the documents they reproduce.",
+    )
+
+    sub.add_parser(
+        "lab",
+        help="JupyterLab on working copies of the notebooks (build/lab/); the stored notebooks stay as they are",
+        add_help=False,
     )
 
     t = sub.add_parser(
@@ -131,6 +137,10 @@ def trainers_help() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["lab"]:
+        from .lab import main as lab_main
+
+        return lab_main(argv[1:])
     if argv[:1] == ["train"] and (len(argv) == 1 or argv[1] in ("-h", "--help")):
         text = trainers_help()
         if len(argv) == 1:  # no game: a usage error, but say what the choices are
@@ -175,7 +185,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.claims:
             print()
             print(claims)
-        if args.write:
+        if args.write:  # the scoreboard of the record is written beside the record it counts (and the README's line)
+            os.environ[RECORD_ENV] = "1"
             print(f"\nwrote {write_scoreboard(args.profile)}")
         return 0
     if args.command == "train":

@@ -19,7 +19,7 @@ import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .core.paths import figures_dir, output_root
+from .core.paths import figures_dir, repo_root
 from .core.storage import atomic_write_bytes
 
 #: Colour cycle (colour-blind safe, Okabe & Ito) used by every notebook.
@@ -93,7 +93,8 @@ def save(fig: Any, name: str, formats: Sequence[str] = ("png", "svg")) -> list[P
     """Write ``fig`` as ``figures/<notebook>/<name>.<fmt>`` for the current notebook session.
 
     Returns the paths written, as a list whose display is one short line (the first file's path relative
-    to the output root, e.g. ``figures/05_random_walk/fig4_3.png (+svg)``), so a cell that ends with
+    to the checkout, e.g. ``figures/05_random_walk/fig4_3.png (+svg)`` in a recording run and
+    ``build/quick/figures/…`` in a quick one; absolute outside the checkout), so a cell that ends with
     ``plotting.save(...)`` shows no list of absolute paths.  The notebook and profile come from
     :func:`tdbook.results.start`.
     """
@@ -106,7 +107,7 @@ def save(fig: Any, name: str, formats: Sequence[str] = ("png", "svg")) -> list[P
             raise ValueError(f"unknown figure format {f!r}; choose from png, svg, pdf")
     s = current()
     out = figures_dir(s.profile, s.notebook)
-    paths = Saved(root=output_root(s.profile))
+    paths = Saved(root=repo_root())  # shown relative to the checkout: where the file actually went
     with matplotlib.rc_context({"svg.hashsalt": "tdbook", "path.simplify": True}):
         for f in formats:
             p = out / f"{name}.{f}"

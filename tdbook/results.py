@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 from collections.abc import Iterable, Sequence
 from html import escape
 from pathlib import Path
@@ -30,7 +31,15 @@ import numpy as np
 
 from . import __version__, claims
 from .claims import Bound, Estimate, Range, Spread
-from .core.paths import check_profile, interactive, output_root, record_results_dir, repo_root, results_dir
+from .core.paths import (
+    check_profile,
+    interactive,
+    output_root,
+    record_results_dir,
+    record_root,
+    repo_root,
+    results_dir,
+)
 from .core.storage import atomic_write_bytes
 
 #: The verdicts every results file and the scoreboard count, so a reader sees how much of "reproduced" is real
@@ -225,6 +234,8 @@ def check(claim_id: str, ours: Any, note: str | None = None, *, take: int | None
     ``note`` (measured context) replaces the data file's static note when given.  ``take`` compares
     only the first ``take`` printed values of a list (when how far a printed table is matched is
     itself measured).  Raises :class:`~tdbook.claims.ClaimError` for an id the data does not have.
+    In a Jupyter kernel the record also carries ``cell``, the execution count of the cell that ran the check
+    (:func:`running_cell`), which the book turns into a link from the scoreboard to that cell's section.
     """
     s = current()
     c = claims.get(s.notebook, claim_id)
@@ -249,9 +260,29 @@ def check(claim_id: str, ours: Any, note: str | None = None, *, take: int | None
         "verdict": v,
         "note": c.note if note is None else note,
     }
+    cell = running_cell()
+    if cell is not None:
+        claim["cell"] = cell
     s.claims[c.id] = claim
     s.write()
     return claim
+
+
+def running_cell() -> int | None:
+    """The execution count (``In [n]``) of the notebook cell running now, or None outside a Jupyter kernel.
+
+    Read from the shell's current execution result: during a cell IPython 9 has already advanced
+    ``get_ipython().execution_count`` to the next cell's number.  A fresh kernel numbers cells 1, 2, … the same
+    way every run, and stored notebooks keep these numbers, so the count names the stored cell.
+    """
+    if "IPython" not in sys.modules:  # never imported: certainly not in a kernel
+        return None
+    ip = sys.modules["IPython"].get_ipython()
+    if ip is None or getattr(ip, "kernel", None) is None:
+        return None
+    result = getattr(getattr(ip, "displayhook", None), "exec_result", None)
+    count = getattr(result, "execution_count", None)
+    return count if isinstance(count, int) else None
 
 
 def finish() -> Path:
@@ -479,4 +510,36 @@ def write_scoreboard(profile: str = "standard") -> Path:
     )
     path = results_dir(profile) / "SCOREBOARD.md"  # the record's own, or build/interactive's copy
     atomic_write_bytes(path, text.encode("utf-8"))
+    if profile == "standard" and not interactive(profile):
+        write_readme_headline(profile)
     return path
+
+
+#: The README's copy of :func:`headline`, between these two lines (written with the scoreboard).
+README_MARKS = ("<!-- headline: written by python -m tdbook scoreboard --write -->", "<!-- /headline -->")
+
+
+def readme_headline(text: str) -> str | None:
+    """The headline block of a README's ``text`` (None when it has no block)."""
+    start, end = README_MARKS
+    if start not in text or end not in text:
+        return None
+    return text.split(start, 1)[1].split(end, 1)[0].strip()
+
+
+def write_readme_headline(profile: str = "standard") -> Path | None:
+    """Put :func:`headline` into the block of ``README.md`` at the record root (atomically, the rest of the file
+    untouched); the path written, or None for a root without a README or without the block."""
+    readme = record_root(profile) / "README.md"
+    if not readme.is_file():
+        return None
+    text = readme.read_text(encoding="utf-8")
+    if readme_headline(text) is None:
+        return None
+    start, end = README_MARKS
+    head, rest = text.split(start, 1)
+    tail = rest.split(end, 1)[1]
+    new = f"{head}{start}\n**{headline(profile)}**\n{end}{tail}"
+    if new != text:
+        atomic_write_bytes(readme, new.encode("utf-8"))
+    return readme

@@ -11,6 +11,10 @@ What would change from run to run is left out, so the same seed and code give th
 - the outputs of a cell tagged ``timing`` (speeds measured on the machine that ran it), replaced by
   :data:`TIMING_NOTE`: such a cell measures and shows, and records nothing in the results file.
 
+A cell tagged ``widget`` (a board to play, a panel that reruns the experiment) shows, in place of the live
+widget a stored file cannot hold, the one-line :data:`WIDGET_NOTE`, so a reader on a code host or in the
+book sees what would be there.
+
 Execution counts are kept: a fresh kernel numbers the cells 1, 2, … the same way every time.
 """
 
@@ -29,6 +33,18 @@ TIMING_NOTE = (
     "Timings are measured afresh on every run and are not stored: they differ from machine to machine and "
     "from run to run. Run this cell (or `make bench`) to see this machine's.\n"
 )
+
+
+WIDGET_TAG = "widget"
+WIDGET_NOTE = (
+    "▶ An interactive widget appears here when the notebook runs in JupyterLab (`make lab`): "
+    "run the notebook to play or to rerun the experiment with your own settings."
+)
+_WIDGET_OUTPUT = {
+    "data": {"text/markdown": [f"*{WIDGET_NOTE}*"], "text/plain": [WIDGET_NOTE]},
+    "metadata": {},
+    "output_type": "display_data",
+}
 
 
 def _clean_output(out: dict[str, Any]) -> dict[str, Any] | None:
@@ -64,6 +80,8 @@ def clean(nb: dict[str, Any]) -> dict[str, Any]:
             cell["outputs"] = [o for o in map(_clean_output, cell.get("outputs", [])) if o is not None]
             if TIMING_TAG in md.get("tags", []) and cell["outputs"]:
                 cell["outputs"] = [{"name": "stdout", "output_type": "stream", "text": [TIMING_NOTE]}]
+            if WIDGET_TAG in md.get("tags", []) and cell.get("execution_count") is not None:
+                cell["outputs"] = [o for o in cell["outputs"] if o != _WIDGET_OUTPUT] + [dict(_WIDGET_OUTPUT)]
         cells.append(cell)
     nb["cells"] = cells
     return nb

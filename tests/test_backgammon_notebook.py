@@ -58,6 +58,14 @@ def test_explore_and_figures():
         P.pwin_agreement(np.array([0.2, 0.8]), np.array([0.25, 0.7])),
     ]
     assert all(f.axes for f in figs)
+    # the title, the curve and the axis name the opponent each is against: the curve is vs pubeval, the match
+    # vs the opponent chosen in the panel (issue 35: the title said "vs random" over a curve vs pubeval)
+    ax = figs[0].axes[0]
+    assert ax.get_ylabel() == "points per game vs pubeval" and "vs pubeval" in ax.get_legend_handles_labels()[1][0]
+    assert "curve: points per game vs pubeval" in ax.get_title() and "final match vs random" in ax.get_title()
+    data = nb08.explore(hidden=5, games=100, pairs=5, seed=3, opponent="pubeval")
+    labels = P.explore(data).axes[0].get_legend_handles_labels()[1]
+    assert any(lab.startswith("final match vs pubeval") for lab in labels)
 
 
 def test_shared_error_is_told_from_independent_error():

@@ -27,7 +27,9 @@ def test_clicks_and_typed_moves():
     b.click(11)
     b.click(15)
     assert b.status_text.startswith("You played 11-15. material α-β answers") and len(b.session.history) == 2
-    assert b.cells[15].description == "⛂"
+    assert b.cells[15].description == "⬤" and b.cells[15].style.text_color == "#111111"
+    assert b.cells[30].description == "⬤" and b.cells[30].style.text_color == "#ffffff"
+    assert all(c.description for c in b.cells.values()), 'an empty square is never drawn with ""'
     before = b.session.state
     b.type_move("9-5")
     assert "Refused" in b.status_text and "occupied" in b.status_text and b.session.state == before
@@ -44,3 +46,17 @@ def test_a_multi_jump_clicked_square_by_square():
     assert "continue the jump" in b.status_text and b.path == [1, 10]
     b.click(19)
     assert "You played 1x10x19" in b.status_text and b.session.history[0] == "1x10x19"
+
+
+def test_kings_are_drawn_crowned_and_unlike_men():
+    b = CheckersBoard(material_player())
+    b.session = HumanSession(material_player(), "Black", start=parse_fen("B:WK6,15,32:B1,K10"))
+    b._redraw("")
+    man, king = b.cells[1], b.cells[10]
+    assert man.description != king.description and king.description == "♚" and king.style.text_color == "#111111"
+    assert (
+        b.cells[6].description == "♚"
+        and b.cells[6].style.text_color == "#ffffff"
+        and "White king" in b.cells[6].tooltip
+    )
+    assert b.cells[15].description == man.description and b.cells[15].style.text_color != man.style.text_color

@@ -238,7 +238,7 @@ def test_an_interactive_standard_run_writes_under_build_not_the_record(fake_repo
         fig, _ = plt.subplots()
         shown = repr(plotting.save(fig, "f"))
         results.finish()
-        assert shown == "figures/01_ok/f.png (+svg)"  # one short relative path, not a list of PosixPaths
+        assert shown == "build/interactive/figures/01_ok/f.png (+svg)"  # where it went, one short relative path
         assert _tree(fake_repo) == {
             "build/interactive",
             "build/interactive/data",

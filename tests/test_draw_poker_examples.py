@@ -23,6 +23,15 @@ def verdicts(measured: dict) -> dict[str, str]:
     return {cid: claims.verdict(claims.get(NB, cid), m["ours"]) for cid, m in measured.items()}
 
 
+#: The verdict of a claim that agrees, by kind: only a ``paper`` claim is "reproduced".
+AGREES = {"paper": "reproduced", "setting": "setting", "fitted": "fitted", "transcription": "transcription"}
+
+
+def all_agree(measured: dict) -> bool:
+    """Every measured claim agrees with the document in the sense of its kind."""
+    return all(v == AGREES[claims.get(NB, cid).kind] for cid, v in verdicts(measured).items())
+
+
 def test_fig_2_2_parse_and_drop_through():
     e = ex.parse_example()
     assert e["parse"] == "((A2), (B1, B2), (C))"
@@ -38,12 +47,20 @@ def test_section_3_1_and_3_2_examples():
     for k in range(3):
         assert "; ".join(tr["listings"][k]) == printed(f"ch3.2-trial{k + 1}-listing")
     assert tr["reports"][0].inserted and not tr["reports"][1].inserted and not tr["reports"][2].inserted
-    assert set(verdicts(dpc.learning_examples(e31, sf, tr)).values()) == {"reproduced"}
+    m = dpc.learning_examples(e31, sf, tr)
+    assert all_agree(m)
+    # the definition changes restate the printed predicates; the K the trials run with is the document's
+    kinds = {cid: claims.get(NB, cid).kind for cid in m}
+    assert kinds["ch3.2-example-catch-change"] == kinds["ch3.2-example-pass-change"] == "transcription"
+    assert kinds["ch3.2-K"] == "setting" and m["ch3.2-K"]["ours"] == 3
+    # with KK >= 2, trial 3 would enlarge B2 instead of creating B3 (the document's two examples need different KK)
+    assert "; ".join(ex.training_example(KK=2)["listings"][2]) != printed("ch3.2-trial3-listing")
 
 
 def test_definitions_hypotheses_and_redundancy():
     de, hy, rd = ex.definition_examples(), ex.hypothesis_example(), ex.redundancy_example()
-    assert set(verdicts(dpc.definition_examples(de, hy, rd)).values()) == {"reproduced"}
+    assert all_agree(dpc.definition_examples(de, hy, rd))
+    assert claims.get(NB, "ch3.2-overlapping-definitions").kind == "fitted"  # KK = 2 chosen to match it
     overlapping = printed("ch3.2-overlapping-definitions")
     assert "; ".join(ex.definition_examples(KK=1)["overlapping"]) != overlapping  # needs KK >= 2
     k12 = ex.hypothesis_example(K=12)["listings"][-1]  # K = 12 would replace C2 instead
@@ -55,10 +72,14 @@ def test_sr_models():
     sr = ex.sr_models()
     assert str(sr["root_ae"]) == "6/7"
     assert sr["fig42_derived"] == [(a, rel) for _, a, rel in ex.FIG42]
-    v = verdicts(dpc.sr_models(sr))
-    # trial 6 of the Stimulus Generalization model: the document's hand arithmetic is off by up to 0.07
-    assert v.pop("ch4-sg-distances-trial6") == "differs"
-    assert np.allclose(printed("ch4-sg-distances-trial6"), sr["sg_distances"][4], atol=0.1)
+    m = dpc.sr_models(sr)
+    v = verdicts(m)
+    # the Stimulus Generalization table: trial 6's hand arithmetic is off by up to 0.08 in three cells
+    assert v.pop("ch4-sg-distances") == "differs"
+    paper, ours = np.array(printed("ch4-sg-distances")), np.array(m["ch4-sg-distances"]["ours"])
+    off = np.flatnonzero(np.abs(paper - ours) > 0.05)
+    assert list(off) == [10, 12, 14] and np.abs(paper - ours).max() < 0.1  # trial 6: 27.6, 38.4, 13.1
+    assert v.pop("ch4-simple-connections") == "transcription"  # the replayed guesses are all wrong
     assert set(v.values()) == {"reproduced"}
     assert sr["complex_18_decision"] == "A3"
 
@@ -66,7 +87,12 @@ def test_sr_models():
 def test_the_poker_program_app_g_i_and_j():
     bi = built_in()
     aj = ex.appendix_j()
-    assert set(verdicts(dpc.poker_program(bi, ex.trainer_messages(), aj)).values()) == {"reproduced"}
+    m = dpc.poker_program(bi, ex.trainer_messages(), aj)
+    assert all_agree(m)
+    kinds = {cid: claims.get(NB, cid).kind for cid in m}
+    assert {k for c, k in kinds.items() if c.startswith("appJ-rop")} == {"fitted"}
+    assert kinds["appJ-scores"] == kinds["appI-worked-deduction"] == "paper"
+    assert m["fig5.3-size"]["ours"] == [28, 41] and m["§5.2-proficiency-test"]["ours"] == [5, 5]
     assert ex.appendix_i() == ["bet high"]
     assert [r["score"] for r in aj] == [16, -10, -22, -16]
 

@@ -30,7 +30,7 @@ def _play_until_question(s: TeachingSession, rng: np.random.Generator):
 def test_illegal_clicks_are_refused_and_change_nothing():
     s = TeachingSession(person="white", seed=1)
     before = _snapshot(s)
-    with pytest.raises(IllegalMove, match="relative to the first move"):
+    with pytest.raises(IllegalMove, match=r"first stone of a game goes on the centre point \(0, 0\), marked \+"):
         s.play(1, 1)
     assert _same(before, _snapshot(s))
     s.play(0, 0)
@@ -85,3 +85,47 @@ def test_the_clickable_board_refuses_a_bad_click_and_shows_the_table():
     assert w.click(0, 0) is False and "occupied" in w.message.value and len(w.session.moves) == n
     assert w.click(1, 1) is True and len(w.session.moves) >= n + 1
     assert "line table" in w.table.value
+
+
+def _board_and_game_agree(w) -> None:
+    """What the board draws is the game's stones, Black first (○ moves 1, 3, …), and nothing else."""
+    game = {p: "○" if k % 2 == 0 else "●" for k, p in enumerate(w.session.moves)}
+    n = 2 * 8 + 1
+    shown = {(w.cx - 8 + i % n, w.cy + 8 - i // n) for i in range(n * n)}
+    assert w.drawn() == {p: v for p, v in game.items() if p in shown}
+    # an empty point is never drawn with "": the browser would keep the stone it showed before (ipywidgets 8)
+    assert all(b.description for b in w.cells)
+
+
+def test_new_game_and_playing_white_clear_the_old_stones_and_the_arrows_move_only_the_game():
+    from tdbook.widgets.kenju import CENTRE, TeachBoard
+
+    w = TeachBoard(teacher="MAX", seed=4)
+    rng = np.random.default_rng(2)
+    while not w.session.over:
+        _play_until_question(w.session, rng)
+        w._draw()
+    assert len(w.session.moves) > 5
+    _board_and_game_agree(w)
+    before = {id(b): b.description for b in w.cells}
+    w.new.click()  # the learner (Black) opens at the centre again: one stone on screen
+    assert len(w.session.moves) == 1 and len(w.drawn()) == 1
+    assert sum(before[id(b)] != b.description for b in w.cells) >= 5, "the old stones were redrawn as empty"
+    _board_and_game_agree(w)
+    for arrow in ("←", "↑", "→", "→", "↓"):
+        w.pan[arrow].click()
+        _board_and_game_agree(w)
+    w.side.value = "white"  # you open: an empty board with the centre marked
+    assert w.session.moves == [] and w.drawn() == {}
+    assert w.cx == w.cy == 0 and w.cells[8 * 17 + 8].description == CENTRE
+    _board_and_game_agree(w)
+
+
+def test_playing_white_a_click_off_the_centre_says_where_to_click():
+    from tdbook.widgets.kenju import TeachBoard
+
+    w = TeachBoard(person="white", seed=1)
+    assert w.click(3, -2) is False and w.session.moves == []
+    assert "centre point (0, 0), marked +: click there" in w.message.value
+    assert w.click(0, 0) is True and w.session.moves[0] == (0, 0)
+    _board_and_game_agree(w)

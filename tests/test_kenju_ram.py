@@ -3,7 +3,10 @@ by enumeration, System 1's training on the opponent's moves, System 2's useful m
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+import pytest
 
 from tdbook.experiments import kenju_ram as kr
 from tdbook.games import kenju as K
@@ -50,6 +53,51 @@ def test_appendix_c_enumeration():
     assert len(a["subcodes"]) == 21 and len(a["combinations"]) == 91
     app_c = {"0.5", "1.1", "1.2", "1.3", "1.4", "2.1", "2.2", "2.3", "3.1", "3.2", "4.1"}
     assert app_c <= set(a["subcodes"])
+    assert a["pm_values"] == [0, 1, 2, 3, 4] and a["pl_values"] == [1, 2, 3, 4, 5], "§3.2.3: PM 0..4, PL 1..5"
+    # a hand-made line: X X X X ? X X X X — all five windows hold four of the player's stones
+    assert C.line_fields([1, 1, 1, 1, 0, 1, 1, 1, 1]) == (4, 5, 0, 5)
+    # O . . X ? . . . . — the window holding both is dead: three windows hold the single X, none an O
+    assert C.line_fields([2, 0, 0, 1, 0, 0, 0, 0, 0]) == (1, 3, 0, 5)
+
+
+def test_code_sizes_follow_the_enumeration():
+    z = C.code_sizes()
+    assert z["code_bits"] == 48 and z["combination_bits"] == 4 * 7
+    assert z["full_codes"] == math.comb(94, 4) and z["full_codes_unsorted"] == 91**4
+    assert z["full_code_bits"] == 22
+    assert C.bits_for(71) == 7 and C.bits_for(128) == 7 and C.bits_for(129) == 8 and C.bits_for(1) == 1
+    with pytest.raises(ValueError, match="at least one value"):
+        C.bits_for(0)
+    with pytest.raises(ValueError, match="nine points"):
+        C.line_fields([0] * 8)
+
+
+def test_the_enumerated_line_code_is_the_board_encoders():
+    """App. C's enumeration codes a line with line_fields; on positions of real games every direction of every
+    useful move must get the same (PM, PL, OM, OL) from the board encoder fields."""
+    rng = np.random.default_rng(7)
+    buf = np.zeros(K.MAX_PLACES, dtype=np.int32)
+    f = np.zeros((4, 4), dtype=np.int64)
+    checked = 0
+    for _ in range(6):
+        b = K.new_board()
+        K.place(b, K.cell_of(0, 0))
+        for _ply in range(24):
+            n = K.useful_moves(b, buf)
+            for cell in buf[:n].tolist():
+                for colour in (K.WHITE, K.BLACK):
+                    C.fields(b, cell, colour, f)
+                    for d in range(4):
+                        line = []
+                        for k in range(-4, 5):
+                            c = int(b.colour[cell + k * K.STEP[d]])
+                            line.append(0 if c == K.EMPTY else 1 if c == colour else 2)
+                        assert C.line_fields(line) == tuple(f[d].tolist())
+                        checked += 1
+            if K.status(b) != K.ONGOING:
+                break
+            K.place(b, int(buf[rng.integers(n)]))
+    assert checked > 10_000
 
 
 def test_system1_learns_the_addressed_words_of_the_opponents_move():

@@ -69,6 +69,20 @@ def test_teacher_answers_and_the_learning_rule_bound():
         kt.check_invariant(np.array([L.MAX + 1]), "bad")
 
 
+def test_system_4_trains_past_system_3s_bound_without_an_assertion():
+    """§4.10.2: System 4 raises every pattern through the preferred move, so it can re-rank lines against MAX
+    ("which was not possible in system 3"); System 3's bound L ≤ learnable limit is not its invariant (the panel
+    with System 4 used to stop at an AssertionError after a few moves, whatever the other settings)."""
+    run = kt.train_scheme(1, 12, seed=kt.run_seed(1, "explore1", 0), system=4)
+    h = run.white
+    assert np.any(h > kt.LIMIT[None, :]), "this run climbs past System 3's bound (else the test shows nothing)"
+    assert np.all(np.diff(h, axis=0) >= 0) and np.all(h >= 0)
+    with pytest.raises(AssertionError, match="reached"):
+        kt.check_invariant(h, "System 4 judged as System 3")
+    with pytest.raises(AssertionError, match="fell"):
+        kt.check_invariant(h[::-1], "falling", system=4)
+
+
 def test_same_seed_same_tables_and_games():
     a = kt.train_scheme(5, 120, seed=11)
     b = kt.train_scheme(5, 120, seed=11)
@@ -196,3 +210,56 @@ def test_bad_knobs_and_settings_are_refused_by_name():
         P.System3(nodepatience=-1)
     with pytest.raises(ValueError, match="32 integers"):
         P.Player("bad", np.zeros(31))
+
+
+@pytest.mark.parametrize("figure", list(k3.FIGURES))
+def test_each_value_map_is_one_claim_that_a_wrong_heuristic_fails(figure):
+    """Figs 4.16–4.18 are one claim each on every printed token: exact under the figure's own setting, and another
+    setting (a wrong heuristic) differs in the largest-difference note and the verdict."""
+    from tdbook import claims
+
+    c = claims.get("03_kenju", f"{figure.replace('_', '.')}-grid")
+    flat, note = k3.grid_comparison(figure)
+    assert claims.verdict(c, flat) == "reproduced" and "largest absolute difference 0;" in note and "none" in note
+    wrong = {"fig4_16": "B", "fig4_17": "A", "fig4_18": "B"}[figure]
+    flat, note = k3.grid_comparison(figure, wrong)
+    assert claims.verdict(c, flat) == "differs" and "rows that differ: y =" in note
+
+
+def test_fig_4_24_reading_is_chosen_on_nodepatience_1_and_tested_on_4_and_9():
+    from tdbook.experiments import kenju_search as ks
+
+    def stats(reading, np1, np4):
+        paths = {n: np.array(ks.FIG_4_24_PATHS[n], float) for n in ks.NODEPATIENCES}
+        causes = {n: np.array(ks.FIG_4_24_CAUSES[n], float) for n in ks.NODEPATIENCES}
+        paths[1] = paths[1] + np.array([np1, -np1, 0, 0, 0])
+        paths[4] = paths[4] + np.array([np4, -np4, 0, 0, 0])
+        return ks.SearchStats(reading, paths, causes, {n: 100 for n in ks.NODEPATIENCES})
+
+    near1 = stats(dict(ks.LITERAL, patience_scope="path"), 1.0, 20.0)  # nearest on NP 1, far on NP 4
+    near_all = stats(dict(ks.LITERAL, node_loop="path"), 3.0, 0.0)  # nearest over the whole figure
+    literal = stats(ks.LITERAL, 30.0, 30.0)
+    found = sorted([literal, near_all, near1], key=ks.SearchStats.choice_key)
+    assert found[0] is near1, "the choice looks at the NODEPATIENCE 1 column only"
+    m = ks.claims_deadends(found[0], found[1:])
+    assert "fitted" in m["fig4.24-np1-paths"][1] and "held out" in m["fig4.24-np4-paths"][1]
+    assert m["fig4.24-np4-paths"][0][0] == pytest.approx(82.7 + 20.0)
+    assert "nearest to the whole figure" in m["fig4.24-closest-reading"][1]
+    assert m["fig4.24-literal"][0][0] == pytest.approx(78.1 + 30.0, abs=0.05)
+    header, rows = ks.reading_rows(found, top=1)
+    assert len(rows) == 2 and rows[-1][0].endswith("word for word") and len(header) == 4
+
+
+def test_modes_off_is_the_baseline_of_fig_4_13():
+    n = k3.mode_games("n", 40, seed=1)
+    assert n.modes == ("neither", "neither")
+    with pytest.raises(ValueError, match="a, b, c, d, e, n"):
+        k3.mode_games("z", 1, seed=1)
+
+
+def test_standardized_difference_of_two_schemes():
+    a, b = np.array([1.0, 3.0, 5.0]), np.array([0.0, 2.0, 4.0])
+    e = kt.standardized_difference(a, b)
+    assert e.mean == pytest.approx(0.5) and e.stderr == pytest.approx(np.sqrt(6 / 9 + 0.25 / 12)) and e.n == 6
+    with pytest.raises(ValueError, match="two runs on each side"):
+        kt.standardized_difference(a[:1], b)

@@ -8,6 +8,7 @@ import time
 import pytest
 
 from tdbook import claims, stored
+from tdbook.book.anchors import BY_CELL, locate
 from tdbook.catalog import DOCUMENTS, discover, entry_for
 from tdbook.runner import notebook_parameters, run_notebook
 from tests.conftest import ROOT
@@ -58,6 +59,9 @@ def test_quick_profile_runs(path, out_root):
     if not path.stem.startswith("00"):
         assert res["claims"], "a notebook records its claims"
         assert all(c["verdict"] in claims.VERDICTS for c in res["claims"])
+        # each claim says which cell checked it, and that cell is in the executed notebook (the book's links)
+        executed = stored.clean(json.loads((out_root / "notebooks" / path.name).read_text()))
+        assert all(locate(executed, c, where=path.stem).how == BY_CELL for c in res["claims"])
 
 
 @pytest.mark.notebook

@@ -6,6 +6,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+from pathlib import Path  # noqa: E402
+
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
@@ -39,6 +41,18 @@ def test_bad_figure_name(session, name):
     plt.close("all")
 
 
+def test_saved_paths_show_where_the_files_went():
+    from tdbook.core.paths import repo_root
+
+    root = repo_root()
+    quick = plotting.Saved(
+        [root / "build/quick/figures/01_x/a.png", root / "build/quick/figures/01_x/a.svg"], root=root
+    )
+    assert repr(quick) == "build/quick/figures/01_x/a.png (+svg)"
+    assert repr(plotting.Saved([root / "figures/01_x/a.png"], root=root)) == "figures/01_x/a.png"
+    assert repr(plotting.Saved([Path("/elsewhere/a.png")], root=root)) == "/elsewhere/a.png"
+
+
 def test_save_needs_a_session():
     from tdbook import results
 
@@ -63,10 +77,59 @@ def test_panel_builds_controls_and_reruns():
     assert isinstance(p.controls["method"], widgets.W.Dropdown)
     assert isinstance(p.controls["fast"], widgets.W.Checkbox)
     assert calls == [(0.1, 10, "td0", True)] and p.last == 1.0
-    p.controls["method"].value = "mc"  # rerun on change
+    p.controls["method"].value = "mc"  # no rerun on change: only Run runs
+    assert len(calls) == 1 and "press <b>Run</b>" in p.howto.value
+    p.button.click()
     assert calls[-1] == (0.1, 10, "mc", True)
-    p.controls["alpha"].value = 0.95  # refused: message, last result kept
-    assert "alpha too large" in p.status.value and p.last == 1.0
+    p.controls["alpha"].value = 0.95  # refused: one sentence, last result kept, ready again
+    p.button.click()
+    assert "not run: alpha too large" in p.status.value and "ready" in p.status.value and p.last == 1.0
+    assert not p.button.disabled
+    auto = widgets.panel(
+        run, None, auto=True, alpha=(0.0, 1.0, 0.05, 0.1), runs=(1, 100, 1, 10), method=["td0"], fast=True
+    )
+    auto.controls["runs"].value = 20  # auto=True reruns on change
+    assert calls[-1] == (0.1, 20, "td0", True) and auto.last == 2.0
+
+
+@pytest.mark.parametrize(
+    "exc", [AssertionError("pattern 3 reached 5 > its limit 4"), KeyError("x"), ZeroDivisionError()]
+)
+def test_a_panel_whose_experiment_fails_says_why_and_is_ready_again(exc):
+    """Any exception — also inside ipywidgets' Output, which swallows it in a kernel — ends in one sentence."""
+    state = {"fail": False}
+
+    def run(n):
+        if state["fail"]:
+            raise exc
+        return n
+
+    p = widgets.panel(run, lambda d: None, n=(1, 10, 1, 3))
+    assert p.last == 3 and "ready" in p.status.value
+    state["fail"] = True
+    assert p.refresh() is None
+    assert f"failed with {type(exc).__name__}" in p.status.value and "ready" in p.status.value
+    assert "last run that worked" in p.status.value and p.last == 3 and not p.button.disabled
+    state["fail"] = False
+    p.controls["n"].value = 5
+    assert p.refresh() == 5 and p.status.value == "done · ready"
+
+
+def test_a_panel_explains_a_combination_that_cannot_run_before_run():
+    calls = []
+
+    def check(a, b):
+        return "a and b cannot both be on" if a and b else None
+
+    p = widgets.panel(lambda a, b: calls.append((a, b)), None, check=check, a=True, b=False)
+    assert calls == [(True, False)]
+    p.controls["b"].value = True
+    assert p.button.disabled and "cannot run: a and b cannot both be on" in p.status.value
+    assert p.refresh() is None and len(calls) == 1  # Run does nothing while the combination is refused
+    p.controls["a"].value = False
+    assert not p.button.disabled and p.status.value == "ready"
+    p.button.click()
+    assert calls[-1] == (False, True)
 
 
 @pytest.mark.parametrize("spec", [(1, 0, 1, 0), [], object(), (0.0, 1.0, 0.0, 0.5), ("log", 0, 1, 0.5)])

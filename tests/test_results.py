@@ -194,6 +194,33 @@ def test_scoreboard_counts_and_table(out_root, test_claims):
     assert "| 05_a |" in md
 
 
+def test_the_readme_headline_is_the_scoreboard_s(out_root, test_claims, monkeypatch):
+    """``scoreboard --write`` puts the headline (only ``paper`` claims count as reproduced) into the README's block
+    and leaves the rest of the README alone; the committed README's block is the committed record's headline."""
+    start, end = results.README_MARKS
+    readme = out_root / "README.md"
+    out_root.mkdir(parents=True, exist_ok=True)
+    readme.write_text(f"# x\n\n{start}\nold\n{end}\n\nrest\n")
+    monkeypatch.setenv("TDBOOK_RECORD", "1")
+    results.start("05_a", profile="standard", seed=1, document="test2026")
+    results.check("k", 1.0)
+    results.finish()
+    results.write_scoreboard("standard")
+    text = readme.read_text()
+    assert results.readme_headline(text) == f"**{results.headline('standard')}**"
+    assert "1 of 1 `paper` claims reproduced" in text and text.startswith("# x\n\n") and text.endswith("\n\nrest\n")
+    readme.write_text("# no block\n")
+    results.write_scoreboard("standard")
+    assert readme.read_text() == "# no block\n"
+
+
+def test_the_committed_readme_states_the_committed_headline(monkeypatch):
+    monkeypatch.delenv("TDBOOK_OUTPUT_ROOT", raising=False)
+    monkeypatch.setenv("TDBOOK_ROOT", str(ROOT))
+    block = results.readme_headline((ROOT / "README.md").read_text())
+    assert block == f"**{results.headline('standard')}**", "run: python -m tdbook scoreboard --write"
+
+
 def test_corrupt_results_file_is_named(out_root):
     d = out_root / "data" / "results"
     d.mkdir(parents=True)

@@ -231,5 +231,86 @@ def test_per_term_agreement_and_softmax():
     assert term_agreement(X, starts, pref)[0] == 1.0
     w = agreement_weights(X, starts, pref)
     assert agreement(X @ w, starts, pref)["C"] > 0.9
-    w2 = fit_softmax(X, starts, pref, steps=100)
+    w2 = fit_softmax(X, starts, pref)
     assert agreement(X @ w2, starts, pref)["C"] == 1.0
+
+
+# ----------------------------------------------------------------------------- counting without storing
+
+
+@given(st.lists(st.integers(-5, 5), min_size=1, max_size=200), st.integers(2, 9))
+@settings(max_examples=80, deadline=None)
+def test_thresholds_from_counts_equal_thresholds_from_the_sample(sample, levels):
+    """Equal-frequency thresholds from (distinct value, count) pairs are those of the sample itself."""
+    from tdbook.learners.signature_table import weighted_thresholds
+
+    v = np.array(sample, dtype=float) / 4
+    u, c = np.unique(v, return_counts=True)
+    assert weighted_thresholds(u, c, levels).tolist() == equal_frequency_thresholds(v, levels).tolist()
+
+
+@pytest.mark.parametrize("rule", ["plain", "a_k"])
+def test_fit_needs_no_stored_stream(rule):
+    """The stagewise fit's thresholds equal those of the outputs over the stream (stored), and a shuffled stream
+    read in chunks gives the same tables byte for byte (Samuel (1973 note) ¶3 advantage 2)."""
+    X, starts, pref = _stream(21, 400)
+    m, k = preferred_mask(starts, pref), alternatives(starts)
+    st = SignatureTables.fit(SAMUEL, X, m, k, rule=rule)
+    ref = SignatureTables(SAMUEL)
+    wa, wd = imbalance_weights(m, k, rule)
+    for lev in (1, 2, 3):
+        ref.count(X, wa, wd, lev, lev)
+        ref.requantize(X, [t for t, d in enumerate(SAMUEL.depth) if d == lev])
+    assert np.array_equal(st.thresholds, ref.thresholds) and np.array_equal(st.a, ref.a)
+    order = np.random.default_rng(3).permutation(len(X))
+
+    def stream():
+        for lo in range(0, len(order), 333):
+            rows = order[lo : lo + 333]
+            yield X[rows], m[rows], k[rows]
+
+    assert SignatureTables.fit_stream(SAMUEL, stream, rule=rule).to_bytes() == st.to_bytes()
+    assert st.n.sum() == 13 * len(X)  # every vector reaches one entry of every table
+    online = SignatureTables.fit(SAMUEL, X, m, k, mode="online", requant="fixed")
+    chunks = lambda: iter([(X[:500], m[:500], k[:500]), (X[500:], m[500:], k[500:])])  # noqa: E731
+    assert SignatureTables.fit_stream(SAMUEL, chunks, mode="online", requant="fixed").to_bytes() == online.to_bytes()
+
+
+def test_the_note_rule_is_calibrated_in_sample():
+    """Under the note's rule (plain counts, no prior) an entry's (1 + C)/2 is the preferred share of the vectors
+    counted in it; with A += k it is not."""
+    X, starts, pref = _stream(22, 300)
+    m, k = preferred_mask(starts, pref), alternatives(starts)
+    for rule, exact in (("plain", True), ("a_k", False)):
+        st = SignatureTables.fit(SAMUEL, X, m, k, rule=rule)
+        e = st.root_entries(X)
+        assert np.array_equal(st.value(X), st.table_c(12).ravel()[e])
+        share = np.bincount(e, weights=m, minlength=343) / np.maximum(np.bincount(e, minlength=343), 1)
+        gap = np.abs(share[e] - (1 + st.value(X)) / 2).max()
+        assert (gap < 1e-12) == exact
+
+
+def test_samuel_arrangement_with_other_input_levels():
+    arr = Arrangement.samuel(15, 15, (15,) * 27)
+    assert arr.sizes[:9] == (15**3,) * 9 and arr.sizes[12] == 15**3
+    with pytest.raises(ValueError, match="27 inputs"):
+        Arrangement.samuel(input_levels=(7, 5, 3))
+
+
+def test_logistic_fit_is_the_maximum():
+    """Newton's method stops at the penalized likelihood's maximum: its gradient there is ~0, and the positions'
+    per-position agreement parts sum to the totals."""
+    from tdbook.learners.book_learning import _softmax_newton, agreement_by_position
+
+    X, starts, pref = _stream(23, 400, Arrangement((5, 4, 3), ((0, 1, 2),), (1,)))
+    X = X.astype(float)
+    X[:, 0] += 2.0 * preferred_mask(starts, pref)  # a signal to find
+    w = fit_softmax(X, starts, pref, l2=1e-3)
+    sd = X.std(axis=0)
+    Z = (X - X.mean(axis=0)) / sd
+    g, h = np.zeros(3), np.zeros((3, 3))
+    _softmax_newton(np.ascontiguousarray(Z), starts, pref, w * sd, g, h, False)
+    assert np.abs(g / (len(starts) - 1) - 1e-3 * w * sd).max() < 1e-7
+    parts = agreement_by_position(X @ w, starts, pref)
+    r = agreement(X @ w, starts, pref)
+    assert (parts[:, 0].sum(), parts[:, 1].sum()) == (r["L"], r["H"]) and r["C"] > 0.5

@@ -1,6 +1,8 @@
 """The checkers side of notebook 01: the labelled set's file (refused with a clear message when corrupt), the
-terms of every legal move (equal to the polynomial's), the documented layout of the 27 terms, the teacher,
-and the equal-search kernel (α-β equals plain negamax)."""
+terms of every legal move (equal to the polynomial's), the documented layout of the 27 terms (and its finer
+quantizations), the teacher, the equal-search kernel (α-β equals plain negamax), a whole game in one kernel call
+(equal to the same game move by move), the matches (a player against itself scores ½ on every ballot), the
+shipped models' file (round trip; refused when corrupt or not the models trained), and "teach it"."""
 
 from __future__ import annotations
 
@@ -120,6 +122,43 @@ def test_layout_procedure():
     assert ct.tables.a.sum() == preferred_mask(starts, pref).sum() * alternatives(starts)[pref].mean() * 13
 
 
+def test_finer_quantizations_keep_the_grouping():
+    """Other level counts (0 = every distinct value) keep the same terms in the same tables; the arrangement's
+    input levels follow them, so the tables grow."""
+    states = _positions(30, seed=5)
+    a = _arrays(states)
+    X, starts = book_terms(a["words"], a["side"], a["n_moves"])
+    pref = starts[:-1]
+    base, fine, raw = (layout(X, starts, pref, classes=c) for c in (LEVEL_CLASSES, (15, 15, 15), (0, 0, 0)))
+    assert base.slot_term == fine.slot_term == raw.slot_term
+    assert base.input_levels() == LEVEL_CLASSES * 9
+    assert raw.input_levels() == tuple(np.unique(X[:, k]).size for k in raw.slot_term)
+    assert all(u <= 15 for u in fine.input_levels())
+    ct = train_tables(X, starts, pref, classes=(0, 0, 0), first_levels=15, second_levels=15)
+    assert ct.tables.arrangement.sizes[-1] == 15**3 and ct.tables.arrangement.entries > 1663
+    with pytest.raises(ValueError, match="classes"):
+        layout(X, starts, pref, classes=(7, 1, 3))
+
+
+def test_column_counts_and_correlations_equal_numpy():
+    """The one-pass value counts and the fixed-order correlations are numpy's (np.unique, np.corrcoef)."""
+    from tdbook.learners.checkers_signature import abs_correlations, column_value_counts
+
+    rng = np.random.default_rng(4)
+    X = rng.integers(-6, 7, size=(500, 5)) / 2.0
+    X[:, 4] = 1.0  # a constant column: r = 0
+    for (u, c), col in zip(column_value_counts(X), X.T):
+        uu, cc = np.unique(col, return_counts=True)
+        assert u.tolist() == uu.tolist() and c.tolist() == cc.tolist()
+    Y = X.copy()
+    Y[0, 0] = 0.3  # not a multiple of ½: counted by sorting, same answer
+    assert [u.tolist() for u, _ in column_value_counts(Y)] == [np.unique(c).tolist() for c in Y.T]
+    r = abs_correlations(X)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ref = np.abs(np.nan_to_num(np.corrcoef(X, rowvar=False)))
+    assert np.allclose(r, ref, atol=1e-12)
+
+
 def test_cut_points_equal_frequency():
     v = np.repeat(np.arange(10.0), 10)
     c = cut_points(v, 5)
@@ -147,20 +186,20 @@ def _negamax(s: CheckersState, parent: CheckersState, ply: int, depth: int, w: n
         dummy = (np.zeros(2, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64),
                  np.zeros(2, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(1))  # fmt: skip
         st0 = np.zeros(1, dtype=np.int64)
-        return -ps.evaluate(*s.words, s.side, par, ps.POLY, w, mul, st0, np.zeros((1, 1)), st0, dummy, ws)
+        return -ps.evaluate(*s.words, s.side, par, ps.POLY, w, mul, 0.25, st0, np.zeros((1, 1)), st0, dummy, ws)
     return max(-_negamax(c, s, ply + 1, depth, w, mul, ws) for c in kids)
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3])
 def test_alpha_beta_equals_negamax(depth):
-    from tdbook.experiments.signature_tables import TablePlayer
+    from tdbook.experiments.signature_tables_play import TablePlayer
 
     w = np.random.default_rng(depth).normal(size=N_TERMS)
-    p = TablePlayer.poly(w, 0.1, depth)
+    p = TablePlayer("poly", 0.1, depth, w=w, shift=0.25)
     for s in _positions(6, seed=depth):
         root = np.array([*s.words, s.side], dtype=np.int64)
         st0, thr, n, tabs = p.karr
-        v = ps.search(root, depth, ps.MAX_PLY - 1, ps.POLY, w, 0.1, st0, thr, n, tabs, p.ws.arrays)
+        v = ps.search(root, depth, ps.MAX_PLY - 1, ps.POLY, w, 0.1, 0.25, st0, thr, n, tabs, p.ws.arrays)
         assert v == pytest.approx(_negamax(s, s, 0, depth, w, 0.1, p.ws.arrays), abs=1e-9)
         assert 0 <= p.ws.stats[1] < len(moves_of(s))
 
@@ -168,9 +207,9 @@ def test_alpha_beta_equals_negamax(depth):
 def test_teach_session_counts_the_chosen_move():
     """'Teach it': the chosen move's first-level cells gain one A (and a D for every other move sharing the cell),
     the tables' totals grow by one A and k D per table."""
-    from tdbook.experiments.signature_tables import TeachSession
+    from tdbook.experiments.signature_tables_panel import TeachSession
 
-    s = TeachSession(train_positions=100, seed=0)
+    s = TeachSession(train_positions=200, seed=0, train_games=40, held_games=5)
     moves = s.moves()
     a0, d0 = s.ct.tables.a.sum(), s.ct.tables.d.sum()
     r = s.teach(moves[-1])
@@ -182,17 +221,136 @@ def test_teach_session_counts_the_chosen_move():
     assert s.i == 1 and [m for m, _ in s.ranking()] and s.teacher_move() in s.moves()
 
 
-def test_teach_widget_teaches_on_click():
-    """The panel's Teach button counts the picked move and shows the changed cells; Next moves on."""
-    import matplotlib.pyplot as plt
+def _teach_positions(s, n: int):
+    """The first ``n`` held-out positions with at least three legal moves."""
+    return [i for i in range(len(s.states)) if len(moves_of(s.states[i])) >= 3][:n]
 
+
+def test_a_teach_counts_each_move_in_the_root_entry_it_then_reaches():
+    """Samuel's counting, level by level as in training: after a teach every root entry the position's moves
+    reach holds one more A per taught move and one more D per other move reaching it, and nothing else changed
+    (counting all levels in one pass let the root count entries the moves no longer reach)."""
+    from tdbook.experiments.signature_tables_panel import TeachSession
+
+    s = TeachSession(train_positions=200, seed=0, train_games=40, held_games=5)
+    st = s.ct.tables
+    root = st._slice(st.arrangement.n_tables - 1)
+    for i in _teach_positions(s, 12):
+        s.i = i
+        moves = s.moves()
+        taught = len(moves) // 2
+        a0, d0 = st.a[root].copy(), st.d[root].copy()
+        s.teach(moves[taught])
+        e, _, _ = s.root_counts()
+        da, dd = np.zeros_like(a0), np.zeros_like(d0)
+        np.add.at(da, e[[taught]], 1.0)
+        np.add.at(dd, np.delete(e, taught), 1.0)
+        assert np.array_equal(st.a[root] - a0, da) and np.array_equal(st.d[root] - d0, dd), f"position {i}"
+
+
+def test_taught_again_and_again_the_move_rises_above_the_others():
+    """The taught move climbs relative to the untaught ones: taught repeatedly, the tables' worst move in a
+    position becomes their best (a teach that did not count A for it, or D for the others, never gets there)."""
+    from tdbook.experiments.signature_tables_panel import TeachSession
+
+    s = TeachSession(train_positions=200, seed=0, train_games=40, held_games=5)
+    for i in _teach_positions(s, 6):
+        s.i = i
+        worst = s.ranking()[-1][0]
+        first = dict(s.ranking())
+        gaps = []
+        for _ in range(25):
+            v = dict(s.ranking())
+            gaps.append(v[worst] - max(x for m, x in v.items() if m != worst))
+            if gaps[-1] > 0:
+                break
+            s.teach(worst)
+        assert gaps[-1] > 0, f"position {i}: {worst} still not first after 25 teaches ({first})"
+        assert gaps[-1] > gaps[0]
+
+
+def test_teach_widget_teaches_on_click():
+    """The panel starts on a legal move (the master's), a click on a piece and its landing square picks a move,
+    Teach counts the picked move and shows the changed cells, Next moves on."""
+    from tdbook.games.checkers import moves_of
     from tdbook.widgets.signature_tables import teach_widget
 
-    w = teach_widget(lambda state, show_moves=True: plt.figure(), train_positions=100, seed=0)
-    row = w.children[1]
-    pick, teach, nxt = row.children
-    pick.value = pick.options[0]
+    w = teach_widget(train_positions=200, seed=0, train_games=40, held_games=5)
+    (board, ranking), (pick, teach, nxt) = w.children[0].children, w.children[1].children
+    msg, counts = w.children[3], w.children[4]
+    assert pick.value is not None and pick.value in pick.options and "the master played " + pick.value in ranking.value
+    state = w.session.state
+    m = moves_of(state)[-1]
+    board.cells[m.frm].click()
+    assert "picked" in msg.value
+    board.cells[m.path[-1]].click()
+    assert pick.value == m.text and "chosen" in msg.value
     teach.click()
-    assert "figure of merit" in w.children[3].value and "A/D" in w.children[3].value
+    assert "figure of merit" in counts.value and "A/D" in counts.value and pick.value == m.text
+    assert "moves taught so far: 1" in ranking.value and w.session.state == state
     nxt.click()
-    assert w.children[3].value == "" and "moves taught so far: 1" in w.children[0].children[1].value
+    assert counts.value == "" and pick.value in pick.options
+
+
+# ----------------------------------------------------------------------------- games, matches, shipped models
+
+
+def _small_models():
+    from tdbook.experiments.signature_tables_master import fit_models, master
+
+    train, _ = master(40, 5)
+    return fit_models(train, 0), train
+
+
+def test_a_kernel_game_is_the_same_game_move_by_move():
+    """:func:`play_game` (a whole game in one kernel call) plays exactly the moves the two players choose one
+    at a time on the façade, to the same result."""
+    from tdbook.experiments.signature_tables_play import players
+
+    models, train = _small_models()
+    pl = players(models, train, 0.5, 2)
+    a, b = pl["tables"], pl["logistic"]
+    g = Checkers()
+    s = ballots()[3][1]
+    start = np.array([*s.words, s.side, s.quiet, s.ply], dtype=np.int64)
+    res, plies, _ = ps.play_game(start, 2, g.quiet_limit, 0, 1, ps.Workspace().arrays, *a.spec(), *b.spec())
+    k = 0
+    while not g.is_terminal(s):
+        s = g.apply(s, (a if s.side == 0 else b).choose(s))
+        k += 1
+    assert k == plies and g.result(s) == res
+
+
+def test_a_player_against_itself_scores_one_half_on_every_ballot():
+    from tdbook.experiments.signature_tables_play import players, pooled, round_robin
+
+    models, train = _small_models()
+    pl = players(models, train, 0.5, 1)
+    rr = round_robin({"x": pl["tables"], "y": pl["tables"]}, [("x", "y")], 3, [1, 2], progress=False)
+    assert set(rr["x", "y"]) == {1, 2}
+    for r in rr["x", "y"].values():
+        assert np.all(r.pairs == 0.5) and r.games == 6
+    p = pooled(rr["x", "y"])
+    assert p["score"] == 0.5 and p["stderr"] == 0.0 and p["games"] == 12 and p["ballots"] == 3
+
+
+def test_shipped_models_round_trip_and_refusals(tmp_path, monkeypatch):
+    from tdbook.core.storage import atomic_write_bytes, write_sidecar
+    from tdbook.experiments import signature_tables_play as play
+
+    models, train = _small_models()
+    p = tmp_path / play.MODELS_FILE
+    scale = {"tables": (1.0, -0.5), "Samuel's polynomial": (2.0, 0.0), "logistic": (3.0, 0.1)}
+    atomic_write_bytes(p, play.models_bytes(models, scale))
+    back, mul = play.load_models(p)
+    assert play.fingerprint(back) == play.fingerprint(models) and mul == scale
+    assert np.array_equal(back.tables.value(train.X[:500]), models.tables.value(train.X[:500]))
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(p.read_bytes()[:100])
+    with pytest.raises(ValueError, match="not a set of notebook 01's models"):
+        play.load_models(bad)
+    # the notebook refuses shipped games played by other models
+    monkeypatch.setattr(play, "data_dir", lambda: tmp_path)
+    write_sidecar(p, {"fingerprint": "0123456789abcdef", "seed": 0, "command": "python -m x"})
+    with pytest.raises(ValueError, match="not the models trained here"):
+        play.matches(models, train, 0, shipped=True, ballots=1, depths=[1], mul=0.5)

@@ -102,13 +102,14 @@ def ladder_checks(shipped: dict[int, Shipped], match: dict[tuple[Any, str], Matc
             f"(lower limit {e.mean - 1.96 * e.stderr:+.3f})",
         )
     ]
-    ei = stated(s80, "gnubg-intermediate")
+    ei, ea = stated(s80, "gnubg-intermediate"), stated(s80, "gnubg-advanced")
     checks.append(
         Check(
             "net80-beats-gnubg-intermediate",
-            bool(ei.mean - 1.96 * ei.stderr > 0),
-            f"{_interval(ei)} on {where}: ppg > 0 at 95% confidence? gnubg 0-ply with noise 0.04 stands in "
-            "for an intermediate human",
+            bool(ei.mean - 1.96 * ei.stderr > 0 and ea.mean + 1.96 * ea.stderr < 0),
+            f"'high intermediate': above gnubg-intermediate ({_interval(ei)}) and below gnubg-advanced "
+            f"({_interval(ea)}), each at 95% confidence, on {where}; gnubg 0-ply with noise 0.04 and 0.015 stands "
+            "in for intermediate and advanced humans",
         )
     )
     for h, s in shipped.items():

@@ -237,6 +237,21 @@ def opening_units() -> dict[int, float]:
     return {int(i): float(x[i]) for i in np.flatnonzero(x)}
 
 
+def shape_checks(shipped: dict[int, Shipped]) -> list[Check]:
+    """§5.2's network shape as our code takes it (a setting): the thesis encoding's units and the shipped
+    nets' hidden units."""
+    units = int(encode_dense(bg.initial_position(), 0, True).size)
+    hidden = sorted(int(s.hidden) for s in shipped.values())
+    return [
+        Check(
+            "network-shape",
+            [units, *hidden],
+            f"thesis encoding {units} units (the live run's); shipped nets: "
+            + ", ".join(s.model.describe() for s in shipped.values()),
+        )
+    ]
+
+
 def encoding_checks(seed: int) -> tuple[list[Check], str]:
     """The flip property of both encodings on positions from random games; a one-line summary."""
     rel_ok, tes_ok, n_flip = analysis.encoding_flip_property(20, seed=seed)
@@ -425,7 +440,9 @@ def explore(
     seed: int = 1,
 ) -> Explore:
     """The panel's run: train a fresh net for ``games`` self-play games (learning curve against
-    pubeval every ``games``/5), then a duplicate-dice match of ``pairs`` pairs against ``opponent``."""
+    pubeval every ``games``/5), then a duplicate-dice match of ``pairs`` pairs against ``opponent`` (an unknown
+    opponent is refused before any training)."""
+    rival = make_opponent(opponent)
     spec = TrainSpec(
         hidden=int(hidden),
         outputs=int(outputs),
@@ -436,5 +453,5 @@ def explore(
         games=int(games),
     )
     model, log, _ = demo_training(spec, max(1, int(games) // 5), min(int(pairs), 200))
-    r = run_match(NetPlayer(model), make_opponent(opponent), int(pairs), seed=int(seed) + 1)
+    r = run_match(NetPlayer(model), rival, int(pairs), seed=int(seed) + 1)
     return Explore(log, r, f"{model.describe()}, α={alpha:g}, λ={lam:g}, {games:,} games")

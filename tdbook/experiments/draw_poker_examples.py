@@ -109,7 +109,7 @@ def training_example(K: int = 3, KK: int = 0) -> dict[str, Any]:
         parses.append(rs.format_parse(beta))
         reports.append(rs.train(beta, dec, why))
         listings.append(rs.listing())
-    return {"ruleset": rs, "listings": listings, "parses": parses, "reports": reports}
+    return {"ruleset": rs, "listings": listings, "parses": parses, "reports": reports, "K": K, "KK": KK}
 
 
 def definition_examples(KK: int = 2) -> dict[str, Any]:
@@ -129,6 +129,7 @@ def definition_examples(KK: int = 2) -> dict[str, Any]:
         "exclusive": [ex.format_symbol(i) for i in ex.symbol_order()],
         "exclusive_cuts": steps_ex,
         "overlapping": [ov.format_symbol(i) for i in ov.symbol_order()],
+        "KK": KK,
     }
 
 
@@ -154,7 +155,7 @@ def hypothesis_example(K: int = 3, N: int = 1) -> dict[str, Any]:
         parses.append(rs.format_parse(beta))
         rs.train(beta, dec, dict(enumerate(MATRIX_34[dec])), hypothesized=True)
         listings.append(rs.listing())
-    return {"ruleset": rs, "listings": listings, "parses": parses}
+    return {"ruleset": rs, "listings": listings, "parses": parses, "K": K, "N": N}
 
 
 def redundancy_example() -> dict[str, Any]:

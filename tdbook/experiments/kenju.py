@@ -10,6 +10,7 @@ Systems 1 and 2 in :mod:`tdbook.experiments.kenju_ram`.
 
 from __future__ import annotations
 
+import math
 import zlib
 from dataclasses import dataclass
 from typing import Any
@@ -336,6 +337,7 @@ MODE_PAIRS = {
     "b": ("attacking", "attacking"),
     "c": ("attacking", "defending"),
     "d": ("defending", "attacking"),
+    "n": ("neither", "neither"),  # not in the thesis: the modes ignored, every line searched (the baseline)
 }
 
 
@@ -389,14 +391,16 @@ def move_roles(games: Games) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def mode_games(label: str, games: int, seed: int, player: Player | None = None, cap: int = 20) -> ModeResult:
-    """Fig. 4.13 (a)–(d): MAX vs MAX with fixed DEFENDING / ATTACKING; (e) dynamic modes with ``player``."""
+    """Fig. 4.13 (a)–(d): MAX vs MAX with fixed DEFENDING / ATTACKING; (e) dynamic modes with ``player``; (n), not
+    in the thesis, MAX vs MAX with both modes off (every line searched): what (a)–(d) would give if the modes did
+    nothing."""
     base = player or max_player()
     if label == "e":
         modes = ("dynamic", "dynamic")
     elif label in MODE_PAIRS:
         modes = MODE_PAIRS[label]
     else:
-        raise ValueError(f"label must be one of a, b, c, d, e, got {label!r}")
+        raise ValueError(f"label must be one of a, b, c, d, e, n, got {label!r}")
     w, bl = base.with_(modes=modes[0]), base.with_(modes=modes[1])
     g = match(w, bl, games, seed=run_seed(seed, f"fig4.13{label}"), keep_moves=games, cap=cap)
     build, block, longest = move_roles(g)
@@ -405,7 +409,7 @@ def mode_games(label: str, games: int, seed: int, player: Player | None = None, 
 
 def all_modes(games: int, seed: int, wa140: Player, cap: int = 20) -> dict[str, ModeResult]:
     out = {}
-    for label in tqdm(["a", "b", "c", "d", "e"], desc="Fig. 4.13 modes", leave=False):
+    for label in tqdm(["a", "b", "c", "d", "e", "n"], desc="Fig. 4.13 modes", leave=False):
         out[label] = mode_games(label, games, seed, player=wa140 if label == "e" else None, cap=cap)
     return out
 
@@ -526,18 +530,39 @@ def claims_fig_4_14(seed: int, games: int) -> Measured:
     }
 
 
+def grid_comparison(figure: str, effect: str | None = None) -> tuple[list[float], str]:
+    """Our grid under ``effect`` (the figure's own by default) as the printed tokens of ``figure``, row by row (a
+    row of another length is cut or padded with NaN, so it differs instead of failing), and a note: tokens
+    compared, the largest absolute difference and the rows that differ."""
+    _, printed = claims_table("kenju", figure)
+    ours_rows = printed_rows(effect or FIGURES[figure])
+    flat: list[float] = []
+    worst, bad = 0.0, []
+    for y, (lo, hi) in transcribed_rows(figure).items():
+        want = printed[lo - 1 : hi, 2].tolist()
+        got: list[float] = list(ours_rows[y][: len(want)]) + [float("nan")] * (len(want) - len(ours_rows[y]))
+        diff = [abs(a - b) for a, b in zip(got, want)]
+        if len(ours_rows[y]) != len(want) or not all(d <= 0 for d in diff):
+            bad.append(f"y = {y:+d}" + ("" if len(ours_rows[y]) == len(want) else f" ({len(ours_rows[y])} tokens)"))
+        worst = max([worst, *[d for d in diff if not math.isnan(d)]])
+        flat += got
+    note = (
+        f"{len(flat)} printed tokens (values, W −1, B −2) row by row; largest absolute difference {worst:g}; rows "
+        f"that differ: {', '.join(bad) if bad else 'none'}"
+    )
+    return flat, note
+
+
 def claims_value_maps() -> Measured:
-    out: Measured = {}
-    for fig, effect in FIGURES.items():
-        rows = printed_rows(effect)
-        for y in transcribed_rows(fig):
-            out[f"{fig.replace('_', '.')}-row{y:+d}"] = (rows[y], f"y = {y}, left to right (W −1, B −2)")
+    out: Measured = {f"{fig.replace('_', '.')}-grid": grid_comparison(fig) for fig in FIGURES}
     m = marked_moves()
     a, b_, p = m["A"], m["B"], m["percentage"]
     out["fig4.16-c-best"] = (a["c"] == a["best"], f"c = {a['c']}, best {a['best']} (also at (2, 2))")
     out["fig4.16-b-no-more-than-a"] = (a["b"] <= a["a"], f"a = {a['a']}, b = {a['b']}")
-    out["fig4.17-b-above-a"] = (b_["b"] > b_["a"], f"a = {b_['a']}, b = {b_['b']}")
-    out["fig4.17-c-not-best"] = (b_["c"] < b_["best"], f"c = {b_['c']}, best {b_['best']} at {b_['argbest']}")
+    out["fig4.17-b-above-a-c-not-best"] = (
+        b_["b"] > b_["a"] and b_["c"] < b_["best"],
+        f"a = {b_['a']}, b = {b_['b']}, c = {b_['c']}, best {b_['best']} at {b_['argbest']}",
+    )
     out["fig4.18-c-best-and-b-above-a"] = (
         p["c"] == p["best"] and p["b"] > p["a"],
         f"a = {p['a']}, b = {p['b']}, c = {p['c']}, best {p['best']}",
@@ -548,25 +573,32 @@ def claims_value_maps() -> Measured:
 def claims_modes(modes: dict[str, ModeResult], dynamic: dict[str, float], games: int) -> Measured:
     r = {k: v.games.results for k, v in modes.items()}
     la, lc, ld = modes["a"].longest, modes["c"].longest, modes["d"].longest
+    rn = r["n"]
+    base = (
+        f"with the modes off (every line searched) {np.mean(rn == DRAW):.0%} stop at the cap and White wins "
+        f"{np.mean(rn == WHITE_WINS):.0%}"
+    )
     return {
         "fig4.13a-defending-no-win": (
             share_estimate(r["a"] == DRAW),
-            f"share of {games} MAX vs MAX games, both DEFENDING, stopped at the cap without five; longest lines "
-            f"{la.mean(0).round(2).tolist()}",
+            f"share of {games} MAX vs MAX games, both DEFENDING, stopped at the cap without five (longest lines "
+            f"{la.mean(0).round(2).tolist()}); {base}",
         ),
         "fig4.13b-attacking-first-wins": (
             share_estimate(r["b"] == WHITE_WINS),
             f"share of White wins, both ATTACKING ({int(np.sum(r['b'] == BLACK_WINS))} Black wins, "
-            f"{int(np.sum(r['b'] == DRAW))} at the cap)",
+            f"{int(np.sum(r['b'] == DRAW))} at the cap); {base}"
+            + (
+                ": White's majority is the first move's advantage, not the mode's"
+                if np.mean(rn == WHITE_WINS) > 0.5
+                else ""
+            ),
         ),
-        "fig4.13c-attacker-builds": (
-            difference(lc[:, 0], lc[:, 1]),
-            f"White ATTACKING − Black DEFENDING: most stones in one live line at the end; block shares "
-            f"{np.round(modes['c'].block, 2).tolist()}",
-        ),
-        "fig4.13d-attacker-builds": (
-            difference(ld[:, 1], ld[:, 0]),
-            f"Black ATTACKING − White DEFENDING, as (c); block shares {np.round(modes['d'].block, 2).tolist()}",
+        "fig4.13cd-attacker-builds": (
+            difference(np.concatenate([lc[:, 0], ld[:, 1]]), np.concatenate([lc[:, 1], ld[:, 0]])),
+            f"most stones in one live line at the end, the ATTACKING side − the DEFENDING side over (c) and (d): "
+            f"(c) {float(np.mean(lc[:, 0] - lc[:, 1])):+.2f}, (d) {float(np.mean(ld[:, 1] - ld[:, 0])):+.2f}; "
+            f"block shares (c) {np.round(modes['c'].block, 2).tolist()}, (d) {np.round(modes['d'].block, 2).tolist()}",
         ),
         "fig4.13e-both-kinds": (
             share_estimate(dynamic["flags"]),

@@ -10,8 +10,11 @@ at its side's turns and learns, the move is the author's).  The author is gone: 
 :func:`tdbook.players.kenju.me_stand_in` in his place, a documented stand-in, not a model of him.  Each
 scheme is run with many seeds; the thesis printed one run of each.
 
-Every learner's table is checked after every move against the bound of the learning rule
-(``L ≤ learnable_limit ≤ MAX``, :mod:`tdbook.learners.kenju_line_table`): a violation raises.
+Every System 3 learner's table is checked after every move against the bound of its learning rule
+(``L ≤ learnable_limit ≤ MAX``, :mod:`tdbook.learners.kenju_line_table`): a violation raises.  A System 4
+learner is not: it raises every pattern through the preferred move, so "lines could be re-ranked erroneously,
+which was not possible in system 3" (§4.10.2) and the bound does not hold for it (its tables only rise, one
+word by at most one per answer, which is checked instead).
 
 **Performance graphs** (§4.7.1, Figs 4.4–4.7).  Fig. 4.6's protocol: Fig. 4.7's parameters (effect B,
 MAXDEADENDS 3, NODEPATIENCE 12), CONFIDENCE carried from game to game, 20 training games of two learners
@@ -59,8 +62,13 @@ SCHEMES = {
 LIMIT = learnable_limit()
 
 
-def check_invariant(history: np.ndarray, label: str) -> None:
-    """Raise unless every table of ``history`` (moves × 32) respects L ≤ learnable limit ≤ MAX (§4.6)."""
+def check_invariant(history: np.ndarray, label: str, system: int = 3) -> None:
+    """Raise unless every table of ``history`` (moves × 32) respects System 3's L ≤ learnable limit ≤ MAX (§4.6);
+    for ``system=4`` only that the tables never fall (§4.10.2: System 4 may re-rank lines against MAX)."""
+    if system == 4:
+        if history.size and (np.any(history < 0) or np.any(np.diff(history, axis=0) < 0)):
+            raise AssertionError(f"{label}: a System 4 table fell or went below 0")
+        return
     if history.size and (np.any(history > LIMIT[None, :]) or np.any(history > MAX[None, :])):
         k, p = np.argwhere(history > LIMIT[None, :])[0]
         raise AssertionError(f"{label}: pattern {p} reached {history[k, p]} > its limit {LIMIT[p]} at move {k + 1}")
@@ -120,9 +128,9 @@ def train_scheme(
         g = train(me, me, moves, seed=seed, record=(True, True), watchers=(w, learner("B", cfg)))
     white = g.history(0)
     black = g.history(1) if scheme in (5, 6) else None
-    check_invariant(white, f"scheme {scheme} White")
+    check_invariant(white, f"scheme {scheme} White", system)
     if black is not None:
-        check_invariant(black, f"scheme {scheme} Black")
+        check_invariant(black, f"scheme {scheme} Black", system)
     return SchemeRun(scheme, white, black, g)
 
 
@@ -357,6 +365,17 @@ __all__ = ["N_PATTERNS", "SCHEMES", "all_schemes", "performance_curves", "first_
 # ----------------------------------------------------------------------------- the claims' measured values
 
 
+def standardized_difference(a: np.ndarray, b: np.ndarray) -> Estimate:
+    """mean(a) − mean(b) in pooled single-run standard deviations (Cohen's d), with its large-sample standard
+    error √((n_a + n_b) / (n_a n_b) + d² / (2 (n_a + n_b)))."""
+    na, nb = len(a), len(b)
+    if na < 2 or nb < 2:
+        raise ValueError(f"a standardized difference needs two runs on each side, got {na} and {nb}")
+    sd = float(np.sqrt(((na - 1) * np.var(a, ddof=1) + (nb - 1) * np.var(b, ddof=1)) / (na + nb - 2)))
+    d = float((np.mean(a) - np.mean(b)) / sd) if sd > 0 else 0.0
+    return Estimate(d, float(np.sqrt((na + nb) / (na * nb) + d * d / (2 * (na + nb)))), na + nb)
+
+
 def claims_schemes(s: Schemes, long_totals: np.ndarray) -> Measured:
     fin = {k: s.final(k) for k in SCHEMES}
     rough = {k: s.roughness(k) for k in SCHEMES}
@@ -370,6 +389,12 @@ def claims_schemes(s: Schemes, long_totals: np.ndarray) -> Measured:
             difference(np.concatenate([fin[1], fin[3]]), np.concatenate([fin[2], fin[4]])),
             "total at move 200, schemes 1 and 3 minus schemes 2 and 4; means "
             + ", ".join(f"{SCHEMES[k][0]} {means[k]:.1f}" for k in SCHEMES),
+        ),
+        "fig4.11-1-3-similar": (
+            standardized_difference(fin[1], fin[3]),
+            f"total at move {s.moves}, scheme 1 (WA, vs NULL) − scheme 3 (W8, vs WA.140) in single-run standard "
+            f"deviations: {means[1]:.1f} vs {means[3]:.1f}; scheme 3 sits with schemes 2 and 4 "
+            f"({means[2]:.1f}, {means[4]:.1f})",
         ),
         "fig4.11-5-6-smooth": (
             difference(np.concatenate([rough[k] for k in (1, 2, 3, 4)]), np.concatenate([rough[5], rough[6]])),
@@ -482,6 +507,8 @@ def explore(
 
     if effect not in EFFECTS:
         raise ValueError(f"effect must be one of {', '.join(EFFECTS)}, got {effect!r}")
+    if scheme not in SCHEMES:
+        raise ValueError(f"scheme must be one of 1..6, got {scheme!r}")
     search = replace(FIG_4_23, maxdeadends=int(maxdeadends), nodepatience=int(nodepatience), evaluation=EFFECTS[effect])
     out: dict[int, list[SchemeRun]] = {k: [] for k in SCHEMES}
     wa = None

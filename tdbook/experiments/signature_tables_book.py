@@ -9,7 +9,7 @@ players of notebook 01 use, run over positions from varied games.
 ``games_per_ballot`` games each, by a shallow searcher (fixed depth ``play_depth``, the teacher's evaluation)
 that plays a uniformly random legal move with probability ``noise`` (seeded per game); a game ends at the
 end of play, by the 80-ply quiet rule, or after ``max_plies``.  Every position reached with at least two legal
-moves is a candidate (a forced move carries no information; Samuel's notes §7 item 11); repeated positions
+moves is a candidate (a forced move carries no information); repeated positions
 are kept once; ``positions`` of them are drawn at random (seeded).
 
 **The teacher.**  α-β with plausibility ordering under Samuel's ply rules with the minimum look-ahead raised

@@ -104,7 +104,7 @@ PROFILES: dict[str, dict[str, Any]] = {
 }
 
 #: Tables 6.2–6.3 as the thesis trained them: (label, run key, training games); the author's (human wins,
-#: net wins, draws) of 20 are the claims ``table6.2-…-vs-perfect`` / ``table6.3-…-vs-perfect``.
+#: net wins, draws) of 20, row by row, are the claims ``table6.2-vs-perfect`` / ``table6.3-vs-perfect``.
 TABLE_ROWS: dict[str, list[tuple[str, str, int]]] = {
     "table6.2": [
         ("v1.0", "v1.0", 500_000),

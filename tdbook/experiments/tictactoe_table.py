@@ -148,9 +148,13 @@ def thesis_wdl(alpha: float) -> tuple[float, float, float] | None:
     return None if n is None else tuple(printed(f"fig{n}-wdl"))
 
 
+#: the squares of X's openings whose value App. D prints legibly (square 6 is lost in the OCR)
+APPENDIX_D_SQUARES: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 7, 8)
+
+
 def thesis_first_moves() -> dict[int, float]:
-    """App. D's values of X's opening after-states, by square (square 6 is lost in the OCR)."""
-    return {sq: printed(f"appD-first-move-square{sq}") for sq in (0, 1, 2, 3, 4, 5, 7, 8)}
+    """App. D's values of X's opening after-states, by square (claim ``appD-first-moves``)."""
+    return dict(zip(APPENDIX_D_SQUARES, printed("appD-first-moves"), strict=True))
 
 
 def config(profile: str, **knobs: Any) -> profiles.Config:

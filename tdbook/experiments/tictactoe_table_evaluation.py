@@ -243,6 +243,9 @@ class Fig68:
     p_block: float  # mean probability that greedy O blocks there
     p_win_threat: float
     win_values_zero: bool  # every winning after-state is 0 ("unknown") in the table
+    greedy_choices: int  # positions with a win and a threat where greedy O plays by its table (no random fallback)
+    greedy_blocks: int  # ... of which it plays a block
+    greedy_wins: int  # ... of which it plays the win
     example: int  # a position where O blocks instead of winning
     example_values: dict[int, float]
     example_choice: int
@@ -257,6 +260,7 @@ def fig68(o_table: np.ndarray, prefer: str = "XXB OOB XBB") -> Fig68:
     pl = table_player(o_table)
     pos = [int(c) for c in positions_to_move(O) if winning_squares(int(c), O)]
     pw, threat, pb, pwt, zero, examples = [], 0, [], [], True, []
+    greedy = [0, 0, 0]  # positions with a win and a threat played by the table: all, blocks, wins
     for c in pos:
         d = pl.distribution(c)
         win = winning_squares(c, O)
@@ -268,6 +272,10 @@ def fig68(o_table: np.ndarray, prefer: str = "XXB OOB XBB") -> Fig68:
             pb.append(d[block].sum())
             pwt.append(d[win].sum())
             ch = pl.move(c)
+            if d[ch] == 1.0:  # the table decides (no square qualified → random fallback, d < 1)
+                greedy[0] += 1
+                greedy[1] += ch in block and ch not in win
+                greedy[2] += ch in win
             if ch in block and d[ch] == 1.0:
                 examples.append(c)
     pref = parse_board(prefer)
@@ -279,6 +287,7 @@ def fig68(o_table: np.ndarray, prefer: str = "XXB OOB XBB") -> Fig68:
         float(np.mean(pb)) if pb else float("nan"),
         float(np.mean(pwt)) if pwt else float("nan"),
         bool(zero),
+        *greedy,
         ex,
         pl.square_values(ex),
         table_player(o_table).move(ex),

@@ -23,6 +23,7 @@ counts App. C states (11 sub-codes, 71 [PL.PM/OL.OM] combinations).
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 from numba import njit
@@ -101,27 +102,79 @@ def unary(v: int) -> str:
     return format(int(UNARY[v]), "04b")
 
 
+def line_fields(line: list[int] | tuple[int, ...]) -> tuple[int, int, int, int]:
+    """(PM, PL, OM, OL) of the move "?" at the centre of ``line``, the nine points of one direction (0 vacant,
+    1 the player's stone, 2 the opponent's; ``line[4]`` is the vacant move): :func:`fields` for one direction,
+    on a list instead of a board (``tests/test_kenju_ram.py`` checks the two agree on played positions)."""
+    if len(line) != 9 or line[4] != 0:
+        raise ValueError(f"line must be nine points with the vacant move at index 4, got {line!r}")
+    out = []
+    for mine, theirs in ((1, 2), (2, 1)):
+        best, count = 0, 0
+        for start in range(5):
+            win = line[start : start + 5]
+            a, b = win.count(mine), win.count(theirs)
+            if a > 0 and b == 0:
+                if a > best:
+                    best, count = a, 1
+                elif a == best:
+                    count += 1
+        out += [best, count if best else 5]
+    return out[0], out[1], out[2], out[3]
+
+
+def subcode(m: int, lines: int) -> str:
+    """A sub-code in App. C's moves.lines notation: "0.5" when no line of the colour holds a stone."""
+    return f"{m}.{lines}" if m else "0.5"
+
+
 def appendix_c() -> dict[str, object]:
-    """Every arrangement of the 8 points around a move on a line (vacant / player / opponent): the distinct
-    sub-codes ``M.L`` (moves.lines, as App. C writes them) and [player/opponent] combinations that occur."""
+    """Every arrangement of the 8 points around a move on a line (vacant / player / opponent), coded by
+    :func:`line_fields`: the distinct sub-codes ``M.L`` (moves.lines, as App. C writes them), the
+    [player/opponent] combinations that occur, and the values each field takes."""
     sub, combos = set(), set()
+    pm, pl = set(), set()
     for arr in itertools.product((0, 1, 2), repeat=8):
-        line = list(arr[:4]) + [0] + list(arr[4:])  # the move "?" in the middle, vacant
-        codes = []
-        for mine, theirs in ((1, 2), (2, 1)):
-            best, count = 0, 0
-            for start in range(5):
-                win = line[start : start + 5]
-                a, b = win.count(mine), win.count(theirs)
-                if a > 0 and b == 0:
-                    if a > best:
-                        best, count = a, 1
-                    elif a == best:
-                        count += 1
-            codes.append(f"{best}.{count}" if best else "0.5")
+        f = line_fields(list(arr[:4]) + [0] + list(arr[4:]))
+        codes = (subcode(f[0], f[1]), subcode(f[2], f[3]))
         sub.update(codes)
-        combos.add(tuple(codes))
-    return {"subcodes": sorted(sub), "combinations": sorted(combos)}
+        combos.add(codes)
+        pm.update((f[0], f[2]))
+        pl.update((f[1], f[3]))
+    return {"subcodes": sorted(sub), "combinations": sorted(combos), "pm_values": sorted(pm), "pl_values": sorted(pl)}
+
+
+def bits_for(n: int) -> int:
+    """Bits a non-redundant code of ``n`` distinct values needs (§3.2.3: "71 ... would require only 7 bits")."""
+    if n < 1:
+        raise ValueError(f"a code needs at least one value, got {n!r}")
+    return max(1, math.ceil(math.log2(n)))
+
+
+def code_sizes() -> dict[str, int]:
+    """§3.2.3's code lengths computed from the enumeration (:func:`appendix_c`) instead of stated:
+
+    - ``field_bits``: bits per field, enough for every value PM (or PL) takes; ``code_bits`` = 4 directions ×
+      2 colours × (PM bits + PL bits), System 1's address width;
+    - ``combination_bits`` = 4 × the bits of a non-redundant [PL.PM/OL.OM] code ("4x7 = 28 bits");
+    - ``full_codes``: the distinct full situation codes — the four direction codes sorted (§3.2.3), and the four
+      directions' points are disjoint but for the move, so every multiset of four combinations occurs:
+      C(n + 3, 4); ``full_codes_unsorted`` = n⁴ ignores the sorting; ``full_code_bits`` = bits for ``full_codes``.
+    """
+    a = appendix_c()
+    n = len(a["combinations"])
+    pm_bits, pl_bits = bits_for(len(a["pm_values"])), bits_for(len(a["pl_values"]))
+    full = math.comb(n + N_DIRS - 1, N_DIRS)
+    return {
+        "combinations": n,
+        "pm_bits": pm_bits,
+        "pl_bits": pl_bits,
+        "code_bits": N_DIRS * 2 * (pm_bits + pl_bits),
+        "combination_bits": N_DIRS * bits_for(n),
+        "full_codes": full,
+        "full_codes_unsorted": n**N_DIRS,
+        "full_code_bits": bits_for(full),
+    }
 
 
 def code_text(board: Board, cell: int, colour: int = WHITE) -> str:

@@ -14,11 +14,12 @@ polynomial"):
 
 - :func:`agreement_weights` — Samuel's book-learned polynomial: each term's weight is its own agreement
   coefficient C_k = (L_k − H_k)/(L_k + H_k), L_k counting alternatives whose term value is below the preferred
-  move's, H_k those above (the per-term form of fn. 16; our reading of the 1967 "book learning procedure",
-  notes §3.2 [R]).  ``scale="sd"`` divides by each term's standard deviation (the terms' units differ).
-- :func:`fit_softmax` — a conditional-logit (softmax over each position's moves) linear model fit by
-  full-batch gradient ascent on the log-likelihood of the preferred moves, on standardized features with a
-  small L2 penalty: the best a linear sum of the same terms can do on the same data.
+  move's, H_k those above (the per-term form of Samuel 1959 fn. 16; our reading of the 1967 "book learning
+  procedure", whose arithmetic we could not consult).  ``scale="sd"`` divides by each term's standard
+  deviation (the terms' units differ).
+- :func:`fit_softmax` — a conditional-logit (softmax over each position's moves) linear model: the maximum of
+  the log-likelihood of the preferred moves (standardized features, a small L2 penalty), found by Newton's
+  method — the best a linear sum of the same terms can do on the same data.
 """
 
 from __future__ import annotations
@@ -51,11 +52,8 @@ def preferred_mask(starts: np.ndarray, pref: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True)
-def agreement_counts(scores: np.ndarray, starts: np.ndarray, pref: np.ndarray) -> tuple[float, float, float]:
-    """(L, H, top-1 total) of the evaluator ``scores`` (one per row) over a book set."""
-    low = 0.0
-    high = 0.0
-    top = 0.0
+def agreement_parts(scores: np.ndarray, starts: np.ndarray, pref: np.ndarray, out: np.ndarray) -> None:
+    """Per position ``g``: ``out[g] = (L, H, top-1 credit)`` of the evaluator ``scores`` (one per row)."""
     for g in range(starts.size - 1):
         p = scores[pref[g]]
         lo = 0
@@ -70,16 +68,23 @@ def agreement_counts(scores: np.ndarray, starts: np.ndarray, pref: np.ndarray) -
                 hi += 1
             else:
                 tie += 1
-        low += lo
-        high += hi
-        if hi == 0:
-            top += 1.0 / (1 + tie)
-    return low, high, top
+        out[g, 0] = lo
+        out[g, 1] = hi
+        out[g, 2] = 1.0 / (1 + tie) if hi == 0 else 0.0
+
+
+def agreement_by_position(scores: np.ndarray, starts: np.ndarray, pref: np.ndarray) -> np.ndarray:
+    """float64[positions, 3]: each position's L, H and top-1 credit (the parts that :func:`agreement` sums,
+    kept apart so that an interval can resample positions or whole games)."""
+    out = np.zeros((len(starts) - 1, 3))
+    agreement_parts(np.asarray(scores, dtype=np.float64), np.asarray(starts), np.asarray(pref), out)
+    return out
 
 
 def agreement(scores: np.ndarray, starts: np.ndarray, pref: np.ndarray) -> dict[str, float]:
     """Samuel's C = (L − H)/(L + H) (0 when L + H = 0), the top-1 share, L and H of ``scores``."""
-    lo, hi, top = agreement_counts(np.asarray(scores, dtype=np.float64), np.asarray(starts), np.asarray(pref))
+    parts = agreement_by_position(scores, starts, pref)
+    lo, hi, top = (float(v) for v in parts.sum(axis=0))
     c = (lo - hi) / (lo + hi) if lo + hi > 0 else 0.0
     return {"C": float(c), "top1": float(top / (len(starts) - 1)), "L": float(lo), "H": float(hi)}
 
@@ -120,57 +125,92 @@ def agreement_weights(X: np.ndarray, starts: np.ndarray, pref: np.ndarray, scale
 
 
 @njit(cache=True)
-def _softmax_grad(Z, starts, pref, w, grad) -> float:
+def _softmax_newton(Z, starts, pref, w, grad, hess, want_hess) -> float:
+    """Log-likelihood of the preferred moves under the conditional logit ``w``, its gradient and (when
+    ``want_hess``) minus its Hessian, summed over the positions in order."""
+    m_ = Z.shape[1]
     grad[:] = 0.0
+    hess[:, :] = 0.0
+    mu = np.zeros(m_)
     ll = 0.0
     for g in range(starts.size - 1):
         a, b = starts[g], starts[g + 1]
-        m = -1e300
+        top = -1e300
         for r in range(a, b):
             s = 0.0
-            for j in range(Z.shape[1]):
+            for j in range(m_):
                 s += Z[r, j] * w[j]
-            if s > m:
-                m = s
+            if s > top:
+                top = s
         tot = 0.0
         for r in range(a, b):
             s = 0.0
-            for j in range(Z.shape[1]):
+            for j in range(m_):
                 s += Z[r, j] * w[j]
-            tot += np.exp(s - m)
+            tot += np.exp(s - top)
         sp = 0.0
-        for j in range(Z.shape[1]):
+        for j in range(m_):
             sp += Z[pref[g], j] * w[j]
-        ll += sp - m - np.log(tot)
+        ll += sp - top - np.log(tot)
+        mu[:] = 0.0
         for r in range(a, b):
             s = 0.0
-            for j in range(Z.shape[1]):
+            for j in range(m_):
                 s += Z[r, j] * w[j]
-            p = np.exp(s - m) / tot
-            for j in range(Z.shape[1]):
-                grad[j] -= p * Z[r, j]
-        for j in range(Z.shape[1]):
-            grad[j] += Z[pref[g], j]
+            p = np.exp(s - top) / tot
+            for j in range(m_):
+                mu[j] += p * Z[r, j]
+            if want_hess:
+                for j in range(m_):
+                    pz = p * Z[r, j]
+                    for k in range(j + 1):
+                        hess[j, k] += pz * Z[r, k]
+        for j in range(m_):
+            grad[j] += Z[pref[g], j] - mu[j]
+            if want_hess:
+                for k in range(j + 1):
+                    hess[j, k] -= mu[j] * mu[k]
+    for j in range(m_):
+        for k in range(j):
+            hess[k, j] = hess[j, k]
     return ll
 
 
 def fit_softmax(
-    X: np.ndarray, starts: np.ndarray, pref: np.ndarray, steps: int = 300, lr: float = 1.0, l2: float = 1e-3
+    X: np.ndarray, starts: np.ndarray, pref: np.ndarray, l2: float = 1e-3, tol: float = 1e-9, max_iter: int = 50
 ) -> np.ndarray:
-    """Weights (in the features' own units) of a conditional-logit model fit by gradient ascent on the mean
-    log-likelihood of the preferred moves, features standardized, L2 penalty ``l2``; deterministic."""
-    if steps < 1 or lr <= 0 or l2 < 0:
-        raise ValueError(f"need steps >= 1, lr > 0, l2 >= 0; got {steps}, {lr}, {l2}")
+    """Weights (in the features' own units) of the conditional-logit model (softmax over each position's
+    moves) that maximises the mean log-likelihood of the preferred moves minus ``l2``/2 · |w|² on standardized
+    features — Newton's method with step halving, to a step below ``tol`` (the objective is concave, so this
+    is its one maximum); deterministic."""
+    if l2 < 0 or tol <= 0 or max_iter < 1:
+        raise ValueError(f"need l2 >= 0, tol > 0, max_iter >= 1; got {l2}, {tol}, {max_iter}")
     X = np.asarray(X, dtype=np.float64)
     mu, sd = X.mean(axis=0), X.std(axis=0)
     sd = np.where(sd > 0, sd, 1.0)
     Z = np.ascontiguousarray((X - mu) / sd)
     starts = np.asarray(starts, dtype=np.int64)
     pref = np.asarray(pref, dtype=np.int64)
-    n = starts.size - 1
-    w = np.zeros(X.shape[1])
-    grad = np.zeros_like(w)
-    for _ in range(steps):
-        _softmax_grad(Z, starts, pref, w, grad)
-        w += lr * (grad / n - l2 * w)
+    n, m = starts.size - 1, X.shape[1]
+    w = np.zeros(m)
+    grad, hess = np.zeros(m), np.zeros((m, m))
+
+    def objective(v: np.ndarray, want_hess: bool) -> float:
+        return _softmax_newton(Z, starts, pref, v, grad, hess, want_hess) / n - 0.5 * l2 * float(v @ v)
+
+    f = objective(w, True)
+    for _ in range(max_iter):
+        g = grad / n - l2 * w
+        h = hess / n + l2 * np.eye(m)
+        step = np.linalg.solve(h + 1e-12 * np.eye(m), g)
+        t = 1.0
+        while True:
+            f_new = objective(w + t * step, True)
+            if f_new >= f - 1e-15 or t < 1e-6:
+                break
+            t /= 2
+        w = w + t * step
+        f = f_new
+        if float(np.max(np.abs(t * step))) < tol:
+            break
     return w / sd

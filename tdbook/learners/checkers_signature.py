@@ -8,11 +8,12 @@ the rating of the side that has just moved on this board minus the other side's 
 the move (Samuel 1959 App. C).  Piece advantage is not among them: as in the polynomial it stays a fixed
 term outside the learned part (the note's 27 inputs are the learned part).
 
-**Quantization and assignment** — the note prints neither (notes §7 item 9); our documented procedure,
-all on the *training* rows only:
+**Quantization and assignment** — the note prints neither (Samuel 1967 gives them; we could not consult
+it); our documented procedure, all on the *training* rows only:
 
 1. *levels*: the terms are ranked by the number of distinct values they take; the 9 with the most get 7
-   levels, the next 9 get 5, the last 9 get 3 (a two-valued term such as BACK cannot use 7 levels);
+   levels, the next 9 get 5, the last 9 get 3 (a two-valued term such as BACK cannot use 7 levels) — or
+   any other three level counts (``classes``; 0 = every distinct value its own level, i.e. unquantized);
 2. *thresholds*: equal-frequency bins on the training rows, cut between distinct values (:func:`cut_points`);
    a term with fewer distinct values than levels uses fewer;
 3. *grouping* ("group terms that interact"): the 7-level terms in the order of their own agreement
@@ -21,7 +22,7 @@ all on the *training* rows only:
    correlated with either.
 
 The control (``assignment="random"``): the same levels, terms grouped at random within each level class
-(seeded).
+(seeded).  The same grouping under other level counts (``classes``) isolates what quantization costs.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from numba import njit
 
 from ..games.checkers_bitboard import BUF_COLS, BUF_ROWS, legal_moves, play
 from ..games.checkers_features import N_PARAMS, PARAMS, parameters, scratch
-from .book_learning import term_agreement
+from .book_learning import alternatives, preferred_mask, term_agreement
 from .checkers_polynomial import natural_params
 from .signature_table import Arrangement, SignatureTables, root_cached
 
@@ -108,11 +109,95 @@ def book_terms(
 # ----------------------------------------------------------------------------- quantization
 
 
+HALF_SPAN = 8192  # distinct halves a column may span for counting (wider: sorting)
+
+
+@njit(cache=True)
+def _half_range(X, lo, hi) -> bool:
+    """Each column's least and greatest doubled value; False if a value is not a multiple of ½."""
+    for j in range(X.shape[1]):
+        lo[j] = np.inf
+        hi[j] = -np.inf
+    for r in range(X.shape[0]):
+        for j in range(X.shape[1]):
+            h = 2.0 * X[r, j]
+            if h != np.floor(h):
+                return False
+            lo[j] = min(lo[j], h)
+            hi[j] = max(hi[j], h)
+    return True
+
+
+@njit(cache=True)
+def _half_hist(X, lo, out) -> None:
+    for r in range(X.shape[0]):
+        for j in range(X.shape[1]):
+            out[j, int(2.0 * X[r, j] - lo[j])] += 1
+
+
+def column_value_counts(X: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """:func:`value_counts` of every column of ``X`` in one pass over its rows when every value is a
+    multiple of ½ within a narrow range (every term is), else column by column."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    m = X.shape[1]
+    lo, hi = np.zeros(m), np.zeros(m)
+    if X.shape[0] == 0 or not _half_range(X, lo, hi) or np.max(hi - lo) >= HALF_SPAN:
+        return [value_counts(X[:, j]) for j in range(m)]
+    hist = np.zeros((m, int(np.max(hi - lo)) + 1), dtype=np.int64)
+    _half_hist(X, lo, hist)
+    out = []
+    for j in range(m):
+        nz = np.flatnonzero(hist[j])
+        out.append(((nz + lo[j]) / 2.0, hist[j, nz]))
+    return out
+
+
+def value_counts(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(distinct values, how often each occurs)`` of a column, ascending."""
+    return np.unique(np.asarray(values, dtype=np.float64), return_counts=True)
+
+
+@njit(cache=True)
+def _comoments(X, out) -> None:
+    """Sum over rows of (x_i − mean_i)(x_j − mean_j), rows in order (the same bits on every machine)."""
+    m = X.shape[1]
+    mean = np.zeros(m)
+    for r in range(X.shape[0]):
+        for i in range(m):
+            mean[i] += X[r, i]
+    for i in range(m):
+        mean[i] /= max(1, X.shape[0])
+    d = np.zeros(m)
+    for r in range(X.shape[0]):
+        for i in range(m):
+            d[i] = X[r, i] - mean[i]
+        for i in range(m):
+            for j in range(i + 1):
+                out[i, j] += d[i] * d[j]
+    for i in range(m):
+        for j in range(i):
+            out[j, i] = out[i, j]
+
+
+def abs_correlations(X: np.ndarray) -> np.ndarray:
+    """|Pearson r| between the columns of ``X`` (0 for a constant column), summed in a fixed order."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    cm = np.zeros((X.shape[1], X.shape[1]))
+    _comoments(X, cm)
+    sd = np.sqrt(np.diag(cm))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = cm / np.outer(sd, sd)
+    return np.abs(np.nan_to_num(r))
+
+
 def cut_points(values: np.ndarray, levels: int) -> np.ndarray:
     """Up to ``levels − 1`` thresholds (midway between distinct values) giving bins of as equal frequency as
     the distinct values allow; a value's level is the number of thresholds below it."""
-    v = np.asarray(values, dtype=np.float64)
-    u, cnt = np.unique(v, return_counts=True)
+    return cuts_of_counts(*value_counts(values), levels)
+
+
+def cuts_of_counts(u: np.ndarray, cnt: np.ndarray, levels: int) -> np.ndarray:
+    """:func:`cut_points` of a column given as its distinct values ``u`` (ascending) and their counts."""
     if u.size <= levels:
         return (u[:-1] + u[1:]) / 2.0
     cum = np.cumsum(cnt) / cnt.sum()
@@ -146,6 +231,7 @@ class Layout:
     slot_term: tuple[int, ...]
     thresholds: tuple[tuple[float, ...], ...]
     assignment: str = "interaction"
+    classes: tuple[int, int, int] = LEVEL_CLASSES
 
     @property
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -159,9 +245,9 @@ class Layout:
         return st, thr, n
 
     def quantize(self, X: np.ndarray) -> np.ndarray:
-        """Input levels (int64[rows, 27]) of term rows ``X``."""
+        """Input levels (int8[rows, 27], int16 past 127 levels) of term rows ``X``."""
         st, thr, n = self.arrays
-        out = np.zeros((len(X), len(st)), dtype=np.int64)
+        out = np.zeros((len(X), len(st)), dtype=np.int8 if n.max() < 127 else np.int16)
         quantize_kernel(np.ascontiguousarray(X, dtype=np.float64), st, thr, n, out)
         return out
 
@@ -173,30 +259,46 @@ class Layout:
         """Levels each slot's thresholds actually make (≤ its class's 7, 5 or 3)."""
         return tuple(len(t) + 1 for t in self.thresholds)
 
+    def input_levels(self) -> tuple[int, ...]:
+        """Levels of each slot as the tables see them: its class's count (7, 5, 3 in Samuel's layout, whether
+        or not the term takes that many values), or the levels it uses when the class is 0 (unquantized)."""
+        used = self.levels_used()
+        return tuple(self.classes[s % 3] or used[s] for s in range(len(self.slot_term)))
 
-def level_classes(X: np.ndarray) -> tuple[list[int], list[int], list[int]]:
+
+def level_classes(X: np.ndarray, counts: list | None = None) -> tuple[list[int], list[int], list[int]]:
     """Step 1: the terms getting 7, 5 and 3 levels (most distinct values first; ties by term order)."""
-    distinct = [np.unique(X[:, k]).size for k in range(N_TERMS)]
+    counts = counts or column_value_counts(X)
+    distinct = [u.size for u, _ in counts]
     order = sorted(range(N_TERMS), key=lambda k: (-distinct[k], k))
     return order[:9], order[9:18], order[18:]
 
 
 def layout(
-    X: np.ndarray, starts: np.ndarray, pref: np.ndarray, assignment: str = "interaction", seed: int = 0
+    X: np.ndarray,
+    starts: np.ndarray,
+    pref: np.ndarray,
+    assignment: str = "interaction",
+    seed: int = 0,
+    classes: tuple[int, int, int] = LEVEL_CLASSES,
 ) -> Layout:
     """The documented quantization and assignment of the module docstring, from training rows only;
-    ``assignment="random"`` groups at random within the level classes (seeded)."""
+    ``assignment="random"`` groups at random within the level classes (seeded); ``classes``: the levels of the
+    three slots of every first-level table (0 = every distinct value)."""
     if assignment not in ("interaction", "random"):
         raise ValueError(f"assignment must be 'interaction' or 'random', got {assignment!r}")
+    classes = tuple(int(c) for c in classes)
+    if len(classes) != 3 or any(c == 1 or c < 0 for c in classes):
+        raise ValueError(f"classes must be three level counts >= 2 (or 0 for unquantized), got {classes!r}")
     X = np.asarray(X, dtype=np.float64)
-    seven, five, three = level_classes(X)
+    counts = column_value_counts(X)
+    seven, five, three = level_classes(X, counts)
     if assignment == "random":
         rng = np.random.default_rng([seed, 73])
         groups = list(zip(rng.permutation(seven), rng.permutation(five), rng.permutation(three)))
     else:
         c = np.abs(term_agreement(X, starts, pref))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            r = np.abs(np.nan_to_num(np.corrcoef(X, rowvar=False)))
+        r = abs_correlations(X)
         left5, left3 = list(five), list(three)
         groups = []
         for a in sorted(seven, key=lambda k: (-c[k], k)):
@@ -206,8 +308,11 @@ def layout(
             left3.remove(z)
             groups.append((a, b, z))
     slot_term = tuple(int(k) for g in groups for k in g)
-    thr = tuple(tuple(float(v) for v in cut_points(X[:, k], LEVEL_CLASSES[s % 3])) for s, k in enumerate(slot_term))
-    return Layout(slot_term, thr, assignment)
+    thr = tuple(
+        tuple(float(v) for v in cuts_of_counts(*counts[k], classes[s % 3] or counts[k][0].size))
+        for s, k in enumerate(slot_term)
+    )
+    return Layout(slot_term, thr, assignment, classes)
 
 
 # ----------------------------------------------------------------------------- evaluating a board
@@ -260,13 +365,13 @@ def train_tables(
     prior: float = 0.0,
     first_levels: int = 5,
     second_levels: int = 7,
+    classes: tuple[int, int, int] = LEVEL_CLASSES,
     seed: int = 0,
 ) -> CheckersTables:
-    """Lay out the 27 terms (:func:`layout`) and train Samuel's 27 → 9 → 3 → 1 tables on a book set."""
-    from .book_learning import alternatives, preferred_mask
-
-    lay = layout(X, starts, pref, assignment, seed)
-    arr = Arrangement.samuel(first_levels, second_levels)
+    """Lay out the 27 terms (:func:`layout`) and train Samuel's 27 → 9 → 3 → 1 tables on a book set (the
+    defaults are the note's: 7, 5, 3 input levels, outputs to 5 levels, plain A/D counts, C = (A − D)/(A + D))."""
+    lay = layout(X, starts, pref, assignment, seed, classes)
+    arr = Arrangement.samuel(first_levels, second_levels, lay.input_levels())
     st = SignatureTables.fit(
         arr, lay.quantize(X), preferred_mask(starts, pref), alternatives(starts), rule, mode, requant, prior
     )

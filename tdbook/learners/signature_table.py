@@ -14,10 +14,10 @@ one third-level table (7³ = 343 entries with the default 7).
 **Training is counting** (Samuel (1973 note): "Count A is incremented when the current input vector
 represents a prefered move and count D is incremented when it is not").  A training stream is a list of
 input vectors, each flagged preferred or not, with ``k`` = the number of non-preferred alternatives the
-preferred move was chosen from.  The book/non-book imbalance rule (``rule``; the note does not say, notes
-§7 item 10):
+preferred move was chosen from.  The book/non-book imbalance rule (``rule``; the note counts one A per
+preferred vector and one D per other vector and says nothing of the imbalance between them):
 
-- ``"plain"``: A += 1 for a preferred vector, D += 1 for a non-preferred one (the note as written);
+- ``"plain"``: A += 1 for a preferred vector, D += 1 for a non-preferred one (the note as written; the default);
 - ``"a_k"``: A += k, D += 1 (a preferred move weighs as much as all its alternatives together);
 - ``"d_over_k"``: A += 1, D += 1/k (the same balance, by shrinking the alternatives).
 
@@ -27,13 +27,17 @@ way).  C always lies in [−1, 1].
 
 **Requantization** of a table's output for the table above (``requant``): ``"fixed"`` thresholds split
 [−1, 1] into equal widths; ``"equal"`` thresholds are the equal-frequency quantiles of the table's outputs
-over the training stream.  A level is the number of thresholds strictly below the value.
+over the training stream.  A level is the number of thresholds strictly below the value.  The quantiles need
+no stored samples: every entry also counts the rows that reached it (``n``), and the outputs over the stream
+are the entries' C weighted by those counts (:meth:`SignatureTables.count_thresholds`).
 
 **Upper tables** (``mode``): ``"stagewise"`` trains the tables level by level — the first-level tables on
-the inputs, then each upper table on the requantized outputs of the already-trained tables below; the
-result does not depend on the order of the stream (the counts are sums; with ``"d_over_k"`` up to the last
-bits of a float sum).  ``"online"`` trains all tables in one pass, the upper tables seeing the lower tables'
-outputs as they stand when each vector arrives (so the order matters; fixed thresholds only).
+the inputs, then each upper table on the requantized outputs of the already-trained tables below — one pass
+over the stream per level, each pass reading it in order, one vector at a time
+(:meth:`SignatureTables.fit_stream` takes the stream in chunks); the result does not depend on the order of the
+stream (the counts are sums; with ``"d_over_k"`` up to the last bits of a float sum).  ``"online"`` trains all
+tables in one pass, the upper tables seeing the lower tables' outputs as they stand when each vector arrives
+(so the order matters; fixed thresholds only).
 
 Counting and evaluation are jitted kernels over numpy arrays (:func:`count_kernel`, :func:`forward_kernel`,
 :func:`root_cached`).
@@ -90,14 +94,18 @@ class Arrangement:
             raise ValueError(f"nodes {unread} are read by no table (every input and non-root table feeds one)")
 
     @classmethod
-    def samuel(cls, first_levels: int = 5, second_levels: int = 7) -> Arrangement:
-        """Samuel (1973 note) Fig. 1: inputs ``3t, 3t+1, 3t+2`` (7, 5, 3 levels) → first-level table ``t``
-        (t = 0…8) → requantized to ``first_levels`` → 3 second-level tables over tables (0,1,2), (3,4,5),
-        (6,7,8) → requantized to ``second_levels`` → the third-level table."""
+    def samuel(
+        cls, first_levels: int = 5, second_levels: int = 7, input_levels: tuple[int, ...] = (7, 5, 3) * 9
+    ) -> Arrangement:
+        """Samuel (1973 note) Fig. 1: inputs ``3t, 3t+1, 3t+2`` (7, 5, 3 levels; ``input_levels`` for another
+        quantization) → first-level table ``t`` (t = 0…8) → requantized to ``first_levels`` → 3 second-level
+        tables over tables (0,1,2), (3,4,5), (6,7,8) → requantized to ``second_levels`` → the third-level table."""
+        if len(input_levels) != 27:
+            raise ValueError(f"Samuel's arrangement reads 27 inputs, got {len(input_levels)} input levels")
         tables = [(3 * t, 3 * t + 1, 3 * t + 2) for t in range(9)]
         tables += [(27 + 3 * s, 28 + 3 * s, 29 + 3 * s) for s in range(3)]
         tables += [(36, 37, 38)]
-        return cls((7, 5, 3) * 9, tuple(tables), (first_levels,) * 9 + (second_levels,) * 3 + (1,))
+        return cls(tuple(input_levels), tuple(tables), (first_levels,) * 9 + (second_levels,) * 3 + (1,))
 
     @property
     def n_inputs(self) -> int:
@@ -221,10 +229,11 @@ def entry_tables(a, d, prior, thresholds, offsets, node_levels, n_in, cval, elev
 
 @njit(cache=True)
 def count_kernel(
-    X, wa, wd, rptr, rnode, rstride, offsets, node_levels, a, d, prior, thresholds, elev, memo, lo, hi, tdepth
+    X, wa, wd, rptr, rnode, rstride, offsets, node_levels, a, d, rows, prior, thresholds, elev, memo, lo, hi, tdepth
 ):
     """Add the stream ``X`` (int[n, n_inputs] levels) to the counts ``a``/``d`` of the tables whose depth lies in
-    ``lo … hi``: row ``r`` adds ``wa[r]`` to A and ``wd[r]`` to D (one of them is 0).  With one depth
+    ``lo … hi``: row ``r`` adds ``wa[r]`` to A and ``wd[r]`` to D (one of them is 0) and 1 to the entry's row
+    count ``rows``.  With one depth
     (``lo == hi``, stagewise) the lower tables are final and read through their cached levels ``elev``; with
     several (online) every table's output is recomputed from the counts as each vector arrives.  ``memo``
     (int8[n, n_tables], or empty): the levels of the tables below, kept from one stagewise pass to the next."""
@@ -248,6 +257,7 @@ def count_kernel(
             if tdepth[t] >= lo:  # adding the 0 of the other count changes nothing (branch-free)
                 a[e] += wa[r]
                 d[e] += wd[r]
+                rows[e] += 1.0
             if tdepth[t] < hi:  # its output is read above
                 if cached:
                     node[n_in + t] = elev[e]
@@ -311,25 +321,43 @@ def equal_frequency_thresholds(values: np.ndarray, levels: int) -> np.ndarray:
     return np.quantile(v, np.arange(1, levels) / levels, method="lower")
 
 
+def weighted_thresholds(values: np.ndarray, weights: np.ndarray, levels: int) -> np.ndarray:
+    """:func:`equal_frequency_thresholds` of a sample given as distinct ``values`` each seen ``weights`` times
+    (whole numbers): the same thresholds, without the sample."""
+    v = np.asarray(values, dtype=np.float64)
+    w = np.asarray(weights, dtype=np.float64)
+    total = float(w.sum())
+    if total <= 0:
+        return fixed_thresholds(levels)
+    order = np.argsort(v, kind="stable")
+    cum = np.cumsum(w[order])
+    idx = np.floor((total - 1) * (np.arange(1, levels) / levels))  # numpy's "lower" virtual index
+    return v[order][np.searchsorted(cum, idx, side="right")]
+
+
 @dataclass
 class SignatureTables:
-    """A trained (or empty) arrangement of signature tables: the A and D counts of every entry, the prior and
-    the requantization thresholds of every table output."""
+    """A trained (or empty) arrangement of signature tables: the A and D counts of every entry, the number of
+    rows that reached it (``n``), the prior and the requantization thresholds of every table output."""
 
     arrangement: Arrangement
     prior: float = 0.0
     a: np.ndarray = field(default=None)  # type: ignore[assignment]
     d: np.ndarray = field(default=None)  # type: ignore[assignment]
     thresholds: np.ndarray = field(default=None)  # type: ignore[assignment]
+    n: np.ndarray = field(default=None)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         if not (np.isfinite(self.prior) and self.prior >= 0):
             raise ValueError(f"prior must be a number >= 0, got {self.prior!r}")
         arr = self.arrangement
-        if self.a is None:
-            self.a = np.zeros(arr.entries, dtype=np.float64)
-        if self.d is None:
-            self.d = np.zeros(arr.entries, dtype=np.float64)
+        for name in ("a", "d", "n"):
+            if getattr(self, name) is None:
+                setattr(self, name, np.zeros(arr.entries, dtype=np.float64))
+            elif np.shape(getattr(self, name)) != (arr.entries,):
+                raise ValueError(
+                    f"{name} must hold one count per entry ({arr.entries}), got {np.shape(getattr(self, name))}"
+                )
         if self.thresholds is None:
             width = max(1, max(arr.output_levels) - 1)
             self.thresholds = np.full((arr.n_tables, width), np.inf)
@@ -380,11 +408,22 @@ class SignatureTables:
         forward_kernel(X, *self._arrays, self.a, self.d, self.prior, self.thresholds, out)
         return out
 
+    def _slice(self, t: int) -> slice:
+        return slice(int(self._arrays[3][t]), int(self._arrays[3][t + 1]))
+
+    def root_entries(self, X: np.ndarray) -> np.ndarray:
+        """Index (within the root table) of the entry each input vector reaches."""
+        _, elev = self.cached()
+        rptr, rnode, rstride, offsets, _ = self._arrays
+        idx = np.arange(self.arrangement.entries, dtype=np.float64)
+        out = np.zeros(np.asarray(X).shape[0])
+        root_cached(self._check_x(X), rptr, rnode, rstride, offsets, elev, idx, out)
+        return out.astype(np.int64) - int(offsets[-2])
+
     def table_c(self, t: int) -> np.ndarray:
         """Table ``t``'s C for every entry, shaped by its inputs' levels."""
         arr = self.arrangement
-        lo, hi = self._arrays[3][t], self._arrays[3][t + 1]
-        a, d = self.a[lo:hi], self.d[lo:hi]
+        a, d = self.a[self._slice(t)], self.d[self._slice(t)]
         s = a + d + self.prior
         c = np.divide(a - d, s, out=np.zeros_like(a), where=s > 0)
         return c.reshape([arr.node_levels[j] for j in arr.tables[t]])
@@ -392,9 +431,8 @@ class SignatureTables:
     def table_counts(self, t: int) -> tuple[np.ndarray, np.ndarray]:
         """Table ``t``'s A and D counts, shaped by its inputs' levels."""
         arr = self.arrangement
-        lo, hi = self._arrays[3][t], self._arrays[3][t + 1]
         shape = [arr.node_levels[j] for j in arr.tables[t]]
-        return self.a[lo:hi].reshape(shape), self.d[lo:hi].reshape(shape)
+        return self.a[self._slice(t)].reshape(shape), self.d[self._slice(t)].reshape(shape)
 
     # -- training
     def count(self, X: np.ndarray, wa: np.ndarray, wd: np.ndarray, lo: int = 1, hi: int | None = None) -> None:
@@ -410,18 +448,45 @@ class SignatureTables:
         top = int(depth.max()) if hi is None else hi
         wa = np.asarray(wa, dtype=np.float64)
         wd = np.asarray(wd, dtype=np.float64)
+        if wa.shape != (X.shape[0],) or wd.shape != (X.shape[0],):
+            raise ValueError(f"{X.shape[0]} input vectors but {wa.shape} A and {wd.shape} D increments")
         elev = self.cached()[1] if lo == top else np.zeros(0, dtype=np.int64)
         memo = memo if memo is not None else np.zeros((0, self.arrangement.n_tables), dtype=np.int8)
-        count_kernel(X, wa, wd, *self._arrays, self.a, self.d, self.prior, self.thresholds, elev, memo, lo, top, depth)
+        count_kernel(X, wa, wd, *self._arrays, self.a, self.d, self.n, self.prior, self.thresholds, elev, memo, lo,
+                     top, depth)  # fmt: skip
         self._cache = None
 
     def requantize(self, X: np.ndarray, tables: list[int]) -> None:
-        """Equal-frequency thresholds for the outputs of ``tables`` over the stream ``X``."""
+        """Equal-frequency thresholds for the outputs of ``tables`` over the stream ``X`` (stored); the same as
+        :meth:`count_thresholds` after counting ``X``."""
         outs = self.outputs(X)
         for t in tables:
             lv = self.arrangement.output_levels[t]
             self.thresholds[t, : lv - 1] = equal_frequency_thresholds(outs[:, t], lv)
         self._cache = None
+
+    def count_thresholds(self, tables: list[int]) -> None:
+        """Equal-frequency thresholds for the outputs of ``tables`` over the stream counted so far, from the
+        counts alone: the entries' C weighted by the rows that reached them."""
+        cval, _ = self.cached()
+        for t in tables:
+            lv = self.arrangement.output_levels[t]
+            sl = self._slice(t)
+            self.thresholds[t, : lv - 1] = weighted_thresholds(cval[sl], self.n[sl], lv)
+        self._cache = None
+
+    @staticmethod
+    def _check_options(mode: str, requant: str) -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+        if requant not in REQUANT:
+            raise ValueError(f"requant must be one of {REQUANT}, got {requant!r}")
+        if mode == "online" and requant != "fixed":
+            raise ValueError("online training (all tables at once) needs fixed requantization thresholds")
+
+    def _level_done(self, lev: int, requant: str) -> None:
+        if requant == "equal":
+            self.count_thresholds([t for t, d in enumerate(self.arrangement.depth) if d == lev])
 
     @classmethod
     def fit(
@@ -436,12 +501,7 @@ class SignatureTables:
         prior: float = 0.0,
     ) -> SignatureTables:
         """Train an arrangement on the stream ``X`` (levels), ``preferred`` flags and alternative counts ``k``."""
-        if mode not in MODES:
-            raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-        if requant not in REQUANT:
-            raise ValueError(f"requant must be one of {REQUANT}, got {requant!r}")
-        if mode == "online" and requant != "fixed":
-            raise ValueError("online training (all tables at once) needs fixed requantization thresholds")
+        cls._check_options(mode, requant)
         st = cls(arrangement, prior)
         X = st._check_x(X)
         if X.shape[0] != np.asarray(preferred).shape[0]:
@@ -455,13 +515,37 @@ class SignatureTables:
         memo = np.zeros((X.shape[0] if levels_fit_int8 else 0, arrangement.n_tables), dtype=np.int8)
         for lev in range(1, max(depth) + 1):
             st._count(X, wa, wd, lev, lev, memo)
-            if requant == "equal":
-                st.requantize(X, [t for t in range(arrangement.n_tables) if depth[t] == lev])
+            st._level_done(lev, requant)
+        return st
+
+    @classmethod
+    def fit_stream(
+        cls,
+        arrangement: Arrangement,
+        stream,
+        rule: str = "plain",
+        mode: str = "stagewise",
+        requant: str = "equal",
+        prior: float = 0.0,
+    ) -> SignatureTables:
+        """Train on a stream read in chunks, never held whole (Samuel (1973 note) ¶3: "simultaneous storage of
+        all the samples is not required"): ``stream()`` returns a fresh iterator of ``(X, preferred, k)``
+        chunks; stagewise training reads it once per level.  The same stream gives the same tables as
+        :meth:`fit` on it whole."""
+        cls._check_options(mode, requant)
+        st = cls(arrangement, prior)
+        passes = [(1, None)] if mode == "online" else [(lev, lev) for lev in range(1, max(arrangement.depth) + 1)]
+        for lo, hi in passes:
+            for X, preferred, k in stream():
+                wa, wd = imbalance_weights(preferred, k, rule)
+                st._count(st._check_x(X), wa, wd, lo, hi)
+            if mode == "stagewise":
+                st._level_done(lo, requant)
         return st
 
     def to_bytes(self) -> bytes:
         """The counts and thresholds as bytes (the tables' identity: same bytes ⇒ same tables)."""
-        return self.a.tobytes() + self.d.tobytes() + self.thresholds.tobytes()
+        return self.a.tobytes() + self.d.tobytes() + self.n.tobytes() + self.thresholds.tobytes()
 
 
 # ----------------------------------------------------------------------------- one joint table

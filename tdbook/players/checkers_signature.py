@@ -6,16 +6,21 @@ Why a kernel of its own: :func:`tdbook.players.checkers_search.search` evaluates
 polynomial only (its weights travel in one float array); the tables need their count arrays at every leaf.
 
 **Evaluation** of a board, credited to the side that has just moved: Samuel's fixed piece advantage in men
-(:func:`~tdbook.learners.checkers_polynomial.piece_advantage` with one credit = ½ man) plus ``mul`` × the learned
-part — ``w · terms`` (``kind`` :data:`POLY`) or the root table's C (``kind`` :data:`TABLES`) — the terms built by
-Samuel's construction from the parent board.  ``mul`` puts both learned parts on the same footing (the
-experiments set it to a fixed number of men per standard deviation of the learned part over the training
-moves).
+(:func:`~tdbook.learners.checkers_polynomial.piece_advantage` with one credit = ½ man) plus ``mul`` × (the learned
+part − ``shift``) — the learned part is ``w · terms`` (``kind`` :data:`POLY`) or the root table's C (``kind``
+:data:`TABLES`), the terms built by Samuel's construction from the parent board.  ``mul`` and ``shift`` put the
+learned parts on the same footing (the experiments set ``shift`` to the learned part's mean over the training
+moves and ``mul`` to a fixed number of men per standard deviation of it).  The shift matters: negamax credits a
+leaf to the side that has just moved, so a learned part that is not centred — the note's C of an average move is
+about −0.7, the share of master moves being an eighth — would add a fixed bonus or penalty that flips sign with
+the parity of the line's length, which the capture extension varies.
 
 **Search**: negamax with α-β to ``depth`` plies, then on while the side to move must capture (up to
 ``max_ply``), children ordered best first by their evaluation (plausibility ordering; a leaf reuses that
 score); a side without a move has lost (−(WIN − ply)).  Ties go to the first move in that order, then in
-generation order — deterministic.
+generation order — deterministic.  :func:`play_game` plays a whole game between two such players in one
+kernel call, under the end-of-game and draw rules of the collection's game loop
+(:func:`tdbook.players.checkers.game_end`).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from ..games.checkers_bitboard import BUF_COLS, BUF_ROWS, credit, has_capture, l
 from ..games.checkers_features import N_PARAMS
 from ..learners.checkers_polynomial import natural_params, piece_advantage
 from ..learners.checkers_signature import board_value
+from .checkers import advance, game_end
 from .checkers_search import sort_best_first
 
 POLY, TABLES = 0, 1
@@ -60,7 +66,7 @@ class Workspace:
 
 
 @njit(cache=True)
-def evaluate(bm, bk, wm, wk, side, parent, kind, w, mul, slot_term, thr, n_thr, tabs, ws) -> float:
+def evaluate(bm, bk, wm, wk, side, parent, kind, w, mul, shift, slot_term, thr, n_thr, tabs, ws) -> float:
     """The board's value for the side that has just moved (``1 − side``), in men (see the module docstring)."""
     _, _, _, _, _, _, tmp, terms, levels, cval, fbuf, _ = ws
     if side == 1:
@@ -72,13 +78,13 @@ def evaluate(bm, bk, wm, wk, side, parent, kind, w, mul, slot_term, thr, n_thr, 
         s = 0.0
         for k in range(N_PARAMS):
             s += w[k] * (tmp[k] - parent[k])
-        return pa + mul * s
+        return pa + mul * (s - shift)
     c = board_value(bm, bk, wm, wk, side, parent, tmp, terms, fbuf, slot_term, thr, n_thr, levels, tabs, cval)
-    return pa + mul * c
+    return pa + mul * (c - shift)
 
 
 @njit(cache=True)
-def search(root, depth, max_ply, kind, w, mul, slot_term, thr, n_thr, tabs, ws) -> float:
+def search(root, depth, max_ply, kind, w, mul, shift, slot_term, thr, n_thr, tabs, ws) -> float:
     """α-β negamax from ``root`` (int64[5]: bm, bk, wm, wk, side); returns the root's value for the side to
     move; ``stats`` = (nodes, index of the best root move in ``legal_moves`` order, −1 without a move)."""
     pos, bufs, order, cscore, ab, params, _, _, _, _, fbuf, stats = ws
@@ -113,8 +119,8 @@ def search(root, depth, max_ply, kind, w, mul, slot_term, thr, n_thr, tabs, ws) 
             mv = bufs[p]
             for i in range(n):
                 c0, c1, c2, c3 = play(bm, bk, wm, wk, side, mv[i])
-                cscore[p, i] = evaluate(c0, c1, c2, c3, 1 - side, params[p], kind, w, mul, slot_term, thr, n_thr,
-                                        tabs, ws)  # fmt: skip
+                cscore[p, i] = evaluate(c0, c1, c2, c3, 1 - side, params[p], kind, w, mul, shift, slot_term, thr,
+                                        n_thr, tabs, ws)  # fmt: skip
                 order[p, i] = i
             sort_best_first(order, cscore, p, n)
             ab[p, 2] = -INF
@@ -160,3 +166,36 @@ def has_capture_side(bm, bk, wm, wk, side) -> bool:
     if side == 0:
         return has_capture(bm, bk, wm, wk, True)
     return has_capture(wm, wk, bm, bk, False)
+
+
+# ----------------------------------------------------------------------------- a whole game in one kernel call
+
+
+@njit(cache=True)
+def play_game(
+    start, depth, quiet_limit, move_limit, adjudicate, ws,
+    kind0, w0, mul0, shift0, st0, thr0, n0, tabs0,
+    kind1, w1, mul1, shift1, st1, thr1, n1, tabs1,
+):  # fmt: skip
+    """One game from ``start`` (int64[7]: bm, bk, wm, wk, side, quiet, ply) between the player of colour 0
+    (Black: ``kind0, w0, mul0, shift0, st0, thr0, n0, tabs0``, as :func:`search` takes them) and colour 1, both
+    searching ``depth`` plies; the end of play and the draw rules of :func:`tdbook.players.checkers.game_end`.
+    Returns (result for Black, plies played, nodes searched)."""
+    buf = np.empty((BUF_ROWS, BUF_COLS), dtype=np.int64)
+    root = np.zeros(5, dtype=np.int64)
+    stats = ws[-1]
+    bm, bk, wm, wk, side, quiet, ply = start[0], start[1], start[2], start[3], start[4], start[5], start[6]
+    k = 0
+    nodes = 0
+    while True:
+        n, over, res = game_end(bm, bk, wm, wk, side, quiet, ply, quiet_limit, move_limit, adjudicate, buf)
+        if over:
+            return res, k, nodes
+        root[0], root[1], root[2], root[3], root[4] = bm, bk, wm, wk, side
+        if side == 0:
+            search(root, depth, MAX_PLY - 1, kind0, w0, mul0, shift0, st0, thr0, n0, tabs0, ws)
+        else:
+            search(root, depth, MAX_PLY - 1, kind1, w1, mul1, shift1, st1, thr1, n1, tabs1, ws)
+        nodes += stats[0]
+        bm, bk, wm, wk, side, quiet, ply, _ = advance(bm, bk, wm, wk, side, quiet, ply, buf[stats[1]])
+        k += 1

@@ -33,9 +33,13 @@ move to date, except on a path's first node: the thesis's words), ``"path"`` (a 
 ``"reaches"`` (stop when the unsuccessful tries reach NODEPATIENCE) or ``"exceeds"``; whether a *tie* with the
 best move to date is an ``"unsuccessful"`` try or not (``"successful"``: it does not better the best, but it
 does not count against patience either); and the *scope* of the count — per ``"path"`` or over the whole
-``"search"`` ("since the last successful try").  **The defaults are the reading closest to Fig. 4.24**:
-flow-chart order, node-loop ``"path"``, patience ``"exceeds"``, ties ``"successful"``, scope ``"search"``; the
-flow chart read word for word (``tdbook.experiments.kenju_search.LITERAL``) is the farthest of all.  A path of
+``"search"`` ("since the last successful try").  **The defaults are the reading closest to Fig. 4.24's
+NODEPATIENCE 1 column** (chosen on that column alone; the columns for NODEPATIENCE 4 and 9 then test it):
+flow-chart order, node-loop ``"path"``, patience ``"exceeds"``, ties ``"successful"``, scope ``"path"`` (§4.8.5:
+"NODEPATIENCE controls the length of successful paths").  The reading nearest the whole figure differs only in
+scope ``"search"``; the flow chart read word for word (``tdbook.experiments.kenju_search.LITERAL``: node-loop
+``"best"``, patience ``"reaches"``, ties ``"unsuccessful"``, scope ``"search"``) is an option, and the farthest
+of all.  A path of
 :data:`MAX_PATH_NODES` nodes, which some readings never end (a cycle of equally valued moves), ends as a node-loop.
 
 This module is the whole of System 3's move choice — the search, its statistics, the player's state and its
@@ -170,7 +174,7 @@ class System3:
     check_order: str = "flowchart"
     node_loop: str = "path"
     patience: str = "exceeds"
-    patience_scope: str = "search"
+    patience_scope: str = "path"
     tie_try: str = "successful"
     system: int = 3
     zero_modes: str = "both"

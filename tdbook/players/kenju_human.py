@@ -170,7 +170,9 @@ class TeachingSession:
         if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in move):
             raise IllegalMove(f"move {move!r}: a point is two ints", move)
         if n_moves(self.board) == 0 and move != (0, 0):
-            raise IllegalMove(f"move {move!r}: coordinates are relative to the first move, which is (0, 0)", move)
+            raise IllegalMove(
+                f"move {move!r}: the first stone of a game goes on the centre point (0, 0), marked +: click there", move
+            )
         if max(abs(x), abs(y)) > 100:
             raise IllegalMove(f"move {move!r}: too far from the stones", move)
         c = int(cell_of(x, y))

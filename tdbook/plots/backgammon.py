@@ -79,10 +79,19 @@ def pwin_agreement(p_ours: np.ndarray, p_gnubg: np.ndarray, label: str = "net") 
 
 
 def explore(data: Any) -> Any:
-    """The panel's figure: the short run's learning curve and its match result."""
+    """The panel's figure: the short run's learning curve (always measured against pubeval, as the axis says)
+    and its final match against the chosen opponent, named as such in the title — drawn on the curve only when
+    that opponent is pubeval too (another opponent's points per game are on another scale)."""
     g, p, se = curve_arrays(data.log.curve)
-    fig = learning_curves({data.label: (g, p, se)}, title=data.match.summary())
-    fig.axes[0].title.set_fontsize(8)
+    m = data.match
+    title = f"learning curve: points per game vs pubeval · final match vs {m.b}: {m.ppg:+.3f} ± {m.stderr:.3f}"
+    fig = learning_curves({f"{data.label} (vs pubeval)": (g, p, se)}, title=title)
+    ax = fig.axes[0]
+    ax.title.set_fontsize(8)
+    if m.b == "pubeval" and len(g):
+        ax.errorbar([g[-1]], [m.ppg], yerr=[1.96 * m.stderr], fmt="D", color="k", capsize=3,
+                    label=f"final match vs pubeval ({m.games} games)")  # fmt: skip
+        ax.legend()
     return fig
 
 

@@ -11,7 +11,15 @@ import numpy as np
 
 from ..experiments.kenju import GRID_X, GRID_Y, MARKED, POSITION_4_16, ModeResult, Trace, evaluation_grid
 from ..experiments.kenju_ram import System1Run, System2Curve
-from ..experiments.kenju_search import FIG_4_24_CAUSES, FIG_4_24_PATHS, NODEPATIENCES, SearchStats, Work, reading_name
+from ..experiments.kenju_search import (
+    CHOSEN_ON,
+    FIG_4_24_CAUSES,
+    FIG_4_24_PATHS,
+    NODEPATIENCES,
+    SearchStats,
+    Work,
+    reading_name,
+)
 from ..experiments.kenju_training import SCHEMES, FirstMoveBias, PerformanceCurves, Schemes, System4Comparison
 from ..games.kenju import DX, DY, pattern_string, x_of, y_of
 from ..learners.kenju_line_table import MAX, N_PATTERNS, REACHABLE, learnable_limit
@@ -127,7 +135,8 @@ def value_maps() -> Any:
 
 
 def modes(results: dict[str, ModeResult]) -> Any:
-    """Fig. 4.13: results of MAX vs MAX with fixed modes (a–d) and dynamic WA.140 vs WA.140 (e), and one game each."""
+    """Fig. 4.13: results of MAX vs MAX with fixed modes (a–d), dynamic WA.140 vs WA.140 (e) and, not in the thesis,
+    MAX vs MAX with the modes off (n), and one game each."""
     fig = plt.figure(figsize=(16, 7))
     ax = fig.add_subplot(2, 1, 1)
     labels = list(results)
@@ -258,8 +267,8 @@ def first_move(fb: FirstMoveBias) -> Any:
 
 
 def deadends(best: SearchStats, others: Sequence[SearchStats] = ()) -> Any:
-    """Fig. 4.24: paths per search and dead-end causes, printed vs the closest reading (the range of the others as
-    grey bars)."""
+    """Fig. 4.24: paths per search and dead-end causes, printed vs the reading chosen on the NODEPATIENCE 1 column
+    (the range of the other readings as grey bars); NODEPATIENCE 4 and 9 were held out of the choice."""
     fig, axes = plt.subplots(2, 3, figsize=(15, 7))
     for j, npat in enumerate(NODEPATIENCES):
         for i, (printed, key, labels) in enumerate(
@@ -271,16 +280,17 @@ def deadends(best: SearchStats, others: Sequence[SearchStats] = ()) -> Any:
             ax = axes[i, j]
             x = np.arange(len(labels))
             ax.bar(x - 0.2, printed, 0.4, color="#999999", label="Fig. 4.24")
-            ax.bar(x + 0.2, getattr(best, key)[npat], 0.4, color=PALETTE[0], label="closest reading")
+            ax.bar(x + 0.2, getattr(best, key)[npat], 0.4, color=PALETTE[0], label="reading chosen on NP 1")
             if others:
                 vals = np.array([getattr(o, key)[npat] for o in others])
                 ax.vlines(x + 0.2, vals.min(0), vals.max(0), color="#555555", lw=2.5, alpha=0.5, label="other readings")
             ax.set_xticks(x)
             ax.set_xticklabels(labels)
-            ax.set_title(f"NODEPATIENCE {npat}: {'paths per search' if i == 0 else 'how paths ended'}")
+            role = "chosen on" if npat in CHOSEN_ON else "held out"
+            ax.set_title(f"NODEPATIENCE {npat} ({role}): {'paths per search' if i == 0 else 'how paths ended'}")
             ax.set_ylabel("%")
     axes[0, 0].legend()
-    fig.suptitle(f"MAXDEADENDS 5; closest reading: {reading_name(best.reading)}")
+    fig.suptitle(f"MAXDEADENDS 5; the reading chosen on NODEPATIENCE 1: {reading_name(best.reading)}")
     fig.tight_layout()
     return fig
 

@@ -14,13 +14,16 @@ returns a matplotlib figure (or anything displayable).  Spec entries:
 - ``True`` / ``False`` → checkbox; an ``int``/``float`` → number box; a ``str`` → text box;
 - an ``ipywidgets`` widget → used as it is.
 
-A bad combination of values (the experiment raises ``ValueError``) is shown as a
-message in the panel and changes nothing else.
+The panel runs once when built and then only when Run is pressed (it says so above its controls). A
+combination the experiment refuses (``ValueError``) or a failure of the experiment itself is shown in the
+panel as one sentence, the last result stays, and the panel is ready again; ``check=fn`` (``fn(**values)``
+returning a sentence or None) explains before Run why a combination cannot run and disables Run meanwhile.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape
 from typing import Any
 
 import ipywidgets as W
@@ -86,74 +89,125 @@ def control(name: str, spec: Any) -> W.Widget:
     raise ValueError(f"cannot build a control for {name} from {spec!r}")
 
 
+#: what every panel says above its controls: nothing reruns until Run is pressed
+HOWTO = "Change the settings, then press <b>Run</b>: nothing reruns until you do."
+
+
+def failure_sentence(e: BaseException) -> str:
+    """One sentence for a run that failed: a refused combination (``ValueError``) in its own words, anything
+    else named as an error of the experiment (a bug to report, not the reader's mistake)."""
+    msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    if isinstance(e, ValueError):
+        return f"not run: {msg}"
+    return f"failed with {type(e).__name__}: {msg} (an error in the experiment, not in your settings)"
+
+
 class Panel(W.VBox):
-    """Controls + a Run button + an output area; reruns on change when ``auto``."""
+    """Controls + a Run button + an output area.  Runs when Run is pressed (``auto=True`` reruns on every
+    change instead); ``check(**values)`` may explain before Run why a combination cannot run (the button is
+    disabled while it does).  A failed run says why in one sentence and the panel is ready again."""
 
     def __init__(
         self,
         run: Callable[..., Any],
         show: Callable[[Any], Any] | None,
-        auto: bool = True,
+        auto: bool = False,
         run_now: bool = True,
+        check: Callable[..., str | None] | None = None,
         **spec: Any,
     ) -> None:
         if not callable(run):
             raise ValueError("panel: run must be callable")
-        self.run_fn, self.show_fn = run, show
+        if check is not None and not callable(check):
+            raise ValueError("panel: check must be callable or None")
+        self.run_fn, self.show_fn, self.check_fn = run, show, check
         self.controls = {k: control(k, v) for k, v in spec.items()}
         self.button = W.Button(description="Run", button_style="primary", icon="play")
         self.status = W.HTML()
+        self.howto = W.HTML(HOWTO if not auto else "The panel reruns whenever a setting changes.")
         self.progress = W.Output()  # the rerun's progress bars show here, and are cleared when it ends
         self.out = W.Output()
         self.last: Any = None
+        self.error: BaseException | None = None
         self.button.on_click(lambda _b: self.refresh())
-        if auto:
-            for c in self.controls.values():
-                c.observe(lambda _chg: self.refresh(), names="value")
+        for c in self.controls.values():
+            c.observe(lambda _chg: self.refresh() if auto else self._checked(), names="value")
         grid = W.GridBox(
             list(self.controls.values()), layout=W.Layout(grid_template_columns="repeat(2, minmax(280px, 1fr))")
         )
-        super().__init__([grid, W.HBox([self.button, self.status]), self.progress, self.out])
-        if run_now:
+        super().__init__([self.howto, grid, W.HBox([self.button, self.status]), self.progress, self.out])
+        if self._checked() is None and run_now:
             self.refresh()
 
     def values(self) -> dict[str, Any]:
         return {k: c.value for k, c in self.controls.items()}
 
+    def _checked(self) -> str | None:
+        """Explain (and disable Run) when the current combination cannot run; None when it can."""
+        why = None
+        if self.check_fn is not None:
+            try:
+                why = self.check_fn(**self.values())
+            except Exception as e:  # a checker that fails must not hang the panel either
+                why = failure_sentence(e)
+        self.button.disabled = why is not None
+        self.status.value = f"<span style='color:#b00'>cannot run: {why}</span>" if why else "ready"
+        return why
+
     def refresh(self) -> Any:
-        """Run the experiment with the current values and show the result."""
+        """Run the experiment with the current values and show the result; on failure say why in one sentence,
+        keep the last result, and return None (the panel is ready again either way)."""
+        if self._checked() is not None:
+            return None
         vals = self.values()
         self.status.value = "<i>running…</i>"
+        self.button.disabled = True
+        err: BaseException | None = None
         try:
+            # ipywidgets' Output swallows an exception raised inside it (it shows it there), so catch it here
             with self.progress:  # tqdm.auto bars display into the panel, not the log console
-                data = self.run_fn(**vals)
-        except ValueError as e:  # bad parameter combination: say so, keep the last result
-            self.status.value = f"<span style='color:#b00'>not run: {e}</span>"
-            return None
+                try:
+                    data = self.run_fn(**vals)
+                except Exception as e:
+                    err = e
+            if err is None:
+                self.out.clear_output(wait=True)
+                with self.out:
+                    try:
+                        self._show(data)
+                    except Exception as e:
+                        err = e
         finally:
             self.progress.clear_output()
+            self.button.disabled = False
+        self.error = err
+        if err is not None:
+            kept = " The result below is from the last run that worked." if self.last is not None else ""
+            self.status.value = f"<span style='color:#b00'>{escape(failure_sentence(err))}.{escape(kept)}</span> ready"
+            return None
         self.last = data
-        self.out.clear_output(wait=True)
-        with self.out:
-            if self.show_fn is not None:
-                shown = self.show_fn(data)
-                if shown is not None:
-                    display(shown)
-                    if isinstance(shown, plt.Figure):
-                        plt.close(shown)
-            else:
-                display(data)
-        self.status.value = "done"
+        self.status.value = "done · ready"
         return data
+
+    def _show(self, data: Any) -> None:
+        if self.show_fn is None:
+            display(data)
+            return
+        shown = self.show_fn(data)
+        if shown is not None:
+            display(shown)
+            if isinstance(shown, plt.Figure):
+                plt.close(shown)
 
 
 def panel(
     run: Callable[..., Any],
     show: Callable[[Any], Any] | None = None,
     *,
-    auto: bool = True,
+    auto: bool = False,
     run_now: bool = True,
+    check: Callable[..., str | None] | None = None,
     **spec: Any,
 ) -> Panel:
-    """Build (and display when returned last in a cell) a panel that reruns ``run`` on change."""
-    return Panel(run, show, auto=auto, run_now=run_now, **spec)
+    """Build (and display when returned last in a cell) a panel that reruns ``run`` when Run is pressed."""
+    return Panel(run, show, auto=auto, run_now=run_now, check=check, **spec)

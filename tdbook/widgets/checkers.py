@@ -9,15 +9,21 @@ answers a legal move at once.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import ipywidgets as W
 
 from ..games.base import IllegalMove
-from ..games.checkers import COLOUR, piece_char
+from ..games.checkers import COLOUR, CheckersState, piece_char
 from ..players.checkers import Player
 from ..players.checkers_human import HumanSession
 
-GLYPH = {"b": "⛂", "B": "⛃", "w": "⛀", "W": "⛁", ".": ""}
-LIGHT, DARK, PICKED, LAST = "#f0d9b5", "#8b5a2b", "#d4a017", "#b5651d"
+#: a man is a filled disc, a king a filled crown, in its side's colour (:data:`INK`); an empty square a no-break
+#: space (never "": ipywidgets 8 leaves a button's old text on screen when its description becomes empty)
+GLYPH = {"b": "⬤", "B": "♚", "w": "⬤", "W": "♚", ".": "\u00a0"}
+INK = {"b": "#111111", "B": "#111111", "w": "#ffffff", "W": "#ffffff", ".": "#ffffff"}
+#: the dark squares are a mid brown, so both black and white pieces stand out on them
+LIGHT, DARK, PICKED, LAST = "#f0d9b5", "#a0703f", "#d4a017", "#6b8e23"
 
 
 def square_at(row: int, col: int) -> int | None:
@@ -25,6 +31,40 @@ def square_at(row: int, col: int) -> int | None:
     if (row + col) % 2 == 0:
         return None
     return 4 * row + col // 2 + 1
+
+
+class BoardButtons(W.GridBox):
+    """The 8 × 8 board as buttons, Black at the top (square 1 top left): :meth:`show` draws a position (filled
+    black and white discs, crowned kings), a click on a dark square calls ``on_square(square)``."""
+
+    def __init__(self, on_square: Callable[[int], None]) -> None:
+        self.cells: dict[int, W.Button] = {}
+        grid = []
+        for r in range(8):
+            for c in range(8):
+                sq = square_at(r, c)
+                b = W.Button(layout=W.Layout(width="44px", height="44px", padding="0"), tooltip=str(sq or ""))
+                b.style.font_size = "26px"
+                if sq is None:
+                    b.style.button_color = LIGHT
+                    b.disabled = True
+                    b.description = GLYPH["."]
+                else:
+                    self.cells[sq] = b
+                    b.on_click(lambda _b, s=sq: on_square(s))
+                grid.append(b)
+        super().__init__(grid, layout=W.Layout(grid_template_columns="repeat(8, 44px)", grid_gap="0px"))
+
+    def show(self, state: CheckersState, picked: Sequence[int] = (), last: Sequence[int] = ()) -> None:
+        """Draw ``state``; ``picked`` squares in gold, ``last`` (the last move's squares) in green."""
+        for sq, b in self.cells.items():
+            ch = piece_char(state, sq)
+            b.description = GLYPH[ch]
+            b.style.text_color = INK[ch]
+            b.style.button_color = PICKED if sq in picked else LAST if sq in last else DARK
+            b.tooltip = f"{sq}" + {"b": " Black man", "B": " Black king", "w": " White man", "W": " White king"}.get(
+                ch, ""
+            )
 
 
 class CheckersBoard(W.VBox):
@@ -37,21 +77,8 @@ class CheckersBoard(W.VBox):
         self.session = HumanSession(opponent, human)
         self.path: list[int] = []
         self.last: tuple[int, ...] = ()
-        self.cells: dict[int, W.Button] = {}
-        grid = []
-        for r in range(8):
-            for c in range(8):
-                sq = square_at(r, c)
-                b = W.Button(layout=W.Layout(width="44px", height="44px", padding="0"), tooltip=str(sq or ""))
-                b.style.font_size = "24px"
-                if sq is None:
-                    b.style.button_color = LIGHT
-                    b.disabled = True
-                else:
-                    self.cells[sq] = b
-                    b.on_click(lambda _b, s=sq: self.click(s))
-                grid.append(b)
-        self.grid = W.GridBox(grid, layout=W.Layout(grid_template_columns="repeat(8, 44px)", grid_gap="0px"))
+        self.grid = BoardButtons(self.click)
+        self.cells = self.grid.cells
         self.entry = W.Text(placeholder="type a move, e.g. 11-15 or 15x24, then Enter", continuous_update=False)
         self.entry.observe(lambda ch: self.type_move(ch["new"]) if ch["new"].strip() else None, names="value")
         self.new = W.Button(description="new game")
@@ -127,10 +154,7 @@ class CheckersBoard(W.VBox):
         return self.status.value
 
     def _redraw(self, message: str) -> None:
-        st = self.session.state
-        for sq, b in self.cells.items():
-            b.description = GLYPH[piece_char(st, sq)]
-            b.style.button_color = PICKED if sq in self.path else LAST if sq in self.last else DARK
+        self.grid.show(self.session.state, self.path, self.last)
         self.status.value = message
         self.moves.value = "<small>moves: " + (" ".join(self.session.history) or "—") + "</small>"
 

@@ -20,6 +20,10 @@ from ..games.base import IllegalMove
 from ..players.kenju_human import TeachingSession
 
 VIEW = 8  # the board window is (2·VIEW + 1)² points
+#: what an empty point shows: never "", since ipywidgets' ButtonView (8.x) leaves a button's old text on screen
+#: when its description becomes empty and it has no icon (the old stones stayed drawn after "New game")
+EMPTY = "\u00a0"
+CENTRE = "+"  # the empty centre point of an empty board, where the first stone goes
 
 
 class TeachBoard(W.VBox):
@@ -54,11 +58,20 @@ class TeachBoard(W.VBox):
             b.on_click(lambda _b, d=d: self._pan(*moves[d]))
         self.side.observe(lambda _c: self.reset_learner(), names="value")
         self.teacher.observe(lambda _c: self._set_teacher(), names="value")
-        grid = W.GridBox(self.cells, layout=W.Layout(grid_template_columns=f"repeat({n}, 31px)"))
-        left = W.VBox([grid, W.HBox(list(self.pan.values()))])
+        # the board keeps its size (31 px a point) and scrolls inside the notebook's width rather than being clipped;
+        # the line table wraps below the board when both do not fit side by side
+        grid = W.GridBox(
+            self.cells, layout=W.Layout(grid_template_columns=f"repeat({n}, 31px)", min_width=f"{31 * n + 4}px")
+        )
+        left = W.VBox([grid, W.HBox(list(self.pan.values()))], layout=W.Layout(overflow="auto", max_width="100%"))
         right = W.VBox([self.question, W.HBox(list(self.buttons.values())), self.table])
         super().__init__(
-            [W.HBox([self.side, self.teacher]), W.HBox([self.new, self.forget]), self.message, W.HBox([left, right])]
+            [
+                W.HBox([self.side, self.teacher], layout=W.Layout(flex_flow="row wrap")),
+                W.HBox([self.new, self.forget]),
+                self.message,
+                W.HBox([left, right], layout=W.Layout(flex_flow="row wrap")),
+            ]
         )
         self.reset_learner()
 
@@ -119,6 +132,15 @@ class TeachBoard(W.VBox):
     def _say(self, text: str, error: bool = False) -> None:
         self.message.value = f"<span style='color:#b00'>{escape(text)}</span>" if error else escape(text)
 
+    def drawn(self) -> dict[tuple[int, int], str]:
+        """The stones on screen, ``{point: "○" or "●"}`` (what a reader sees; tests compare it with the game)."""
+        n = 2 * VIEW + 1
+        return {
+            (self.cx - VIEW + i % n, self.cy + VIEW - i // n): b.description
+            for i, b in enumerate(self.cells)
+            if b.description in ("○", "●")
+        }
+
     def _draw(self) -> None:
         s = self.session
         at = {p: i for i, p in enumerate(s.moves)}
@@ -129,7 +151,10 @@ class TeachBoard(W.VBox):
             r, c = divmod(i, n)
             p = (self.cx - VIEW + c, self.cy + VIEW - r)
             k = at.get(p)
-            b.description = "" if k is None else ("○" if k % 2 == 0 else "●")
+            if k is None:
+                b.description = CENTRE if not at and p == (0, 0) else EMPTY
+            else:
+                b.description = "○" if k % 2 == 0 else "●"
             b.tooltip = f"{p}" + ("" if k is None else f" move {k + 1}")
             b.button_style = "warning" if p in hot else ("info" if k is not None and k == len(at) - 1 else "")
         self._say(s.message)

@@ -1,0 +1,393 @@
+"""The book (issue 32): `make book` builds a static site from the stored notebooks, with warnings as errors.
+
+Unit tests of the generator (where a claim is checked and its anchor, the bibliography from REFERENCES.md, the
+package walk, the citation and docstring helpers), small Sphinx builds with the book's own configuration (a
+widget note, prose citations; and a build that must fail), a real kernel recording ``cell``, and the whole
+book built once from the stored notebooks and checked page by page.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from pybtex.database import parse_string
+
+from tdbook import claims, results, stored
+from tdbook.book import anchors, api, build, references, scoreboard, sphinxext
+from tdbook.book.anchors import BY_CELL, BY_SOURCE, BY_TABLE, ClaimNotLocated
+from tdbook.catalog import discover
+from tests.conftest import ROOT
+
+# ----------------------------------------------------------------------------- notebooks for the tests
+
+
+def _md(text: str) -> dict:
+    return {"cell_type": "markdown", "metadata": {}, "source": text}
+
+
+def _code(source: str, count: int | None, outputs: list | None = None, tags: list | None = None) -> dict:
+    meta = {"tags": tags} if tags else {}
+    return {"cell_type": "code", "execution_count": count, "metadata": meta, "outputs": outputs or [], "source": source}
+
+
+def _table_output(ids: list[str]) -> dict:
+    rows = [[i, "paper", "Test (2026)", "1", "1", "exact", "reproduced", ""] for i in ids]
+    t = results.Table(results.CLAIM_COLUMNS, rows)
+    return {"data": {"text/html": t._repr_html_(), "text/plain": str(t)}, "metadata": {}, "output_type": "display_data"}
+
+
+def _nb() -> dict:
+    return {
+        "cells": [
+            _md("# 99 · A test chapter\n\nIntro."),
+            _code('PROFILE = "standard"', 1, tags=["parameters"]),
+            _md("## 1. The walk and its `true` values\n\ntext"),
+            _code("results.check(cid, ours=1)", 2, [_table_output(["a"])]),
+            _md("## Paper vs ours"),
+            _code("results.check(\"lit\", 3)\nresults.check('quoted', 3)", 3),
+            _md("### Paper vs ours\n\nthe same title again"),
+            _code("results.claims_table()", 4, [_table_output(["a", "b", "lit"])]),
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 4,
+    }
+
+
+# ----------------------------------------------------------------------------- where a claim is checked
+
+
+def test_headings_get_myst_anchors_unique_within_the_notebook():
+    hs = anchors.headings(_nb())
+    assert [(h.level, h.anchor, h.cell) for h in hs] == [
+        (1, "99--a-test-chapter", 0),
+        (2, "1-the-walk-and-its-true-values", 2),
+        (2, "paper-vs-ours", 4),
+        (3, "paper-vs-ours-1", 6),  # MyST's -1 for a repeated title
+    ]
+    assert hs[1].title == "1. The walk and its `true` values"
+
+
+def test_a_claim_is_located_by_the_cell_that_checked_it():
+    loc = anchors.locate(_nb(), {"id": "a", "cell": 4})
+    assert (loc.cell, loc.how, loc.heading.anchor) == (7, BY_CELL, "paper-vs-ours-1")
+    loc = anchors.locate(_nb(), {"id": "a", "cell": 2})
+    assert (loc.cell, loc.how, loc.heading.anchor) == (3, BY_CELL, "1-the-walk-and-its-true-values")
+
+
+def test_records_without_cell_fall_back_to_a_literal_call_then_to_the_first_table_listing_the_claim():
+    assert anchors.locate(_nb(), {"id": "lit"}).how == BY_SOURCE
+    assert anchors.locate(_nb(), {"id": "quoted"}).heading.anchor == "paper-vs-ours"
+    loc = anchors.locate(_nb(), {"id": "a"})
+    assert (loc.how, loc.cell) == (BY_TABLE, 3)  # the check cell's table, not the closing claims table
+    assert anchors.locate(_nb(), {"id": "b"}).heading.anchor == "paper-vs-ours-1"
+
+
+def test_a_claim_whose_check_cannot_be_located_is_refused_naming_it():
+    with pytest.raises(ClaimNotLocated, match=r"nb\.ipynb: cannot locate the check of claim 'nowhere'"):
+        anchors.locate(_nb(), {"id": "nowhere"}, where="nb.ipynb")
+    with pytest.raises(ClaimNotLocated, match=r"checked in cell In \[17\], which the stored notebook does not have"):
+        anchors.locate(_nb(), {"id": "a", "cell": 17})
+    nb = _nb()
+    nb["cells"] = [_code('results.check("x", 1)', 1)] + nb["cells"]
+    with pytest.raises(ClaimNotLocated, match="before any heading"):
+        anchors.locate(nb, {"id": "x"})
+
+
+def test_a_claim_whose_check_cannot_be_located_stops_make_book_naming_it(tmp_path, monkeypatch, capsys):
+    stem = discover()[1].stem
+    monkeypatch.setattr(results, "load_all", lambda profile: [{"notebook": stem, "claims": [{"id": "no-such"}]}])
+    assert build.build(tmp_path) == 1
+    err = capsys.readouterr().err
+    assert f"make book: notebooks/{stem}.ipynb: cannot locate the check of claim 'no-such'" in err
+    assert not (tmp_path / "book").exists()  # Sphinx never ran
+
+
+def test_locate_all_refuses_a_results_file_without_its_notebook(tmp_path):
+    with pytest.raises(FileNotFoundError, match="notebooks/99_x.ipynb is missing"):
+        scoreboard.locate_all([{"notebook": "99_x", "claims": []}], tmp_path)
+
+
+def test_the_scoreboard_links_each_claim_to_its_section(tmp_path, out_root):
+    (tmp_path / "99_test.ipynb").write_text(json.dumps(_nb()))
+    files = [{"notebook": "99_test", "title": "A test", "claims": [_record("a", 2), _record("b", 4)]}]
+    located = scoreboard.locate_all(files, tmp_path)
+    page = scoreboard.page(files, located, profile="quick")
+    assert "[a](notebooks/99_test.ipynb#1-the-walk-and-its-true-values)" in page
+    assert "[b](notebooks/99_test.ipynb#paper-vs-ours-1)" in page
+    assert scoreboard.md_escape("a|b *c* $x$ [d]") == r"a\|b \*c\* \$x\$ \[d\]"
+
+
+def _record(cid: str, cell: int) -> dict:
+    return {
+        "id": cid,
+        "cell": cell,
+        "kind": "paper",
+        "source": "Test (2026)",
+        "paper": 1,
+        "ours": 1,
+        "verdict": "reproduced",
+    }
+
+
+def test_check_records_the_running_cell_only_inside_a_kernel(session, monkeypatch):
+    assert results.running_cell() is None  # pytest is no kernel
+
+    class Shell:
+        kernel = object()
+        displayhook = type("Hook", (), {"exec_result": type("R", (), {"execution_count": 7})()})()
+
+    fake = type(sys)("IPython")
+    fake.get_ipython = lambda: Shell()
+    monkeypatch.setitem(sys.modules, "IPython", fake)
+    assert results.running_cell() == 7
+    Shell.kernel = None  # a terminal IPython: no kernel, no cell
+    assert results.running_cell() is None
+
+
+_KERNEL_CLAIMS = """[document]
+citation = "Test (2026)"
+
+[[claim]]
+id = "first"
+notebook = "99_book"
+kind = "beyond"
+source = "Test (2026) §1"
+
+[[claim]]
+id = "second"
+notebook = "99_book"
+kind = "beyond"
+source = "Test (2026) §2"
+"""
+
+
+def test_a_kernel_run_records_the_cell_that_the_stored_notebook_numbers(tmp_path, out_root, monkeypatch):
+    """In a real kernel the recorded ``cell`` is the executed notebook's ``In [n]`` of the checking cell."""
+    import papermill
+
+    d = tmp_path / "claims"
+    d.mkdir()
+    (d / "test2026.toml").write_text(_KERNEL_CLAIMS)
+    monkeypatch.setenv(claims.PATH_ENV, str(d))
+    nb = nbformat.v4.new_notebook()
+    params = nbformat.v4.new_code_cell('PROFILE = "quick"')
+    params.metadata["tags"] = ["parameters"]
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("# 99 · test"),
+        params,
+        nbformat.v4.new_code_cell('from tdbook import results\nresults.start("99_book", profile=PROFILE, seed=1)'),
+        nbformat.v4.new_markdown_cell("## 1. First"),
+        nbformat.v4.new_code_cell('results.check("first", 1.0);'),
+        nbformat.v4.new_markdown_cell("## 2. Second"),
+        nbformat.v4.new_code_cell("x = 2"),
+        nbformat.v4.new_code_cell('results.check("second", x); results.finish();'),
+    ]
+    nb.metadata["kernelspec"] = {"name": "tdbook", "display_name": "Python (tdbook)", "language": "python"}
+    src, out = tmp_path / "in.ipynb", tmp_path / "out.ipynb"
+    nbformat.write(nb, src)
+    papermill.execute_notebook(str(src), str(out), parameters={"PROFILE": "quick"}, progress_bar=False)
+    executed = stored.clean(json.loads(out.read_text()))  # as stored: the injected cell dropped, counts kept
+    recorded = json.loads((out_root / "data" / "results" / "99_book.json").read_text())["claims"]
+    where = {c["id"]: anchors.locate(executed, c) for c in recorded}
+    assert {c["id"]: c.get("cell") for c in recorded} == {"first": 4, "second": 6}
+    assert where["first"].how == where["second"].how == BY_CELL
+    assert where["first"].heading.anchor == "1-first" and where["second"].heading.anchor == "2-second"
+
+
+# ----------------------------------------------------------------------------- the bibliography
+
+
+def test_references_bib_is_generated_from_references_md():
+    assert references.stale() is None, "run `make bib`"
+
+
+def test_the_bib_round_trips_every_entry_of_references_md():
+    refs = references.read()
+    assert {"powell2000", "waterman1968", "kenjuthesis", "samuel1973note", "symmetricgammonpost2011"} <= {
+        r.key for r in refs
+    }
+    db = parse_string(references.render_bib(refs), "bibtex")
+    assert list(db.entries) == [r.key for r in refs]
+    for r in refs:
+        e = db.entries[r.key]
+        assert references.note_text(e.fields["note"]) == r.description
+        assert references.plain(e.fields["shortname"]) == r.short
+    powell = db.entries["powell2000"]
+    assert (powell.fields["title"], powell.fields["year"]) == ("Reinforcement Learning in Game Play", "2000")
+    assert str(powell.persons["author"][0]) == "Powell, Brian"
+
+
+def test_markdown_survives_the_latex_of_a_note():
+    text = "A *title* with `code_x`, 5% & $3 {braces} \\ back ~ ^ | pipe"
+    field = references.latex(text)
+    assert r"\emph{title}" in field and r"\texttt{code\_x}" in field and r"5\% \& \$3 \{braces\}" in field
+    assert references.note_text(field) == text
+
+
+def test_malformed_references_are_refused():
+    with pytest.raises(references.ReferencesError, match="same key"):
+        references.parse("- **Powell (2000)**: one\n- **powell 2000**: two\n")
+    with pytest.raises(references.ReferencesError, match="line 1: a bullet needs"):
+        references.parse("- **Powell (2000)** one\n")
+    with pytest.raises(references.ReferencesError, match="no entries"):
+        references.parse("# nothing\n")
+
+
+# ----------------------------------------------------------------------------- the package reference
+
+
+def test_every_module_of_the_package_is_on_one_api_page():
+    found = api.pages()
+    names = [m for ms in found.values() for m in ms]
+    assert len(names) == len(set(names))
+    expected = {
+        ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for p in (ROOT / "tdbook").rglob("*.py")
+        if p.stem != "__main__"
+    }
+    assert set(names) | {"tdbook"} == expected  # the package itself is on the reference's front page
+
+
+def test_a_new_top_level_module_must_be_given_a_page(tmp_path):
+    shutil.copytree(ROOT / "tdbook", tmp_path / "tdbook", ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "tdbook" / "newlayer.py").write_text('"""new"""\n')
+    with pytest.raises(api.UnplacedModule, match="tdbook.newlayer is on no page"):
+        api.pages([str(tmp_path / "tdbook")])
+
+
+# ----------------------------------------------------------------------------- citations and docstrings
+
+
+def test_short_names_are_found_in_prose_also_as_possessives():
+    names = {"Powell (2000)": "powell2000", "Sutton & Barto (1998)": "sb", "Kenju thesis": "k", "pokerkit": "p"}
+    pat = sphinxext.citation_pattern(names)
+    text = "Powell (2000) §4.3, Sutton & Barto’s (1998) grid, the Kenju thesis, pokerkits, Powell (2001)"
+    assert [m.group(0) for m in pat.finditer(text)] == ["Powell (2000)", "Sutton & Barto’s (1998)", "Kenju thesis"]
+    assert sphinxext.canonical("Sutton & Barto’s (1998)") == "Sutton & Barto (1998)"
+    looks = [m.group(0) for m in sphinxext.LOOKS_CITED.finditer("as Tesauro (1995) and Baxter et al. (1998) say")]
+    assert looks == ["Tesauro (1995)", "Baxter et al. (1998)"]
+    assert not sphinxext.LOOKS_CITED.search("TD(λ) at Fig. 4.3 (1000 episodes), 3 (2000)")
+
+
+def test_docstrings_keep_absolute_values_and_wildcards_literal():
+    lines = ["max |w| over (A1, *, C1), ``a|b`` and *emphasis*", "", "::", "", "    |x| kept", "back |y|"]
+    assert sphinxext.escape_docstring(lines) == [
+        r"max \|w\| over (A1, \*, C1), ``a|b`` and *emphasis*",
+        "",
+        "::",
+        "",
+        "    |x| kept",
+        r"back \|y\|",
+    ]
+    table = ["=====  =====", "a      |b|", "=====  ====="]
+    assert sphinxext.escape_docstring(table) == table
+    assert sphinxext.rest_problems("fine ``code`` *em*") == []
+    assert sphinxext.rest_problems("=====  ==\nlonger than  x\n=====  ==")  # a malformed table is reported
+
+
+# ----------------------------------------------------------------------------- small Sphinx builds
+
+
+def _mini_book(tmp_path: Path, chapter: dict) -> tuple[int, str, Path]:
+    """Build a two-page book (the chapter, the bibliography) with the book's configuration; (status, stderr, site)."""
+    src = tmp_path / "src"
+    (src / "notebooks").mkdir(parents=True)
+    shutil.copy(ROOT / "book" / "references.bib", src)
+    shutil.copy(ROOT / "book" / "references.md", src)
+    (src / "notebooks" / "99_test.ipynb").write_text(json.dumps(chapter))
+    (src / "index.md").write_text("# Test\n\n```{toctree}\nnotebooks/99_test\nreferences\n```\n")
+    site = tmp_path / "site"
+    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q", "-E"]
+    cmd += ["-c", str(ROOT / "book"), "-d", str(tmp_path / "doctrees"), str(src), str(site)]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    return done.returncode, done.stderr, site
+
+
+def _chapter(*cells: dict) -> dict:
+    nb = _nb()
+    nb["cells"] = [_md("# 99 · A test chapter"), *cells]
+    nb["metadata"] = {"kernelspec": {"name": "tdbook", "display_name": "Python (tdbook)", "language": "python"}}
+    return nb
+
+
+def test_a_widget_cell_and_prose_citations_render(tmp_path):
+    widget = stored.clean(
+        {"cells": [_code("panel(run, show)", 5, [], tags=["widget"])], "metadata": {}, "nbformat": 4}
+    )["cells"][0]
+    prose = _md("As Powell (2000) §4.3 shows, and Sutton & Barto's (1998) grid; the Kenju thesis.")
+    status, err, site = _mini_book(tmp_path, _chapter(prose, widget))
+    assert status == 0, err
+    page = (site / "notebooks" / "99_test.html").read_text()
+    cell = page[page.index('<div class="cell tag_widget') :]
+    output = cell[cell.index('<div class="cell_output') : cell.index("</section>")]
+    assert "<em>" in output and "_static/tdbook.css" in page  # a visible note, styled as one
+    assert " ".join(html.unescape(re.sub(r"<[^>]+>", "", output)).split()) == stored.WIDGET_NOTE.replace("`", "")
+    links = re.findall(r'<a class="reference internal" href="\.\./references\.html#([^"]+)"[^>]*>([^<]+)</a>', page)
+    assert [html.unescape(t) for _, t in links] == ["Powell (2000)", "Sutton & Barto’s (1998)", "Kenju thesis"]
+    bib_ids = set(re.findall(r'id="([^"]+)"', (site / "references.html").read_text()))
+    assert all(target in bib_ids for target, _ in links)
+
+
+def test_a_broken_link_an_unresolved_citation_and_a_missing_image_fail_the_build(tmp_path):
+    bad = _md("Tesauro (1995) says so. [A section](99_test.ipynb#no-such-section)\n\n![a figure](missing.png)")
+    status, err, _ = _mini_book(tmp_path, _chapter(_md("## 1. Only section"), bad))
+    assert status != 0
+    assert "unresolved citation 'Tesauro (1995)'" in err
+    assert "'no-such-section'" in err and "missing.png" in err
+
+
+# ----------------------------------------------------------------------------- the whole book
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    """The book built once from the stored notebooks (a couple of minutes on two cores)."""
+    out = tmp_path_factory.mktemp("book")
+    assert build.build(out) == 0, "make book failed: see the output above"
+    return build.site_dir(out)
+
+
+def _ids(path: Path) -> set[str]:
+    return set(re.findall(r'\bid="([^"]+)"', path.read_text()))
+
+
+def test_every_scoreboard_link_reaches_an_anchor_of_the_section_that_checks_the_claim(site):
+    page = (site / "scoreboard.html").read_text()
+    links = re.findall(r'<a class="reference internal" href="(notebooks/[^"#]+)#([^"]+)"><span[^>]*>([^<]+)<', page)
+    files = results.load_all("standard")
+    assert len(links) == sum(len(f["claims"]) for f in files) > 0
+    ids: dict[str, set[str]] = {}
+    for target, anchor, _ in links:
+        ids.setdefault(target, _ids(site / target))
+        assert html.unescape(anchor) in ids[target], f"{target}#{anchor}"
+    assert [html.unescape(t) for *_, t in links] == [c["id"] for f in files for c in f["claims"]]
+
+
+def test_every_chapter_shows_every_stored_figure(site):
+    for path in discover():
+        nb = json.loads(path.read_text())
+        pngs = sum("image/png" in o.get("data", {}) for c in nb["cells"] for o in c.get("outputs", []))
+        page = site / "notebooks" / f"{path.stem}.html"
+        imgs = re.findall(r'<img[^>]+src="([^"]+)"', page.read_text())
+        assert len(imgs) == pngs, path.stem
+        assert all((page.parent / src).is_file() for src in imgs)
+
+
+def test_the_bibliography_and_the_reference_cover_everything(site):
+    bib = (site / "references.html").read_text()
+    labels = re.findall(r'<span class="label"><span class="fn-bracket">\[</span>(.*?)<span class="fn-bracket">', bib)
+    assert [html.unescape(label) for label in labels] == [r.short for r in references.read()]
+    for page, names in api.pages().items():
+        ids = _ids(site / "api" / f"{page.slug}.html")
+        assert {f"module-{n}" for n in names} <= ids, page.slug
+    for guide in ("training", "outputs", "adding-a-notebook"):
+        assert (site / "guide" / f"{guide}.html").is_file()
