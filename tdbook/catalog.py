@@ -140,3 +140,23 @@ def index_markdown(profile: str = "standard") -> str:
                 title += " (incomplete run)"
         rows.append(f"| {e.number} | {title} | {doc} | " + " | ".join(cells) + " |")
     return "\n".join(rows)
+
+
+def entry_modules(path: Path) -> list[str]:
+    """The experiments modules a notebook's code cells import (``from tdbook.experiments import a as x, b`` or
+    ``from tdbook.experiments.a import f``), as files relative to the repository, in the order imported."""
+    import json
+    import re
+
+    cells = json.loads(Path(path).read_text())["cells"]
+    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    found: list[str] = []
+    for m in re.finditer(r"^\s*from tdbook\.experiments(?:\.(\w+))? import ([^\n]+)", code, re.M):
+        names = [m.group(1)] if m.group(1) else [n.split(" as ")[0].strip() for n in m.group(2).split(",")]
+        found += [f"tdbook/experiments/{n}.py" for n in names if f"tdbook/experiments/{n}.py" not in found]
+    return found
+
+
+def claims_file(entry: Entry) -> str:
+    """The claims data of a notebook's document, relative to the repository ('' for the index)."""
+    return f"tdbook/claims/{entry.document}.toml" if entry.document else ""

@@ -201,7 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("\ntdbook train: interrupted", file=sys.stderr)
             return 130
     if args.command == "list":
-        from .catalog import DOCUMENTS, ENTRIES, discover
+        from .catalog import DOCUMENTS, ENTRIES, claims_file, discover, entry_modules, notebooks_dir
 
         present = {p.stem[:2]: p.stem for p in discover()}
         for e in ENTRIES:
@@ -210,6 +210,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             if e.document:
                 d = DOCUMENTS[e.document]
                 print(f"{'':<28} reproduces {d.citation}: {d.title} ({d.kind}, {d.year}) — {e.sections}")
+                print(f"{'':<28} claims {claims_file(e)}")
+            code = entry_modules(notebooks_dir() / f"{present[e.number]}.ipynb") if e.number in present else []
+            if code:
+                print(f"{'':<28} code {', '.join(code)}")
         return 0
     return 2  # pragma: no cover - argparse enforces the choices
 

@@ -22,7 +22,7 @@ from tdbook.learners.checkers_generalization import (
     minimum,
     tally_and_replace,
 )
-from tdbook.learners.checkers_polynomial import TERMS
+from tdbook.learners.checkers_polynomial import TERMS, Polynomial
 
 
 def _state(spec: SamuelSpec | None = None) -> SamuelState:
@@ -185,3 +185,65 @@ def test_settings_are_validated():
         SamuelRun(adopt="always")
     assert SamuelRun.series(2).learn.selective and SamuelRun.series(2).learn.tally_limit == 32
     assert SamuelRun.series(2).adopt == "majority"
+
+
+def test_the_credit_assignment_fix_keeps_the_anchor_until_delta_reaches_the_minimum():
+    from tdbook.experiments.checkers_samuel import N_COUNTERS, _static_for_mover, learn_cycle
+    from tdbook.games.checkers import Checkers
+    from tdbook.games.checkers_features import N_PARAMS, scratch
+    from tdbook.players.checkers_search import search_spec
+
+    g = Checkers()
+    s0 = g.initial_state()
+    s1 = g.apply(s0, "11-15")
+    s2 = g.apply(s1, "22-18")
+    board = lambda s: np.array([*s.words, s.side], dtype=np.int64)  # noqa: E731
+    for carry in (False, True):
+        st = _state(SamuelSpec(carry_back=carry))
+        ip, fp = st.spec.arrays()
+        spec = search_spec(Polynomial(st.polynomial_weights()), SamuelRun().rules)
+        work = (np.zeros(N_PARAMS), np.zeros(N_PARAMS), np.zeros(N_PARAMS), np.zeros(len(TERMS)), scratch())
+        args = (board(s2), board(s2), board(s1), 0.0, spec, work, np.zeros(N_SAMUEL), np.zeros((8, 4), np.int64), 0,
+                np.zeros(N_COUNTERS, np.int64), 0)  # fmt: skip
+        initial = _static_for_mover(board(s2), board(s1), st.weights, 2.0**20, 0, (1 << N_PARAMS) - 1, work)
+        m = minimum(st.order, st.weights, 16)
+        # delta inside the dead zone: the anchor stays (fix) or moves on (no fix); far outside: it moves
+        _, moved, _ = learn_cycle(st.arrays_tuple, (ip, fp), initial + m / 2, *args)
+        assert moved == (not carry)
+        _, moved, _ = learn_cycle(st.arrays_tuple, (ip, fp), initial + 4 * m, *args)
+        assert moved
+
+
+def test_without_the_kick_start_black_marks_never_zero_the_leader():
+    on = AlphaBeta(SamuelRun(seed=2, black_marks=1), 4)
+    off = AlphaBeta(SamuelRun(seed=2, black_marks=1, reset=False), 4)
+    tr.run(on, 4, progress=False)
+    tr.run(off, 4, progress=False)
+    assert off.log["zeroed"].sum() == 0 and np.array_equal(on.log["zeroed"], on.log["adopted"] == 0)
+    assert on.log["marks"].sum() == 0 and on.log["zeroed"].sum() > 0
+    marks, want = 0, []
+    for a in off.log["adopted"]:
+        marks = 0 if a else marks + 1
+        want.append(marks)
+    assert off.log["marks"].tolist() == want
+    assert SamuelRun.series(2).learn.carry_back and not SamuelRun.series(1).learn.carry_back
+
+
+def test_book_games_follow_training_games_only_deterministically_and_resume(tmp_path):
+    from tdbook.experiments.checkers_book_learning import BookGames, BookRun
+    from tdbook.games.checkers_book import split_games
+
+    spec = BookRun(seed=3)
+    whole = BookGames(spec, 3)
+    tr.run(whole, 3, progress=False)
+    train, held = split_games()
+    L = whole.log
+    assert np.isin(L["game"], train).all() and not np.isin(L["game"], held).any()
+    assert np.all(L["agreed"] <= L["choices"]) and L["agreed"].sum() > 0 and L["cycles"].sum() > 0
+    assert L["updates"].sum() > 0 and L["replaced"].sum() > 0
+    ck = tmp_path / "b.npz"
+    tr.run(BookGames(spec, 3), 3, checkpoint=ck, checkpoint_every=1, progress=False, stop_after=2)
+    again = BookGames(spec, 3)
+    tr.run(again, 3, checkpoint=ck, progress=False)
+    for k, v in whole.arrays().items():
+        assert np.array_equal(v, again.arrays()[k]), k

@@ -71,9 +71,11 @@ def test_match_plays_each_start_twice_with_colours_swapped():
 
 
 def test_config_and_powells_arithmetic():
-    assert config("quick").PERFT_DEPTH >= 1 and config("standard").MATCH_BALLOTS == 157
-    with pytest.raises(ValueError, match="MATCH_BALLOTS"):
-        config("quick", MATCH_BALLOTS=400)
+    assert config("quick").PERFT_DEPTH >= 1 and config("standard").ROTE_BALLOTS == 157
+    with pytest.raises(ValueError, match="VERIFY_BALLOTS"):
+        config("quick", VERIFY_BALLOTS=400)
+    with pytest.raises(ValueError, match="RATING_REPS"):
+        config("quick", RATING_REPS=3)
     assert centuries_log10() == pytest.approx(21.0, abs=0.1)
 
 

@@ -307,6 +307,29 @@ def test_list_names_documents_by_citation_and_says_what_is_coming():
     assert "(coming)" in r.stdout or all(f"{n:02d}_" in r.stdout for n in range(10))
 
 
+def test_list_gives_each_notebook_its_claims_file_and_the_experiments_modules_its_cells_import(tmp_path):
+    from tdbook.catalog import BY_NUMBER, claims_file, discover, entry_modules
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("from tdbook.experiments import not_code"),
+        nbformat.v4.new_code_cell(
+            "from tdbook import results\nfrom tdbook.experiments import kenju as k3, kenju_ram\n"
+            "from tdbook.experiments.backgammon_analysis import agreement\nfrom tdbook.experiments import kenju"
+        ),
+    ]
+    p = tmp_path / "x.ipynb"
+    nbformat.write(nb, p)
+    assert entry_modules(p) == [f"tdbook/experiments/{m}.py" for m in ("kenju", "kenju_ram", "backgammon_analysis")]
+    r = _tdbook("list")
+    for path in discover():
+        e = BY_NUMBER[path.stem[:2]]
+        block = r.stdout.split(path.stem, 1)[1].split("\n0", 1)[0]
+        for f in [claims_file(e), *entry_modules(path)] if e.document else []:
+            assert f in block and (ROOT / f).is_file(), f"{path.stem}: {f}"
+        assert e.number == "00" or entry_modules(path), f"{path.stem} imports no experiments module"
+
+
 def test_train_without_a_game_lists_every_trainer_and_its_options():
     from tdbook.cli import TRAINERS
 

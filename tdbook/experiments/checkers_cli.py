@@ -1,7 +1,9 @@
-"""``python -m tdbook train checkers``: train Samuel's learning program (Alpha/Beta self-play) or TD-Leaf(λ) on
-Samuel's terms, with a progress bar, atomic checkpoints and exact resume (Powell (2000) §3.3).
+"""``python -m tdbook train checkers``: train Samuel's learning program (Alpha/Beta self-play, or following the
+master games of the ACF archive: ``samuel-book``) or TD-Leaf(λ) on Samuel's terms, with a progress bar, atomic
+checkpoints and exact resume (Powell (2000) §3.3).
 
     python -m tdbook train checkers --method samuel --games 3000 --seed 1
+    python -m tdbook train checkers --method samuel-book --games 7502 --seed 1
     python -m tdbook train checkers --method tdleaf --games 3000 --seed 1 --alpha 1.0
 
 Rerun the same command after an interruption and it resumes from its checkpoint (default
@@ -26,6 +28,7 @@ from ..core.storage import code_version, write_sidecar
 from ..learners.checkers_generalization import NEGATIVES, SAMUEL_TERMS, TALLIES
 from ..learners.checkers_tdleaf import TDLeafSpec
 from . import checkers_training as tr
+from .checkers_book_learning import BookGames, BookRun
 from .checkers_samuel import AlphaBeta, SamuelRun
 from .checkers_tdleaf import TDLeaf, TDLeafRun
 
@@ -37,8 +40,8 @@ def parser() -> argparse.ArgumentParser:
         "terms and search (Powell (2000) §3.3). Checkpoints atomically and resumes: rerun the same command after an "
         "interruption and it ends with the same weights.",
     )
-    ap.add_argument("--method", required=True, choices=["samuel", "tdleaf"], help="the learner")
-    ap.add_argument("--games", type=int, required=True, help="self-play games in total")
+    ap.add_argument("--method", required=True, choices=["samuel", "samuel-book", "tdleaf"], help="the learner")
+    ap.add_argument("--games", type=int, required=True, help="games in total (self-play, or book games followed)")
     ap.add_argument("--seed", type=int, default=1, help="seed: the first polynomial's terms and the ballot order")
     s = ap.add_argument_group("samuel")
     s.add_argument("--series", type=int, default=1, choices=[1, 2], help="Samuel's first or second series")
@@ -47,6 +50,10 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--tally-limit", type=int, default=None, help="tallies before a term leaves (8; series 2: 32)")
     s.add_argument("--update-every", type=int, default=1, help="recompute the coefficients every k moves")
     s.add_argument("--no-recompute", action="store_true", help="compare with the score saved when the move was chosen")
+    s.add_argument("--carry-back", action=argparse.BooleanOptionalAction, default=None,
+                   help="the credit-assignment fix (default: off in series 1, on in series 2)")  # fmt: skip
+    s.add_argument("--no-reset", action="store_true", help="black marks never zero the leading term (no kick-start)")
+    s.add_argument("--adopt", choices=["win", "majority"], default=None, help="when Beta takes Alpha's polynomial")
     t = ap.add_argument_group("tdleaf")
     t.add_argument("--alpha", type=float, default=1.0, help="step size on θ (coefficients = unit · θ)")
     t.add_argument("--lambda", dest="lam", type=float, default=0.7, help="trace decay λ")
@@ -59,23 +66,38 @@ def parser() -> argparse.ArgumentParser:
     return ap
 
 
-def make_run(a: argparse.Namespace) -> AlphaBeta | TDLeaf:
+def make_run(a: argparse.Namespace) -> AlphaBeta | BookGames | TDLeaf:
     """The run the options describe (ValueError naming a bad option)."""
     if a.games < 1:
         raise ValueError(f"--games must be a positive number, got {a.games}")
     if a.seed < 0:
         raise ValueError(f"--seed must be >= 0, got {a.seed}")
-    if a.method == "samuel":
+    if a.method in ("samuel", "samuel-book"):
         kw = {"update_every": a.update_every, "recompute_initial": not a.no_recompute}
-        for k in ("tally", "negative", "tally_limit"):
+        for k in ("tally", "negative", "tally_limit", "carry_back"):
             if getattr(a, k) is not None:
                 kw[k] = getattr(a, k)
+        if a.method == "samuel-book":
+            if a.no_reset or a.adopt is not None:
+                raise ValueError("--no-reset and --adopt are about Beta; book games have no Beta")
+            return BookGames(BookRun(SamuelRun.series(a.series, **kw).learn, seed=a.seed), a.games)
+        if a.no_reset:
+            kw["reset"] = False
+        if a.adopt is not None:
+            kw["adopt"] = a.adopt
         return AlphaBeta(SamuelRun.series(a.series, seed=a.seed, **kw), a.games)
     return TDLeaf(TDLeafRun(TDLeafSpec(alpha=a.alpha, lam=a.lam), seed=a.seed), a.games)
 
 
-def summary(r: AlphaBeta | TDLeaf) -> dict:
+def summary(r: AlphaBeta | BookGames | TDLeaf) -> dict:
     """What the sidecar says about the run's games and its polynomial."""
+    if isinstance(r, BookGames):
+        return {
+            "book_moves_found": [int(r.log["agreed"].sum()), int(r.log["choices"].sum())],
+            "replacements": int(r.log["replaced"].sum()),
+            "active": r.alpha.active,
+            "polynomial": r.alpha.polynomial_weights(),
+        }
     res = r.log["result"]
     if isinstance(r, AlphaBeta):
         return {
@@ -92,7 +114,7 @@ def summary(r: AlphaBeta | TDLeaf) -> dict:
     }
 
 
-def shipped_arrays(r: AlphaBeta | TDLeaf) -> dict[str, np.ndarray]:
+def shipped_arrays(r: AlphaBeta | BookGames | TDLeaf) -> dict[str, np.ndarray]:
     """What the weights file keeps of a run: its state and logs, with Samuel's replacement events (one row each,
     the bulk of a long run) summed up as the count of replacements at each tally (``log_removal_tallies``)."""
     out = r.arrays()

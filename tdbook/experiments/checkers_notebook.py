@@ -1,37 +1,44 @@
 """Notebook 02's knobs and the runs behind its sections (Powell (2000) ch. 3: Samuel's checkers program; Samuel 1959):
-each function returns data; the figures are in :mod:`tdbook.plots.checkers_search` and
-:mod:`tdbook.plots.checkers_learning`.
+each function returns data; the figures are in :mod:`tdbook.plots.checkers_search`,
+:mod:`tdbook.plots.checkers_learning` and :mod:`tdbook.plots.checkers_ladder`.
 
-The learned players come from the shipped weights ``data/checkers_samuel.npz`` and ``data/checkers_tdleaf.npz``
-(each with the command that made it in its sidecar); the ``full`` profile retrains them from scratch under
-``build/full/`` with those commands (``RETRAIN``).
+The learned players come from the shipped weights ``data/checkers_samuel.npz`` (self-play),
+``data/checkers_samuel_book.npz`` (book games) and ``data/checkers_tdleaf.npz``, the ladder and the study of the
+learner from ``data/checkers_ladder.npz`` and ``data/checkers_samuel_study.npz`` (:mod:`.checkers_ladder`,
+:mod:`.checkers_samuel_study`), each with the command that made it in its sidecar; the ``full`` profile
+retrains the weights and runs the ladder and the study again under ``build/full/`` with those commands
+(``RETRAIN``).
 """
 
 from __future__ import annotations
 
 import math
-import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from scipy import stats
 from tqdm.auto import tqdm
 
 from ..core import profiles
 from ..core.paths import data_dir, output_root
 from ..core.storage import read_sidecar
 from ..learners.checkers_generalization import SAMUEL_TERMS, SamuelSpec
-from ..learners.checkers_polynomial import N_TERMS, SAMUEL_42_GAMES, TERMS, Polynomial
-from ..learners.checkers_tdleaf import TDLeafSpec, weights_of
-from ..players.checkers import Player, material_player, random_player, samuel_player
+from ..learners.checkers_polynomial import SAMUEL_42_GAMES, Polynomial
+from ..learners.checkers_tdleaf import TDLeafSpec
+from ..players.checkers import Player, material_player, samuel_player
 from ..players.checkers_search import SearchRules
+from . import checkers_ladder as cl
 from . import checkers_match as cm
 from . import checkers_rote as rote
+from . import checkers_samuel_study as ss
 from . import checkers_training as tr
+from .checkers_book_learning import BookGames, BookRun
 from .checkers_rote import RoteTraining
-from .checkers_samuel import AlphaBeta, SamuelRun, initial_polynomial
+from .checkers_samuel import AlphaBeta, SamuelRun
 from .checkers_tdleaf import TDLeaf, TDLeafRun
+from .ratings import Ratings
 
 #: the 38 terms of Samuel's list, in the order of the learning logs
 TERM_NAMES = SAMUEL_TERMS
@@ -48,12 +55,9 @@ PROFILES: dict[str, dict[str, Any]] = {
         "ROTE_MEASURE_AT": 2_000,
         "ROTE_WINDOW": 20,
         "ROTE_BALLOTS": 8,
-        "FIRST_SEEDS": 3,
-        "VARIANT_GAMES": 10,
-        "VARIANT_BALLOTS": 4,
-        "CURVE_POINTS": 2,
-        "CURVE_BALLOTS": 4,
-        "MATCH_BALLOTS": 5,
+        "SHORT_GAMES": 6,
+        "RATING_REPS": 40,
+        "VERIFY_BALLOTS": 1,
         "RETRAIN": False,
     },
     "standard": {
@@ -66,12 +70,9 @@ PROFILES: dict[str, dict[str, Any]] = {
         "ROTE_MEASURE_AT": 53_000,
         "ROTE_WINDOW": 100,
         "ROTE_BALLOTS": 157,
-        "FIRST_SEEDS": 20,
-        "VARIANT_GAMES": 400,
-        "VARIANT_BALLOTS": 60,
-        "CURVE_POINTS": 6,
-        "CURVE_BALLOTS": 30,
-        "MATCH_BALLOTS": 157,
+        "SHORT_GAMES": 200,
+        "RATING_REPS": 400,
+        "VERIFY_BALLOTS": 3,
         "RETRAIN": False,
     },
     "full": {
@@ -84,12 +85,9 @@ PROFILES: dict[str, dict[str, Any]] = {
         "ROTE_MEASURE_AT": 53_000,
         "ROTE_WINDOW": 200,
         "ROTE_BALLOTS": 157,
-        "FIRST_SEEDS": 50,
-        "VARIANT_GAMES": 3000,
-        "VARIANT_BALLOTS": 157,
-        "CURVE_POINTS": 12,
-        "CURVE_BALLOTS": 157,
-        "MATCH_BALLOTS": 157,
+        "SHORT_GAMES": 1000,
+        "RATING_REPS": 1000,
+        "VERIFY_BALLOTS": 10,
         "RETRAIN": True,
     },
 }
@@ -103,9 +101,11 @@ def config(profile: str, **knobs: Any) -> profiles.Config:
             raise ValueError(f"{name} must be >= 1, got {v!r}")
     if not 1 <= cfg.PERFT_DEPTH <= 17:
         raise ValueError(f"PERFT_DEPTH must be in 1..17, got {cfg.PERFT_DEPTH}")
-    for name in ("ROTE_BALLOTS", "VARIANT_BALLOTS", "CURVE_BALLOTS", "MATCH_BALLOTS"):
+    for name in ("ROTE_BALLOTS", "VERIFY_BALLOTS"):
         if cfg[name] > 157:
             raise ValueError(f"{name} must be at most the 157 ballots, got {cfg[name]}")
+    if cfg.RATING_REPS < 10:
+        raise ValueError(f"RATING_REPS must be at least 10, got {cfg.RATING_REPS}")
     return cfg
 
 
@@ -125,7 +125,7 @@ def centuries_log10() -> float:
 # ----------------------------------------------------------------------------- shipped weights
 
 
-SHIPPED = {"samuel": "checkers_samuel.npz", "tdleaf": "checkers_tdleaf.npz"}
+SHIPPED = {"samuel": "checkers_samuel.npz", "samuel-book": "checkers_samuel_book.npz", "tdleaf": "checkers_tdleaf.npz"}
 
 
 def weights_path(method: str, profile: str) -> Path:
@@ -145,15 +145,7 @@ def shipped_command(method: str) -> str:
 def retrain_argv(command: str, out: Path, progress: bool = True) -> list[str]:
     """The options of a ``python -m tdbook train checkers …`` command with its ``--out`` (and ``--force``)
     replaced by ``out``."""
-    head = ["python", "-m", "tdbook", "train", "checkers"]
-    words = shlex.split(command)
-    if words[:5] != head:
-        raise ValueError(f"not a 'python -m tdbook train checkers' command: {command!r}")
-    argv = words[5:]
-    if "--out" in argv:
-        argv = argv[: argv.index("--out")] + argv[argv.index("--out") + 2 :]
-    argv = [a for a in argv if a not in ("--force", "--no-progress")] + ["--out", str(out)]
-    return argv + ([] if progress else ["--no-progress"])
+    return tr.rerun_argv(command, "python -m tdbook train checkers", out, progress)
 
 
 def retrain(method: str, progress: bool = True) -> Path:
@@ -219,17 +211,9 @@ class Learned:
 
 
 def samuel_run_of(d: dict[str, Any]) -> SamuelRun:
-    """The :class:`SamuelRun` of a file's settings."""
-    return SamuelRun(
-        SamuelSpec(**d["learn"]),
-        d["seed"],
-        d["adopt"],
-        d["black_marks"],
-        SearchRules(**d["rules"]),
-        d["move_limit"],
-        d["quiet_limit"],
-        d["piece_weight"],
-    )
+    """The :class:`SamuelRun` of a file's settings (a setting the file predates takes its default)."""
+    kw = {k: v for k, v in d.items() if k in SamuelRun.__dataclass_fields__ and k not in ("learn", "rules")}
+    return SamuelRun(SamuelSpec(**d["learn"]), rules=SearchRules(**d["rules"]), **kw)
 
 
 def learned(method: str, profile: str = "standard") -> Learned:
@@ -242,64 +226,7 @@ def learned(method: str, profile: str = "standard") -> Learned:
     return Learned(method, path, poly, meta, arrays)
 
 
-def players(samuel: Learned, tdleaf: Learned) -> dict[str, Player]:
-    """The strength table's players, all at Samuel's ply rules with plausibility ordering: random, material α-β,
-    Samuel (initial weights), Samuel (learned), TD-Leaf (learned)."""
-    return {
-        "random": random_player(),
-        "material α-β": material_player(),
-        "Samuel (initial)": samuel_player(initial_polynomial(samuel.samuel_run()), name="Samuel (initial)"),
-        "Samuel (learned)": samuel_player(samuel.poly, name="Samuel (learned)"),
-        "TD-Leaf (learned)": samuel_player(tdleaf.poly, name="TD-Leaf (learned)"),
-    }
-
-
 # ----------------------------------------------------------------------------- learning logs
-
-
-def powers_to_weights(powers: np.ndarray, piece_weight: float = 2.0**20) -> Polynomial:
-    """The polynomial of one row of a Samuel run's log (sign · (power + 1) per term of SAMUEL_TERMS)."""
-    w = {}
-    for t, p in enumerate(np.asarray(powers, dtype=np.int64)):
-        if p:
-            w[SAMUEL_TERMS[t]] = float(np.sign(p)) * 2.0 ** (abs(int(p)) - 1)
-    return Polynomial(w, piece_weight)
-
-
-def theta_to_weights(theta: np.ndarray, unit: float, piece_weight: float = 2.0**20) -> Polynomial:
-    """The polynomial of a TD-Leaf θ."""
-    w = np.zeros(N_TERMS)
-    weights_of(np.asarray(theta, dtype=np.float64), unit, w)
-    return Polynomial({TERMS[k]: float(w[k]) for k in np.flatnonzero(w)}, piece_weight)
-
-
-def polynomial_at(run: Learned, game: int) -> Polynomial:
-    """The run's polynomial after ``game`` games (0: the first polynomial)."""
-    if run.method == "samuel":
-        if game == 0:
-            return initial_polynomial(run.samuel_run())
-        return powers_to_weights(run.arrays["log_powers"][game - 1], run.poly.piece_weight)
-    if game == 0:
-        return Polynomial({}, run.poly.piece_weight)
-    unit = run.meta["settings"]["learn"]["unit"]
-    return theta_to_weights(run.arrays["log_theta"][game - 1], unit, run.poly.piece_weight)
-
-
-def learning_curve(
-    run: Learned, points: int, ballots: int, opponent: Player | None = None, progress: bool = True
-) -> dict[str, np.ndarray]:
-    """Strength against ``opponent`` (material α-β) of the run's polynomial at ``points`` + 1 game counts evenly
-    spaced from 0 to the end: games, score, s.e."""
-    games = int(run.meta["games"])
-    at = np.unique(np.linspace(0, games, points + 1).round().astype(int))
-    opp = opponent if opponent is not None else material_player()
-    starts = cm.start_positions(ballots)
-    sc, se = [], []
-    for g in tqdm(at, desc=f"{run.method} learning curve", disable=not progress):
-        r = cm.match(samuel_player(polynomial_at(run, int(g)), name=f"{run.method}@{g}"), opp, starts)
-        sc.append(r.score)
-        se.append(r.stderr)
-    return {"games": at, "score": np.array(sc), "stderr": np.array(se)}
 
 
 def queue_picture(run: Learned, games: int | None = None) -> np.ndarray:
@@ -310,123 +237,106 @@ def queue_picture(run: Learned, games: int | None = None) -> np.ndarray:
     return (p != 0).astype(np.int8)
 
 
-# ----------------------------------------------------------------------------- Samuel's first games
-
-
-@dataclass(frozen=True)
-class FirstGames:
-    """The first ``games`` games of Samuel runs from several seeds: per seed the changes of the leading term and
-    Alpha's losses (and wins, draws)."""
-
-    seeds: tuple[int, ...]
-    top_changes: np.ndarray
-    losses: np.ndarray
-    wins: np.ndarray
-    draws: np.ndarray
-
-
-def first_games(spec: SamuelRun, seeds: int, games: int = 7, first_seed: int = 1, progress: bool = True) -> FirstGames:
-    """Samuel's first series in its first ``games`` games (Powell 2000 §3.3: "α changed the top of its
-    parameter list 14 times and lost 4 of 7"), once per seed ``first_seed``, ``first_seed + 1``, …"""
-    tc, lo, wi, dr = [], [], [], []
-    ss = tuple(range(first_seed, first_seed + seeds))
-    for s in tqdm(ss, desc=f"first {games} games", disable=not progress):
-        r = AlphaBeta(_with_seed(spec, s), games)
-        tr.run(r, games, progress=False)
-        res = r.log["result"]
-        tc.append(int(r.log["top_changes"].sum()))
-        lo.append(int((res < 0).sum()))
-        wi.append(int((res > 0).sum()))
-        dr.append(int((res == 0).sum()))
-    return FirstGames(ss, np.array(tc), np.array(lo), np.array(wi), np.array(dr))
-
-
-def _with_seed(spec: SamuelRun, seed: int) -> SamuelRun:
-    from dataclasses import replace
-
-    return replace(spec, seed=seed)
-
-
-# ----------------------------------------------------------------------------- variants
+def book_games_gain(run: Learned, games: int = 1000) -> tuple[float, float, float]:
+    """The book-game learner's share of the master's moves found in its first and last ``games`` book games, and
+    the difference (its own search at the time; training games)."""
+    a, c = run.arrays["log_agreed"], run.arrays["log_choices"]
+    first = float(a[:games].sum() / c[:games].sum())
+    last = float(a[-games:].sum() / c[-games:].sum())
+    return first, last, last - first
 
 
 @dataclass
-class Variant:
-    """A short Samuel run with one option changed, and its measures."""
+class ShortRun:
+    """A short self-play run with one reading changed, for the counts the study does not keep."""
 
     name: str
     run: AlphaBeta
-    games: int
-    vs_material: cm.MatchResult | None = None
 
     @property
     def replacements_per_move(self) -> float:
-        c = self.run.log["cycles"][: self.games].sum()
-        return float(self.run.log["replaced"][: self.games].sum() / c) if c else float("nan")
+        c = self.run.log["cycles"].sum()
+        return float(self.run.log["replaced"].sum() / c) if c else float("nan")
 
     @property
-    def volatility(self) -> float:
-        """Mean change of the coefficient vector from game to game over the second half of the run: the
-        summed |Δ (sign · power)| of the 38 terms (a term entering or leaving counts its power)."""
-        d = self._changes()
-        return float(d.mean()) if d.size else float("nan")
-
-    def _changes(self) -> np.ndarray:
-        p = self.run.powers[: self.games].astype(np.int64)
-        return np.abs(np.diff(p[self.games // 2 :], axis=0)).sum(axis=1)
-
-    @property
-    def volatility_stderr(self) -> float:
-        """Standard error of :attr:`volatility` (games taken as independent)."""
-        d = self._changes()
-        return float(d.std(ddof=1) / np.sqrt(d.size)) if d.size > 1 else float("nan")
-
-    def more_volatile_than(self, other: Variant, z: float = 1.96) -> tuple[bool, float]:
-        """Whether this run's coefficients change more from game to game than ``other``'s by more than ``z``
-        combined standard errors; and the difference in standard errors."""
-        se = math.hypot(self.volatility_stderr, other.volatility_stderr)
-        k = (self.volatility - other.volatility) / se if se > 0 else float("nan")
-        return bool(k > z), float(k)
-
-    @property
-    def leader_changes_per_game(self) -> float:
-        return float(self.run.log["top_changes"][: self.games].mean())
+    def tally_at_removal(self) -> int:
+        return tally_at_removal(self.run.events)
 
 
-def variants(
-    games: int,
-    ballots: int,
-    seed: int = 1,
-    options: dict[str, dict[str, Any]] | None = None,
-    progress: bool = True,
-) -> list[Variant]:
-    """Samuel runs of ``games`` games differing in one option each (module docstring of
-    :mod:`tdbook.learners.checkers_generalization`), each then matched against material α-β over ``ballots``
-    ballots.  Default options: Powell's readings (series 1), the notes' tally, the second series, the
-    coefficients recomputed every 8 moves, the saved (not recomputed) initial score."""
-    opts = options or VARIANTS
-    out = []
-    starts = cm.start_positions(ballots)
-    mat = material_player()
-    for name, kw in tqdm(opts.items(), desc="Samuel variants", disable=not progress):
-        series = kw.get("series", 1)
-        spec = SamuelRun.series(series, seed=seed, **{k: v for k, v in kw.items() if k != "series"})
+def short_runs(games: int, seed: int = 1, progress: bool = True) -> dict[str, ShortRun]:
+    """``games`` self-play games of the notes' tally reading (the lowest C collects the tally; Samuel 1959) and of
+    the second series (whose tally limit is 32), from ``seed``."""
+    out = {}
+    for name, spec in tqdm({"notes' tally (lowest C)": SamuelRun(seed=seed, learn=SamuelSpec(tally="lowest")),
+                            "second series": SamuelRun.series(2, seed=seed)}.items(), desc="short runs",
+                           disable=not progress):  # fmt: skip
         r = AlphaBeta(spec, games)
         tr.run(r, games, progress=False)
-        v = Variant(name, r, games)
-        v.vs_material = cm.match(samuel_player(r.polynomial(), name=name), mat, starts)
-        out.append(v)
+        out[name] = ShortRun(name, r)
     return out
 
 
-VARIANTS: dict[str, dict[str, Any]] = {
-    "Powell's readings (series 1)": {},
-    "notes' tally (lowest C)": {"tally": "lowest"},
-    "second series (Powell)": {"series": 2},
-    "second series, notes' negative delta": {"series": 2, "negative": "all"},
-    "coefficients every 8 moves": {"update_every": 8},
-    "saved initial score": {"recompute_initial": False},
-}
+# ----------------------------------------------------------------------------- the ladder and the study
+
+
+def ladder_and_ratings(profile: str, reps: int, progress: bool = True) -> tuple[cl.LadderResult, Ratings]:
+    """The ladder (shipped, or played again in the full profile) and its ratings with ``reps`` bootstrap draws."""
+    lad = cl.ladder(profile, progress)
+    return lad, lad.ratings(reps=reps)
+
+
+def rating_rows(lad: cl.LadderResult, r: Ratings) -> list[list[str]]:
+    """The ladder's table: player, Elo [95 %], book agreement ± s.e., what it is."""
+    rows = []
+    for n in r.order():
+        e, lo, hi = r.of(n)
+        a = lad.agreement[n]
+        rows.append([n, f"{e:+.0f}", f"[{lo:+.0f}, {hi:+.0f}]", f"{100 * a.share:.1f} ± {100 * a.stderr:.1f}",
+                     cl.ROSTER[n][0]])  # fmt: skip
+    return rows
+
+
+def agreement_rank_correlation(lad: cl.LadderResult, r: Ratings) -> float:
+    """Spearman's rank correlation of book agreement with rating over the players at the equal search."""
+    names = [n for n in cl.EQUAL_SEARCH if n in lad.names]
+    return float(stats.spearmanr([lad.agreement[n].share for n in names], [r.of(n)[0] for n in names])[0])
+
+
+def stabiliser_effects(st: ss.Study) -> dict[str, dict[str, tuple[float, float, float]]]:
+    """Each stabiliser's effect (the second series minus the same runs without it, seed by seed): the Elo it
+    adds after the runs and the volatility it removes, each a mean with its 95 % interval."""
+    out = {}
+    for name, ablation in ss.STABILISERS.items():
+        e, elo_lo, elo_hi = st.effect(ablation, "elo")
+        v, v_lo, v_hi = st.effect(ablation, "volatility")
+        out[name] = {"elo": (-e, -elo_hi, -elo_lo), "volatility": (v, v_lo, v_hi)}
+    return out
+
+
+#: the ladder's players a reader can play without building anything (shipped weights)
+SHIPPED_PLAYERS = ("TD-Leaf (learned)", "Samuel (learned)", "Samuel (book games)")
+
+
+def opponent(r: Ratings, profile: str = "standard") -> tuple[str, Player]:
+    """The highest-rated of the ladder's players with shipped weights, to play against in the notebook."""
+    name = next(n for n in r.order() if n in SHIPPED_PLAYERS)
+    spec = cl.LadderSpec((name, cl.ANCHOR))
+    return name, cl.players_of(spec, cl.Context(spec, profile))[name]
+
+
+def _interval(x: tuple[float, float, float], fmt: str = "+.0f") -> str:
+    return f"{x[0]:{fmt}} [{x[1]:{fmt}}, {x[2]:{fmt}}]"
+
+
+def study_rows(st: ss.Study) -> list[list[str]]:
+    """The study's table: per configuration its Elo after the runs, gain over the first polynomial, volatility,
+    replacements per move and leader changes per game (means over seeds, 95 % intervals)."""
+    rows = []
+    for c in st.spec.configs:
+        sm = st.summary(c)
+        rows.append([c, _interval(sm["elo"]), _interval(sm["gain"]), _interval(sm["volatility"], ".0f"),
+                     f"{sm['replacements per move'][0]:.3f}", f"{sm['leader changes per game'][0]:.1f}"])  # fmt: skip
+    return rows
 
 
 # ----------------------------------------------------------------------------- rote learning
@@ -496,15 +406,17 @@ def rote_study(
 
 
 def explore(method: str = "samuel", games: int = 30, tally: str = "threshold", series: int = 1, seed: int = 1):
-    """A short learning run for the notebook's panel: Samuel's Alpha/Beta (with the tally rule and series) or
-    TD-Leaf(λ); returns the run."""
+    """A short learning run for the notebook's panel: Samuel's Alpha/Beta (with the tally rule and series),
+    Samuel's learner following ``games`` ACF training games (``"samuel-book"``) or TD-Leaf(λ); returns the run."""
     if not isinstance(games, int) or not 1 <= games <= 2000:
         raise ValueError(f"games must be an int in 1..2000, got {games!r}")
     if method == "samuel":
-        r: AlphaBeta | TDLeaf = AlphaBeta(SamuelRun.series(series, seed=seed, tally=tally), games)
+        r: AlphaBeta | BookGames | TDLeaf = AlphaBeta(SamuelRun.series(series, seed=seed, tally=tally), games)
+    elif method == "samuel-book":
+        r = BookGames(BookRun(SamuelSpec.series(series, tally=tally), seed=seed), games)
     elif method == "tdleaf":
         r = TDLeaf(TDLeafRun(TDLeafSpec(), seed=seed), games)
     else:
-        raise ValueError(f"method must be 'samuel' or 'tdleaf', got {method!r}")
+        raise ValueError(f"method must be 'samuel', 'samuel-book' or 'tdleaf', got {method!r}")
     tr.run(r, games, desc=f"{method}: {games} games")
     return r

@@ -38,6 +38,7 @@ from ..learners.checkers_generalization import (
     F_SURE_SCORE,
     N_SAMUEL,
     P_ACTIVE,
+    P_CARRY,
     P_PMAX,
     P_RECOMPUTE,
     P_UPDATE_EVERY,
@@ -98,13 +99,60 @@ def _static_for_mover(board, parent, weights, pw, construction, need, scratch) -
 
 
 @njit(cache=True)
+def learn_cycle(alpha, learn, v, leaf, anchor, anchor_parent, saved, a_spec, scratch, u, events, n_events, counters,
+                leader):  # fmt: skip
+    """One learning cycle after a search of the learner (module docstring of
+    :mod:`tdbook.learners.checkers_generalization`): ``v`` = the backed-up score of the current board for the
+    learner, ``leaf`` = the board at the end of its principal variation, ``anchor`` / ``anchor_parent`` = the
+    board delta is taken against (the learner's previous board, or an earlier one under the credit-assignment
+    fix) and the board before it, ``saved`` = the anchor's score when its move was chosen.  Updates the
+    learner's arrays and its search spec ``a_spec`` in place, appends replacement events, counts into
+    ``counters``.  Returns (events written, whether the anchor moves to the current board, the leading term)."""
+    order, corr, used, tally, adjusted, weights = alpha
+    ip, fp = learn
+    a_ints, a_floats = a_spec
+    n_active = ip[P_ACTIVE]
+    need = active_need(order, n_active)
+    s_now = _static_for_mover(anchor, anchor_parent, weights, a_floats[F_PIECE], a_ints[I_CONSTRUCTION], need, scratch)
+    terms = scratch[3]
+    for t in range(N_SAMUEL):
+        u[t] = -terms[TERM_INDEX[t]]  # the terms are credited to the side that had just moved
+    initial = s_now if ip[P_RECOMPUTE] == 1 else saved
+    delta = v - initial
+    d_prev = credit(anchor[0], anchor[1]) - credit(anchor[2], anchor[3])
+    d_leaf = credit(leaf[0], leaf[1]) - credit(leaf[2], leaf[3])
+    sure = abs(v) >= fp[F_SURE_SCORE]
+    m = minimum(order, weights, n_active)
+    changed = correlate(alpha, ip, fp, u, delta, initial, d_prev != d_leaf, sure, m)
+    counters[C_CYCLES] += 1
+    if changed:
+        counters[C_UPDATES] += 1
+        counters[C_ADJUST] += changed
+    if counters[C_CYCLES] % ip[P_UPDATE_EVERY] == 0:
+        coefficients(order, corr, n_active, ip[P_PMAX], weights)
+    before = n_events
+    n_events = tally_and_replace(alpha, ip, m, events, n_events)
+    for e in range(before, min(n_events, events.shape[0])):
+        weights[TERM_INDEX[events[e, 1]]] = 0.0  # the term that left the polynomial
+    counters[C_REPLACED] += n_events - before
+    for k in range(N_TERMS):
+        a_floats[k] = weights[k]
+    a_ints[I_NEED] = weight_need(weights)
+    lead = _leader(order, corr, n_active)
+    if lead != leader:
+        counters[C_TOP] += 1
+    moved = ip[P_CARRY] == 0 or (delta != 0.0 and abs(delta) >= m)
+    return n_events, moved, lead
+
+
+@njit(cache=True)
 def alpha_beta_game(start, alpha_side, limits, alpha, learn, a_spec, b_spec, ws, scratch, counters, events):
     """One game of Alpha (colour ``alpha_side``) against Beta from ``start`` (int64[7]: bm, bk, wm, wk, side,
     quiet, ply) under ``limits`` (quiet limit, move limit, adjudicate), Alpha learning after each of its moves
     (module docstring).  ``alpha`` = (order, corr, used, tally, adjusted, weights) and ``a_spec`` = Alpha's
     search spec are updated in place.  Returns (result for Black, replacement events written)."""
-    order, corr, used, tally, adjusted, weights = alpha
-    ip, fp = learn
+    order, corr, _, _, _, weights = alpha
+    ip, _ = learn
     a_ints, a_floats = a_spec
     b_ints, b_floats = b_spec
     n_active = ip[P_ACTIVE]
@@ -115,14 +163,13 @@ def alpha_beta_game(start, alpha_side, limits, alpha, learn, a_spec, b_spec, ws,
     boards = np.zeros((MAX_PLY + 2, 5), dtype=np.int64)
     root = np.zeros(6, dtype=np.int64)
     last = np.zeros(5, dtype=np.int64)  # the board before the current one
-    prev = np.zeros(5, dtype=np.int64)  # Alpha's previous board …
+    prev = np.zeros(5, dtype=np.int64)  # Alpha's anchor board (its previous board) …
     prev_parent = np.zeros(5, dtype=np.int64)  # … and the board before it
     u = np.zeros(N_SAMUEL, dtype=np.float64)
     have_last = False
     have_prev = False
     saved = 0.0
     n_events = 0
-    cycles = 0
     leader = _leader(order, corr, n_active)
     bm, bk, wm, wk, side, quiet, ply = start[0], start[1], start[2], start[3], start[4], start[5], start[6]
     last_jump = 0
@@ -139,46 +186,20 @@ def alpha_beta_game(start, alpha_side, limits, alpha, learn, a_spec, b_spec, ws,
                 new_saved = _static_for_mover(
                     root, last, weights, pw, construction, active_need(order, n_active), scratch
                 )
+            moved = True
             if have_prev:
-                need = active_need(order, n_active)
-                s_now = _static_for_mover(prev, prev_parent, weights, pw, construction, need, scratch)
-                terms = scratch[3]
-                for t in range(N_SAMUEL):
-                    u[t] = -terms[TERM_INDEX[t]]  # the terms are credited to Beta, who had just moved
-                initial = s_now if ip[P_RECOMPUTE] == 1 else saved
-                delta = v - initial
                 npv = pv_boards(root, ws, boards)
-                leaf = boards[npv]
-                d_prev = credit(prev[0], prev[1]) - credit(prev[2], prev[3])
-                d_leaf = credit(leaf[0], leaf[1]) - credit(leaf[2], leaf[3])
-                sure = abs(v) >= fp[F_SURE_SCORE]
-                m = minimum(order, weights, n_active)
-                changed = correlate(alpha, ip, fp, u, delta, initial, d_prev != d_leaf, sure, m)
-                cycles += 1
-                counters[C_CYCLES] += 1
-                if changed:
-                    counters[C_UPDATES] += 1
-                    counters[C_ADJUST] += changed
-                if cycles % ip[P_UPDATE_EVERY] == 0:
-                    coefficients(order, corr, n_active, ip[P_PMAX], weights)
-                before = n_events
-                n_events = tally_and_replace(alpha, ip, m, events, n_events)
-                for e in range(before, min(n_events, events.shape[0])):
-                    weights[TERM_INDEX[events[e, 1]]] = 0.0  # the term that left the polynomial
-                counters[C_REPLACED] += n_events - before
-                for k in range(N_TERMS):
-                    a_floats[k] = weights[k]
-                a_ints[I_NEED] = weight_need(weights)
-                lead = _leader(order, corr, n_active)
-                if lead != leader:
-                    counters[C_TOP] += 1
-                    leader = lead
-            saved = new_saved
-            if have_last:
-                for c in range(5):
-                    prev[c] = root[c]
-                    prev_parent[c] = last[c]
-                have_prev = True
+                n_events, moved, leader = learn_cycle(
+                    alpha, learn, v, boards[npv], prev, prev_parent, saved, a_spec, scratch, u, events, n_events,
+                    counters, leader,
+                )  # fmt: skip
+            if moved:
+                saved = new_saved
+                if have_last:
+                    for c in range(5):
+                        prev[c] = root[c]
+                        prev_parent[c] = last[c]
+                    have_prev = True
         else:
             i, _ = move_of(b_ints, b_floats, root, rng, buf, ws)
         for c in range(5):
@@ -197,7 +218,8 @@ class SamuelRun:
     rule ``learn``, ``seed`` (the first polynomial's term order and the ballot order), Beta's ``adopt`` rule
     (``"win"`` or ``"majority"``), the ``black_marks`` limit, the search ``rules`` (a
     :class:`~tdbook.players.checkers_search.SearchRules`), the game cutoff ``move_limit`` (plies, judged by
-    material) and the draw rule ``quiet_limit``."""
+    material), the draw rule ``quiet_limit`` and ``reset``: whether ``black_marks`` marks zero Alpha's leading
+    term (Powell (2000) §4.5's "kick-start"; False: marks never reset anything)."""
 
     learn: SamuelSpec = field(default_factory=SamuelSpec)
     seed: int = 1
@@ -207,6 +229,7 @@ class SamuelRun:
     move_limit: int = 70
     quiet_limit: int = 80
     piece_weight: float = 2.0**20
+    reset: bool = True
 
     def __post_init__(self) -> None:
         if self.adopt not in ("win", "majority"):
@@ -220,8 +243,8 @@ class SamuelRun:
 
     @classmethod
     def series(cls, n: int, **kw: Any) -> SamuelRun:
-        """Samuel's first or second series (the second: selective updates, tally limit 32, Beta adopts after a
-        majority of wins)."""
+        """Samuel's first or second series (the second: selective updates, tally limit 32, the credit-assignment
+        fix, Beta adopts after a majority of wins)."""
         learn_kw = {k: kw.pop(k) for k in list(kw) if k in SamuelSpec.__dataclass_fields__}
         return cls(SamuelSpec.series(n, **learn_kw), **({"adopt": "majority"} if n == 2 else {}) | kw)
 
@@ -231,20 +254,20 @@ class SamuelRun:
         return d
 
 
-class AlphaBeta:
-    """An Alpha/Beta training run in progress (a :class:`~tdbook.experiments.checkers_training.Run`)."""
+class Learner:
+    """What Samuel's learner keeps, whatever plays its games (self-play here, book games in
+    :mod:`tdbook.experiments.checkers_book_learning`): Alpha's state, the per-game logs (``LOGS`` of the
+    subclass), Alpha's signed powers after each game and the term-replacement events — the parts of the
+    :class:`~tdbook.experiments.checkers_training.Run` protocol the two share."""
 
-    method = "samuel"
-    LOGS = ("result", "alpha_black", "ballot", "cycles", "updates", "adjustments", "top_changes", "replaced")
-    LOGS += ("plies", "adopted", "zeroed", "marks", "leader")
+    method = ""
+    LOGS: tuple[str, ...] = ()
+    #: arrays a subclass adds to a checkpoint beside Alpha's state and the logs
+    EXTRA: tuple[str, ...] = ()
 
-    def __init__(self, spec: SamuelRun, games: int) -> None:
+    def __init__(self, spec, games: int) -> None:
         self.spec = spec
         self.alpha = SamuelState.initial(spec.learn, spec.seed)
-        self.beta = self.alpha.weights.copy()
-        self.marks = 0
-        self.window: list[int] = []
-        self.perm = np.random.default_rng([spec.seed, 157]).permutation(len(_BALLOTS))
         self.ip, self.fp = spec.learn.arrays()
         self.ws = Workspace()
         self.scratch = (np.zeros(N_PARAMS), np.zeros(N_PARAMS), np.zeros(N_PARAMS), np.zeros(N_TERMS), scratch())
@@ -254,7 +277,6 @@ class AlphaBeta:
         self.events = np.zeros((0, 5), dtype=np.int64)  # game, slot, term out, term in, its tally
         self._events = np.zeros((MAX_EVENTS, 4), dtype=np.int64)
 
-    # -- the Run protocol
     def settings(self) -> dict[str, Any]:
         return self.spec.settings()
 
@@ -262,27 +284,101 @@ class AlphaBeta:
         poly = Polynomial({TERMS[k]: float(weights[k]) for k in np.flatnonzero(weights)}, self.spec.piece_weight)
         return search_spec(poly, self.spec.rules, True)
 
-    def play(self, g: int) -> None:
-        if g >= self.log["result"].shape[0]:
+    def _start_game(self, g: int) -> np.ndarray:
+        """Grow the logs for game ``g``; a fresh counters array."""
+        if g >= self.log[self.LOGS[0]].shape[0]:
             self._grow(g + 1)
-        name, s = _BALLOTS[self.perm[g % len(_BALLOTS)]]
-        alpha_side = g % 2  # Alpha plays Black in even games
-        start = np.array([*s.words, s.side, s.quiet, s.ply], dtype=np.int64)
-        limits = np.array([self.spec.quiet_limit, self.spec.move_limit, 1], dtype=np.int64)
-        a = self.alpha
-        counters = np.zeros(N_COUNTERS, dtype=np.int64)
-        res, ne = alpha_beta_game(
-            start, alpha_side, limits, a.arrays_tuple,
-            (self.ip, self.fp), self._spec(a.weights), self._spec(self.beta), self.ws.arrays, self.scratch, counters,
-            self._events,
-        )  # fmt: skip
-        ne = min(ne, MAX_EVENTS)
+        return np.zeros(N_COUNTERS, dtype=np.int64)
+
+    def _end_game(self, g: int, counters: np.ndarray, n_events: int) -> None:
+        """Keep game ``g``'s replacement events, the counters every learner logs, the leader and the powers."""
+        ne = min(n_events, MAX_EVENTS)
         if ne:
             ev = np.zeros((ne, 5), dtype=np.int64)
             ev[:, 0] = g
             ev[:, 1:5] = self._events[:ne]
             self.events = np.concatenate([self.events, ev])
+        a = self.alpha
         a.refresh()
+        L = self.log
+        for k, c in (("cycles", C_CYCLES), ("updates", C_UPDATES), ("adjustments", C_ADJUST)):
+            L[k][g] = counters[c]
+        L["top_changes"][g], L["replaced"][g], L["plies"][g] = counters[C_TOP], counters[C_REPLACED], counters[C_PLIES]
+        L["leader"][g] = SAMUEL_TERMS.index(a.top())
+        self.powers[g] = signed_powers(a)
+        self.done = g + 1
+
+    def _grow(self, n: int) -> None:
+        for k in self.LOGS:
+            self.log[k] = np.concatenate([self.log[k], np.zeros(n - self.log[k].shape[0], dtype=np.int64)])
+        self.powers = np.concatenate([self.powers, np.zeros((n - self.powers.shape[0], N_SAMUEL), np.int8)])
+
+    def _extra_arrays(self) -> dict[str, np.ndarray]:
+        return {}
+
+    def _restore_extra(self, data: dict[str, np.ndarray]) -> None:
+        pass
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        out = self.alpha.arrays("alpha_") | self._extra_arrays()
+        out |= {f"log_{k}": v for k, v in self.log.items()} | {"log_powers": self.powers, "log_events": self.events}
+        return out
+
+    def restore(self, data: dict[str, np.ndarray], games: int) -> None:
+        self.alpha = SamuelState.from_arrays(self.spec.learn, data, "alpha_")
+        self._restore_extra(data)
+        n = max(games, self.log[self.LOGS[0]].shape[0])
+        for k in self.LOGS:
+            a = data[f"log_{k}"]
+            if a.shape[0] < games:
+                raise ValueError(f"log_{k} has {a.shape[0]} rows for {games} games")
+            self.log[k] = np.zeros(n, dtype=np.int64)
+            self.log[k][:games] = a[:games]
+        self.powers = np.zeros((n, N_SAMUEL), np.int8)
+        self.powers[:games] = data["log_powers"][:games]
+        ev = data["log_events"]
+        self.events = ev[ev[:, 0] < games] if ev.size else np.zeros((0, 5), dtype=np.int64)
+        self.done = games
+
+    def polynomial(self, which: str = "alpha") -> Polynomial:
+        """Alpha's (the learned) polynomial."""
+        w = self.alpha.weights
+        return Polynomial({TERMS[k]: float(w[k]) for k in np.flatnonzero(w)}, self.spec.piece_weight)
+
+    def trim(self, games: int) -> None:
+        """Drop the log rows past ``games``."""
+        for k in self.LOGS:
+            self.log[k] = self.log[k][:games]
+        self.powers = self.powers[:games]
+
+
+class AlphaBeta(Learner):
+    """An Alpha/Beta training run in progress (a :class:`~tdbook.experiments.checkers_training.Run`)."""
+
+    method = "samuel"
+    LOGS = ("result", "alpha_black", "ballot", "cycles", "updates", "adjustments", "top_changes", "replaced")
+    LOGS += ("plies", "adopted", "zeroed", "marks", "leader")
+
+    def __init__(self, spec: SamuelRun, games: int) -> None:
+        super().__init__(spec, games)
+        self.beta = self.alpha.weights.copy()
+        self.marks = 0
+        self.window: list[int] = []
+        self.perm = np.random.default_rng([spec.seed, 157]).permutation(len(_BALLOTS))
+
+    def play(self, g: int) -> None:
+        counters = self._start_game(g)
+        _, s = _BALLOTS[self.perm[g % len(_BALLOTS)]]
+        alpha_side = g % 2  # Alpha plays Black in even games
+        start = np.array([*s.words, s.side, s.quiet, s.ply], dtype=np.int64)
+        limits = np.array([self.spec.quiet_limit, self.spec.move_limit, 1], dtype=np.int64)
+        a = self.alpha
+        res, ne = alpha_beta_game(
+            start, alpha_side, limits, a.arrays_tuple,
+            (self.ip, self.fp), self._spec(a.weights), self._spec(self.beta), self.ws.arrays, self.scratch, counters,
+            self._events,
+        )  # fmt: skip
+        self._end_game(g, counters, ne)
         r = int(res if alpha_side == 0 else -res)
         adopted = zeroed = 0
         if self.spec.adopt == "win":
@@ -296,50 +392,25 @@ class AlphaBeta:
             self.window = []
         else:
             self.marks += 1
-            if self.marks >= self.spec.black_marks:
+            if self.spec.reset and self.marks >= self.spec.black_marks:
                 a.zero_leader()
                 zeroed = 1
                 self.marks = 0
+                self.powers[g] = signed_powers(a)
+                self.log["leader"][g] = SAMUEL_TERMS.index(a.top())
         L = self.log
         L["result"][g], L["alpha_black"][g], L["ballot"][g] = r, int(alpha_side == 0), self.perm[g % len(_BALLOTS)]
-        for k, c in (("cycles", C_CYCLES), ("updates", C_UPDATES), ("adjustments", C_ADJUST)):
-            L[k][g] = counters[c]
-        L["top_changes"][g], L["replaced"][g], L["plies"][g] = counters[C_TOP], counters[C_REPLACED], counters[C_PLIES]
         L["adopted"][g], L["zeroed"][g], L["marks"][g] = adopted, zeroed, self.marks
-        L["leader"][g] = SAMUEL_TERMS.index(a.top())
-        self.powers[g] = signed_powers(a)
-        self.done = g + 1
 
-    def _grow(self, n: int) -> None:
-        for k in self.LOGS:
-            self.log[k] = np.concatenate([self.log[k], np.zeros(n - self.log[k].shape[0], dtype=np.int64)])
-        self.powers = np.concatenate([self.powers, np.zeros((n - self.powers.shape[0], N_SAMUEL), np.int8)])
+    def _extra_arrays(self) -> dict[str, np.ndarray]:
+        return {"beta_weights": self.beta, "marks": np.array(self.marks), "window": np.array(self.window, np.int64)}
 
-    def arrays(self) -> dict[str, np.ndarray]:
-        out = self.alpha.arrays("alpha_")
-        out |= {"beta_weights": self.beta, "marks": np.array(self.marks), "window": np.array(self.window, np.int64)}
-        out |= {f"log_{k}": v for k, v in self.log.items()} | {"log_powers": self.powers, "log_events": self.events}
-        return out
-
-    def restore(self, data: dict[str, np.ndarray], games: int) -> None:
-        self.alpha = SamuelState.from_arrays(self.spec.learn, data, "alpha_")
+    def _restore_extra(self, data: dict[str, np.ndarray]) -> None:
         self.beta = np.array(data["beta_weights"], dtype=np.float64)
         if self.beta.shape != (N_TERMS,):
             raise ValueError(f"beta_weights has shape {self.beta.shape}")
         self.marks = int(data["marks"])
         self.window = [int(x) for x in data["window"]]
-        n = max(games, self.log["result"].shape[0])
-        for k in self.LOGS:
-            a = data[f"log_{k}"]
-            if a.shape[0] < games:
-                raise ValueError(f"log_{k} has {a.shape[0]} rows for {games} games")
-            self.log[k] = np.zeros(n, dtype=np.int64)
-            self.log[k][:games] = a[:games]
-        self.powers = np.zeros((n, N_SAMUEL), np.int8)
-        self.powers[:games] = data["log_powers"][:games]
-        ev = data["log_events"]
-        self.events = ev[ev[:, 0] < games] if ev.size else np.zeros((0, 5), dtype=np.int64)
-        self.done = games
 
     def postfix(self) -> dict[str, str]:
         g = self.done
@@ -349,17 +420,10 @@ class AlphaBeta:
             "lead": self.alpha.top(),
         }
 
-    # -- results
     def polynomial(self, which: str = "alpha") -> Polynomial:
         """Alpha's (the learned) or Beta's polynomial."""
         w = self.alpha.weights if which == "alpha" else self.beta
         return Polynomial({TERMS[k]: float(w[k]) for k in np.flatnonzero(w)}, self.spec.piece_weight)
-
-    def trim(self, games: int) -> None:
-        """Drop the log rows past ``games``."""
-        for k in self.LOGS:
-            self.log[k] = self.log[k][:games]
-        self.powers = self.powers[:games]
 
 
 _BALLOTS = ballots()

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import io
 import json
+import shlex
 import signal
+import sys
 import threading
 import time
 import zipfile
@@ -30,8 +32,8 @@ from typing import Any, Protocol
 import numpy as np
 from tqdm.auto import tqdm
 
-from ..core.paths import data_dir, repo_root
-from ..core.storage import atomic_write_bytes, code_version
+from ..core.paths import data_dir, output_root, repo_root
+from ..core.storage import atomic_write_bytes, code_version, read_sidecar
 from ..learners.checkers_polynomial import N_TERMS, TERMS, Polynomial
 
 FORMAT = "tdbook-checkers-1"
@@ -122,6 +124,57 @@ def load_polynomial(path: str | Path) -> tuple[Polynomial, dict[str, Any]]:
     except (TypeError, ValueError) as e:
         raise ValueError(f"{path} is not a usable checkers weights file: {e}") from None
     return poly, meta
+
+
+def rerun_argv(command: str, head: str, out: Path, progress: bool = True, **options: str) -> list[str]:
+    """The options of a shipped file's ``command`` (which must start with ``head``) to run it again into ``out``:
+    its ``--out`` and the ``options`` given (``profile="full"`` → ``--profile full``) replaced, ``--force`` and
+    ``--no-progress`` dropped (``--no-progress`` added back when not ``progress``)."""
+    words, lead = shlex.split(command), shlex.split(head)
+    if words[: len(lead)] != lead:
+        raise ValueError(f"not a '{head}' command: {command!r}")
+    argv = words[len(lead) :]
+    for flag in ["--out", *(f"--{k}" for k in options)]:
+        if flag in argv:
+            i = argv.index(flag)
+            argv = argv[:i] + argv[i + 2 :]
+    argv = [a for a in argv if a not in ("--force", "--no-progress")] + ["--out", str(out)]
+    for k, v in options.items():
+        argv += [f"--{k}", v]
+    return argv + ([] if progress else ["--no-progress"])
+
+
+def rerun_shipped(name: str, head: str, main: Callable[[list[str]], int], progress: bool = True) -> Path:
+    """The full profile: run the command in the sidecar of the shipped ``data/<name>`` (it starts with ``head``
+    and ``main`` runs it) again with ``--profile full``, into ``build/full/data/<name>``; returns that path."""
+    out = output_root("full") / "data" / name
+    if main(rerun_argv(read_sidecar(data_dir() / name)["command"], head, out, progress, profile="full")) != 0:
+        raise RuntimeError(f"running the command of data/{name} again failed")
+    return out
+
+
+def add_file_options(ap, name: str) -> None:
+    """The options every command writing a shipped checkers archive ``name`` has: Dask workers, whose weights,
+    the output file, ``--force``, ``--no-progress``."""
+    ap.add_argument("--workers", type=int, default=1, help="Dask workers (1: no cluster)")
+    ap.add_argument("--profile", choices=["standard", "full"], default="standard",
+                    help="whose learned weights: the shipped ones, or the full profile's retrained ones")  # fmt: skip
+    ap.add_argument("--out", default=None, help=f"output .npz (default build/checkers/{name})")
+    ap.add_argument("--force", action="store_true", help="allow overwriting a file in the shipped data/")
+    ap.add_argument("--no-progress", action="store_true", help="no progress bars")
+
+
+def output_file(out: str | None, default: Path, force: bool, prog: str) -> Path | None:
+    """The ``--out`` of a command writing a checkers archive: ``default`` when none; None (with the reason on
+    stderr, naming ``prog``) when it is not an ``.npz`` or is a shipped file in ``data/`` without ``force``."""
+    path = Path(out) if out else default
+    if path.suffix != ".npz":
+        print(f"{prog}: error: --out must end in .npz, got {path}", file=sys.stderr)
+        return None
+    if path.exists() and shipped(path) and not force:
+        print(f"{prog}: error: {path} is a shipped file in data/; add --force to overwrite it", file=sys.stderr)
+        return None
+    return path
 
 
 def default_out(method: str, seed: int, games: int) -> Path:

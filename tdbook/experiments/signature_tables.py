@@ -20,8 +20,8 @@ import numpy as np
 
 from ..core import profiles
 from ..games.checkers import CheckersState
-from ..learners.book_learning import agreement, alternatives, fit_softmax, preferred_mask, term_agreement
-from ..learners.checkers_signature import TERM_NAMES, CheckersTables, book_terms
+from ..learners.book_learning import agreement, alternatives, fit_softmax, preferred_mask
+from ..learners.checkers_signature import CheckersTables, book_terms
 from ..learners.signature_table import Arrangement, SignatureTables, imbalance_weights
 from .signature_tables_book import load_book, states
 
@@ -238,12 +238,6 @@ def table_heatmap(ct: CheckersTables, t: int = 0) -> dict:
     ta, td = float(A.sum()), float(D.sum())
     base = (ta - td) / (ta + td + ct.tables.prior) if ta + td > 0 else 0.0
     return {"C": C, "n": a2 + d2, "names": names, "thresholds": thr, "base": float(np.clip(base, -0.99, 0.99))}
-
-
-def term_table(book: Book) -> list[tuple[str, float]]:
-    """Each term's own agreement coefficient on a book set (Samuel's per-term book statistic)."""
-    c = term_agreement(book.X, book.starts, book.pref)
-    return list(zip(TERM_NAMES, c.tolist()))
 
 
 # ----------------------------------------------------------------------------- the XOR check

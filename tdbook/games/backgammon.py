@@ -90,15 +90,6 @@ def flipped(pos: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True)
-def zobrist(pos: np.ndarray) -> np.int64:
-    """64-bit Zobrist key of a position (used to de-duplicate afterstates)."""
-    k = np.int64(0)
-    for i in range(NSLOT):
-        k ^= _ZOB[i, pos[i] + 16]
-    return k
-
-
-@njit(cache=True)
 def pip_counts(pos: np.ndarray) -> tuple:
     """(mover's pips, opponent's pips); a checker on the bar counts 25."""
     a = 0

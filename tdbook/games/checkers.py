@@ -56,7 +56,6 @@ from .checkers_bitboard import (
     legal_moves,
     move_buffer,
     play,
-    popcount,
 )
 
 BLACK, WHITE = 0, 1
@@ -429,11 +428,6 @@ def flipped(state: CheckersState) -> CheckersState:
     """The colour-reversed state (square ``s → 33 − s``, colours exchanged, the other colour to move)."""
     bm, bk, wm, wk = (int(x) for x in colour_flip(state.bm, state.bk, state.wm, state.wk))
     return CheckersState(bm, bk, wm, wk, 1 - state.side, state.quiet, state.ply)
-
-
-def piece_counts(state: CheckersState) -> tuple[int, int, int, int]:
-    """(Black men, Black kings, White men, White kings)."""
-    return tuple(int(popcount(w)) for w in state.words)
 
 
 # ----------------------------------------------------------------------------- text board

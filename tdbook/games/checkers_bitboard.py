@@ -134,14 +134,6 @@ def opposite(d: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def forward_dirs(black: bool) -> tuple[int, int]:
-    """The two directions a man of this colour moves in (Black: down, White: up)."""
-    if black:
-        return DOWN_LEFT, DOWN_RIGHT
-    return UP_LEFT, UP_RIGHT
-
-
-@njit(cache=True, inline="always")
 def movers_in(d: int, men: int, kings: int, black: bool) -> int:
     """The pieces of one side that may step in direction ``d``: all of them forward, kings only backward."""
     if (d < 2) == black:

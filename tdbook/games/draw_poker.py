@@ -218,11 +218,6 @@ def hand_rank(h: np.ndarray) -> np.int64:
 
 
 @njit(cache=True)
-def rank_category(rank: np.int64) -> int:
-    return int(rank >> 20)
-
-
-@njit(cache=True)
 def vdhand_of_rank(rank: np.int64) -> np.int64:
     """Waterman's VDHAND for a :func:`hand_rank` value (mapping in the module docstring)."""
     cat = rank >> 20

@@ -135,27 +135,10 @@ def y_of(cell: int) -> int:
 
 
 @njit(cache=True)
-def window_of(d: int, start: int) -> int:
-    """The id of the window of direction ``d`` whose cell 0 is ``start``."""
-    return d * N_CELLS + start
-
-
-@njit(cache=True)
 def window_cell(w: int, k: int) -> int:
     """Cell ``k`` (0..4) of window ``w``."""
     d = w // N_CELLS
     return w - d * N_CELLS + k * STEP[d]
-
-
-@njit(cache=True)
-def window_dir(w: int) -> int:
-    return w // N_CELLS
-
-
-@njit(cache=True)
-def window_through(cell: int, d: int, k: int) -> int:
-    """The window of direction ``d`` holding ``cell`` as its cell ``k``."""
-    return d * N_CELLS + cell - k * STEP[d]
 
 
 # ----------------------------------------------------------------------------- state queries
@@ -180,11 +163,6 @@ def status(board: Board) -> int:
 def to_move(board: Board) -> int:
     """WHITE or BLACK: White plays the odd-numbered moves."""
     return WHITE if board.meta[_NMOVES] % 2 == 0 else BLACK
-
-
-@njit(cache=True)
-def is_live(board: Board, w: int) -> bool:
-    return (board.count[0, w] > 0) != (board.count[1, w] > 0)
 
 
 @njit(cache=True)

@@ -51,6 +51,15 @@ when it was negative; all contributing terms when it counts as zero); a negative
 
 Zero-valued terms never change.  A term's contribution sign is sign(coefficient) · sign(value), a term whose
 coefficient is still 0 counting as positive.
+
+**Credit assignment** (``carry_back``; Powell (2000) §3.3: "the fix applied to the program allowed the
+remembered moves to increase until the delta exceeded its arbitrary, minimum value and then apply the update
+to that historical position"; Samuel's second series): delta is taken against the polynomial's score of an
+*anchor* board.  Without the fix the anchor is always Alpha's previous board.  With it, while |delta| stays
+below the minimum the anchor stays where it is, so the span of remembered moves grows; once |delta| reaches
+the minimum the update is made with the anchor's term values and the anchor moves to the current board (a
+one-move span again).  The game kernels (:mod:`tdbook.experiments.checkers_samuel`) keep the anchor; the
+flag travels in the integer parameters.
 """
 
 from __future__ import annotations
@@ -74,7 +83,7 @@ NEGATIVES = ("positive", "all")
 NEG_POSITIVE, NEG_ALL = 0, 1
 #: integer parameters (:meth:`SamuelSpec.arrays`)
 (P_ACTIVE, P_PMAX, P_NMIN, P_NMAX, P_TALLY_LIMIT, P_TALLY, P_SELECTIVE, P_NEGATIVE, P_UPDATE_EVERY,
- P_RECOMPUTE) = range(10)  # fmt: skip
+ P_RECOMPUTE, P_CARRY) = range(11)  # fmt: skip
 #: float parameters
 F_PIECE_FACTOR, F_SURE_FACTOR, F_SURE_SCORE, F_C0 = range(4)
 
@@ -84,7 +93,8 @@ class SamuelSpec:
     """The learning rule's settings (module docstring).  ``update_every``: the coefficients are recomputed
     after every k-th cycle only (1 = after each move, as Samuel found necessary); ``recompute_initial``: the
     previous board's score is recomputed with the current coefficients (True) or the score saved when the move
-    was chosen is used (False: the variant Samuel found unstable).  ``c0``: every first-polynomial term's C."""
+    was chosen is used (False: the variant Samuel found unstable).  ``c0``: every first-polynomial term's C.
+    ``carry_back``: the credit-assignment fix (module docstring)."""
 
     n_active: int = 16
     p_max: int = 18
@@ -100,6 +110,7 @@ class SamuelSpec:
     sure_factor: float = 4.0
     sure_score: float = 6 * 2.0**20
     c0: float = 0.125
+    carry_back: bool = False
 
     def __post_init__(self) -> None:
         for name in ("n_active", "p_max", "n_min", "n_max", "tally_limit", "update_every"):
@@ -124,11 +135,11 @@ class SamuelSpec:
     @classmethod
     def series(cls, n: int, **kw) -> SamuelSpec:
         """Samuel's first (``n`` = 1) or second (2) series: the second adds the selective update of a positive
-        delta and a tally limit of 32."""
+        delta, a tally limit of 32 and the credit-assignment fix (``carry_back``)."""
         if n == 1:
             return cls(**kw)
         if n == 2:
-            return cls(**{"selective": True, "tally_limit": 32, **kw})
+            return cls(**{"selective": True, "tally_limit": 32, "carry_back": True, **kw})
         raise ValueError(f"series must be 1 or 2, got {n!r}")
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
@@ -144,6 +155,7 @@ class SamuelSpec:
                 NEGATIVES.index(self.negative),
                 self.update_every,
                 int(self.recompute_initial),
+                int(self.carry_back),
             ],
             dtype=np.int64,
         )

@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from ..games.checkers_bitboard import BUF_COLS, BUF_ROWS, legal_moves, play
-from ..games.checkers_features import N_PARAMS, PARAMS, parameters, scratch
+from ..games.checkers_features import N_PARAMS, PARAMS, parameters
 from .book_learning import alternatives, preferred_mask, term_agreement
 from .checkers_polynomial import natural_params
 from .signature_table import Arrangement, SignatureTables, root_cached
@@ -376,8 +376,3 @@ def train_tables(
         arr, lay.quantize(X), preferred_mask(starts, pref), alternatives(starts), rule, mode, requant, prior
     )
     return CheckersTables(lay, st)
-
-
-def empty_params() -> tuple[np.ndarray, np.ndarray]:
-    """Scratch for :func:`board_value`: (params float64[27], fbuf)."""
-    return np.zeros(N_PARAMS), scratch()

@@ -51,7 +51,10 @@ ONE_PLY = SearchRules.fixed(1).array
 class Player:
     """A checkers player: ``kind`` ``"random"`` or ``"search"`` (with ``poly``, ``rules``, ``ordering`` and
     ``node_limit`` per move — an exhausted budget falls back to the best move of a 1-ply search; ``store``: a
-    rote store, :class:`~tdbook.learners.checkers_rote.RoteStore`, read at the search frontier)."""
+    rote store, :class:`~tdbook.learners.checkers_rote.RoteStore`, read at the search frontier; ``tables``:
+    signature tables, :class:`~tdbook.learners.checkers_signature.CheckersTables`, evaluated in place of the
+    polynomial's terms, ``tables_mul`` score units per unit of their C; ``shift``: score units taken off every
+    evaluation, to centre a learned part fitted to move choices)."""
 
     name: str
     kind: str = "search"
@@ -60,18 +63,33 @@ class Player:
     ordering: bool = True
     node_limit: int = 2**62
     store: Any = field(default=None, compare=False)
+    tables: Any = field(default=None, compare=False)
+    tables_mul: float = 0.0
+    shift: float = 0.0
 
     def __post_init__(self) -> None:
         if self.kind not in ("random", "search"):
             raise ValueError(f"kind must be 'random' or 'search', got {self.kind!r}")
         if not isinstance(self.node_limit, int) or self.node_limit < 1:
             raise ValueError(f"node_limit must be a positive int, got {self.node_limit!r}")
+        if not (np.isfinite(self.tables_mul) and self.tables_mul >= 0):
+            raise ValueError(f"tables_mul must be a finite number >= 0, got {self.tables_mul!r}")
 
     def spec(self) -> tuple[np.ndarray, np.ndarray]:
         """The player as the two arrays the game kernel reads (:func:`~tdbook.players.checkers_search.search_spec`)."""
         kind = RANDOM if self.kind == "random" else SEARCH
         rote = self.store.spec if self.store is not None else None
-        return search_spec(self.poly, self.rules, self.ordering, self.node_limit, kind, rote=rote)
+        mul = self.tables_mul if self.tables is not None else None
+        return search_spec(
+            self.poly, self.rules, self.ordering, self.node_limit, kind, rote=rote, tables_mul=mul, shift=self.shift
+        )
+
+    def workspace(self) -> Workspace:
+        """A search workspace holding this player's rote store and signature tables."""
+        ws = Workspace()
+        ws.use_store(self.store)
+        ws.use_tables(self.tables)
+        return ws
 
     def choose(self, state: CheckersState, last_jump: bool = False, seed: int = 0) -> str:
         """The move (text) this player makes in ``state``; ValueError when the side to move has no move."""
@@ -80,11 +98,12 @@ class Player:
             raise ValueError(f"{self.name}: no legal move in {state!r}")
         if self.kind == "random":
             return moves[int(np.random.default_rng(seed).integers(len(moves)))].text
-        r = Searcher(self.poly, self.rules, self.ordering, self.store)(
+        kw = {"tables": self.tables, "tables_mul": self.tables_mul, "shift": self.shift}
+        r = Searcher(self.poly, self.rules, self.ordering, self.store, **kw)(
             state.words, state.side, last_jump, self.node_limit
         )
         if r.aborted or r.best < 0:
-            r = Searcher(self.poly, SearchRules.fixed(1), self.ordering)(state.words, state.side)
+            r = Searcher(self.poly, SearchRules.fixed(1), self.ordering, **kw)(state.words, state.side)
         return moves[r.best].text
 
 
@@ -168,13 +187,15 @@ def play_game(
     move_limit: int,
     adjudicate: int,
     record: np.ndarray,
-    ws: tuple,
+    ws0: tuple,
+    ws1: tuple,
 ):
     """One game from ``start`` (int64[7]: bm, bk, wm, wk, side, quiet, ply); ``ints[c]``/``floats[c]`` is the
-    spec of the player of colour ``c`` (0 Black); ``ws`` a search workspace's arrays.  Ends when the mover has
-    no move (it loses), after ``quiet_limit`` plies without a capture or man move (draw), or at ``move_limit``
-    plies (0: none), judged by piece credit when ``adjudicate`` = 1 else a draw.  ``record[k]`` gets (from,
-    to, captured, nodes) of each ply.  Returns (result for Black, plies played in this game, total nodes)."""
+    spec of the player of colour ``c`` (0 Black); ``ws0``, ``ws1`` their search workspaces' arrays.  Ends when
+    the mover has no move (it loses), after ``quiet_limit`` plies without a capture or man move (draw), or at
+    ``move_limit`` plies (0: none), judged by piece credit when ``adjudicate`` = 1 else a draw.  ``record[k]``
+    gets (from, to, captured, nodes) of each ply.  Returns (result for Black, plies played in this game, total
+    nodes)."""
     rng = seed_state(seed, stream)
     buf = np.empty((BUF_ROWS, BUF_COLS), dtype=np.int64)
     root = np.zeros(6, dtype=np.int64)
@@ -187,7 +208,10 @@ def play_game(
         if over:
             return res, k, total
         root[0], root[1], root[2], root[3], root[4], root[5] = bm, bk, wm, wk, side, last_jump
-        i, nodes = move_of(ints[side], floats[side], root, rng, buf, ws)
+        if side == 0:
+            i, nodes = move_of(ints[0], floats[0], root, rng, buf, ws0)
+        else:
+            i, nodes = move_of(ints[1], floats[1], root, rng, buf, ws1)
         total += nodes
         if k < record.shape[0]:
             record[k, 0] = buf[i, 0]
@@ -196,6 +220,36 @@ def play_game(
             record[k, 3] = nodes
         k += 1
         bm, bk, wm, wk, side, quiet, ply, last_jump = advance(bm, bk, wm, wk, side, quiet, ply, buf[i])
+
+
+@njit(cache=True)
+def _choose_all(words, sides, ints, floats, seed, ws, out) -> None:
+    rng = seed_state(seed, 0)
+    buf = np.empty((BUF_ROWS, BUF_COLS), dtype=np.int64)
+    root = np.zeros(6, dtype=np.int64)
+    for i in range(words.shape[0]):
+        root[0], root[1], root[2], root[3], root[4] = words[i, 0], words[i, 1], words[i, 2], words[i, 3], sides[i]
+        out[i], _ = move_of(ints, floats, root, rng, buf, ws)
+
+
+def choices(
+    player: Player, words: np.ndarray, sides: np.ndarray, seed: int = 0, chunk: int = 4096, progress: bool = False
+) -> np.ndarray:
+    """The move the player makes in each position (``words`` int64[n, 4], ``sides`` int64[n]): its index in
+    :func:`~tdbook.games.checkers_bitboard.legal_moves` order (as :func:`~tdbook.games.checkers.moves_of`),
+    searched in one kernel call per ``chunk`` positions; −1 where the side to move has no move.  A random player
+    draws from the SplitMix64 stream ``(seed, chunk index)``."""
+    words = np.ascontiguousarray(words, dtype=np.int64)
+    sides = np.ascontiguousarray(sides, dtype=np.int64)
+    if words.ndim != 2 or words.shape[1] != 4 or sides.shape != (words.shape[0],):
+        raise ValueError(f"words must be int64[n, 4] and sides int64[n], got {words.shape} and {sides.shape}")
+    ints, floats = player.spec()
+    ws = player.workspace()
+    out = np.full(words.shape[0], -1, dtype=np.int64)
+    starts = range(0, words.shape[0], chunk)
+    for k, a in enumerate(tqdm(starts, desc=f"{player.name}: moves", disable=not progress)):
+        _choose_all(words[a : a + chunk], sides[a : a + chunk], ints, floats, seed + k, ws.arrays, out[a : a + chunk])
+    return out
 
 
 @dataclass(frozen=True)
@@ -221,11 +275,7 @@ def play_games(
     g = game if game is not None else Checkers()
     ints = np.stack([black.spec()[0], white.spec()[0]])
     floats = np.stack([black.spec()[1], white.spec()[1]])
-    stores = {id(p.store): p.store for p in (black, white) if p.store is not None}
-    if len(stores) > 1:
-        raise ValueError("play_games: the two players may share one rote store, not use two")
-    ws = Workspace()
-    ws.use_store(next(iter(stores.values()), None))
+    ws0, ws1 = black.workspace(), white.workspace()
     record = np.zeros((MAX_GAME, 4), dtype=np.int64)
     quiet_limit = g.quiet_limit if g.quiet_limit is not None else 2**62
     move_limit = g.move_limit if g.move_limit is not None else 0
@@ -233,7 +283,9 @@ def play_games(
     for i, s in enumerate(tqdm(starts, desc=f"{black.name} v {white.name}", disable=not progress)):
         start = np.array([*s.words, s.side, s.quiet, s.ply], dtype=np.int64)
         adjudicate = int(g.adjudicate == "material")
-        res, k, nodes = play_game(start, ints, floats, seed, i, quiet_limit, move_limit, adjudicate, record, ws.arrays)
+        res, k, nodes = play_game(
+            start, ints, floats, seed, i, quiet_limit, move_limit, adjudicate, record, ws0.arrays, ws1.arrays
+        )
         out.append(GameRecord(float(res), int(k), int(nodes), _texts(s, record[: min(k, MAX_GAME)])))
     return out
 

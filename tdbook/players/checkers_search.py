@@ -5,8 +5,11 @@ One jitted negamax kernel (:func:`search`), written with an explicit stack (numb
 recursive functions), serves every configuration:
 
 - **Evaluation** at a leaf: :func:`tdbook.learners.checkers_polynomial.score` — the fixed piece advantage plus
-  the weighted terms; with no weights it is material only.  A side with no legal move has lost: it scores
-  −(WIN − ply), so a quicker win and a slower loss are preferred.
+  the weighted terms; with no weights it is material only.  Or (``tables``, for the ladder's equal search)
+  Samuel's signature tables: the same piece advantage plus ``mul`` × the root table's C
+  (:func:`tdbook.learners.checkers_signature.board_value`, the 27 terms built from the parent board as in the
+  polynomial).  A side with no legal move has lost: it scores −(WIN − ply), so a quicker win and a slower
+  loss are preferred.
 - **Plausibility ordering** (``ordering=True``; §3.2: "the search scored each of the children nodes with the
   evaluation function and then ordered each of these nodes"): at every node that is expanded, each child is
   scored by the evaluation and the children are searched best first; a child that turns out to be a leaf
@@ -60,8 +63,9 @@ from ..games.checkers_bitboard import (
     simple_targets,
 )
 from ..games.checkers_features import N_PARAMS, exchange_offered
-from ..learners.checkers_polynomial import N_TERMS, Polynomial, natural_params, score
+from ..learners.checkers_polynomial import N_TERMS, Polynomial, natural_params, piece_advantage, score
 from ..learners.checkers_rote import T_COLS, RoteSpec, lookup, touch, use_score
+from ..learners.checkers_signature import board_value
 
 WIN = 2.0**40
 INF = 2.0**50
@@ -71,12 +75,15 @@ FIXED, SAMUEL = 0, 1
 R_MODE, R_DEPTH, R_MIN, R_SECOND, R_AHEAD_PLY, R_AHEAD_CREDIT, R_HARD = range(7)
 #: a search *spec* is two arrays (:func:`search_spec`): ``ints`` = player kind (used by the game loop of
 #: :mod:`tdbook.players.checkers`), term construction, parameter mask, ordering, node limit, rote mode (0 no
-#: store, 1 read it, 2 read and refresh it), the store's refresh rule, then the rules (always last);
-#: ``floats`` = the N_TERMS term weights, the piece weight, the store's discount per ply and its reuse bonus
-I_KIND, I_CONSTRUCTION, I_NEED, I_ORDERING, I_NODE_LIMIT, I_ROTE, I_REFRESH, I_RULES = range(8)
+#: store, 1 read it, 2 read and refresh it), the store's refresh rule, the evaluation (:data:`POLY` or
+#: :data:`TABLES`), then the rules (always last); ``floats`` = the N_TERMS term weights, the piece weight, the
+#: store's discount per ply and its reuse bonus, the tables' scale, the learned part's shift
+I_KIND, I_CONSTRUCTION, I_NEED, I_ORDERING, I_NODE_LIMIT, I_ROTE, I_REFRESH, I_EVAL, I_RULES = range(9)
 N_INTS = I_RULES + 7
-F_PIECE, F_DISCOUNT, F_BONUS = N_TERMS, N_TERMS + 1, N_TERMS + 2
-N_FLOATS = N_TERMS + 3
+F_PIECE, F_DISCOUNT, F_BONUS, F_MUL, F_SHIFT = N_TERMS, N_TERMS + 1, N_TERMS + 2, N_TERMS + 3, N_TERMS + 4
+N_FLOATS = N_TERMS + 5
+POLY, TABLES = 0, 1
+ALL_PARAMS = (1 << N_PARAMS) - 1
 #: ``stats`` array layout (``S_ROTE_HITS``: frontier boards found in the rote store)
 S_NODES, S_EVALS, S_MAXPLY, S_ABORTED, S_BEST, S_PVLEN, S_ROTE_HITS = range(7)
 N_STATS = 7
@@ -133,13 +140,25 @@ class SearchRules:
         )
 
 
+def _no_tables() -> tuple:
+    """Table arrays for a search without tables (the types :meth:`Workspace.use_tables` gives)."""
+    i1 = np.zeros(1, dtype=np.int64)
+    tabs = (np.zeros(2, dtype=np.int64), i1, i1.copy(), np.zeros(2, dtype=np.int64), i1.copy(), np.zeros(1))
+    return i1.copy(), np.zeros((1, 1)), i1.copy(), tabs
+
+
 class Workspace:
-    """Scratch arrays for :func:`search` (one per searching player; reused between searches), and the arrays of
-    the rote store a search reads (:meth:`use_store`; an empty table when there is none)."""
+    """Scratch arrays for :func:`search` (one per searching player; reused between searches), the arrays of
+    the rote store a search reads (:meth:`use_store`; an empty table when there is none) and of the signature
+    tables a search evaluates with (:meth:`use_tables`)."""
 
     def __init__(self) -> None:
         self.rote_table = np.zeros((0, T_COLS), dtype=np.int64)
         self.rote_scores = np.zeros(0, dtype=np.float64)
+        self.tables = _no_tables()
+        self.t_terms = np.zeros((1, N_PARAMS), dtype=np.float64)
+        self.t_levels = np.zeros((1, N_PARAMS), dtype=np.int64)
+        self.t_out = np.zeros(1, dtype=np.float64)
         self.pos = np.zeros((MAX_PLY + 1, 6), dtype=np.int64)  # bm, bk, wm, wk, side, last move was a jump
         self.bufs = np.zeros((MAX_PLY + 1, BUF_ROWS, BUF_COLS), dtype=np.int64)
         self.order = np.zeros((MAX_PLY + 1, BUF_ROWS), dtype=np.int64)
@@ -162,12 +181,26 @@ class Workspace:
         else:
             self.rote_table, self.rote_scores = store.table, store.scores
 
+    def use_tables(self, tables) -> None:
+        """Evaluate with the signature tables ``tables`` (a
+        :class:`~tdbook.learners.checkers_signature.CheckersTables`, or None for none)."""
+        if tables is None:
+            self.tables = _no_tables()
+        else:
+            st, thr, n, tabs = tables.kernel_arrays()
+            tabs = tuple(np.ascontiguousarray(a, dtype=np.float64 if k == 5 else np.int64) for k, a in enumerate(tabs))
+            self.tables = (
+                np.ascontiguousarray(st, dtype=np.int64), np.ascontiguousarray(thr, dtype=np.float64),
+                np.ascontiguousarray(n, dtype=np.int64), tabs,
+            )  # fmt: skip
+
     @property
     def arrays(self) -> tuple[np.ndarray, ...]:
-        """The arrays in the order :func:`search` unpacks them (``stats`` last)."""
+        """The arrays in the order :func:`search` unpacks them (the rote store's two, then ``stats``, last)."""
         return (
             self.pos, self.bufs, self.order, self.cscore, self.ab, self.params, self.tmp, self.fbuf, self.pv,
-            self.pvlen, self.hist, self.rote_table, self.rote_scores, self.stats,
+            self.pvlen, self.hist, (self.tables, self.t_terms, self.t_levels, self.t_out), self.rote_table,
+            self.rote_scores, self.stats,
         )  # fmt: skip
 
 
@@ -179,12 +212,22 @@ def search_spec(
     kind: int = 1,
     rote: RoteSpec | None = None,
     rote_mode: int = 1,
+    tables_mul: float | None = None,
+    shift: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The ``(ints, floats)`` arrays :func:`search` reads for a polynomial, rules, ordering and node budget;
     with ``rote`` (the store's spec) the search reads the workspace's rote store (``rote_mode`` 1) or reads
-    and refreshes it (2)."""
+    and refreshes it (2); with ``tables_mul`` it evaluates with the workspace's signature tables
+    (:meth:`Workspace.use_tables`), ``tables_mul`` score units per unit of the root table's C, and ``poly``
+    gives only the piece weight.  ``shift`` (score units) is taken off every evaluation: a model fitted to move
+    choices has no meaningful level, and centring its learned part on its mean over the training moves keeps the
+    ply rules' mix of odd and even leaves from favouring one of them."""
     if rote_mode not in (1, 2):
         raise ValueError(f"rote_mode must be 1 (read) or 2 (read and refresh), got {rote_mode!r}")
+    if tables_mul is not None and not (np.isfinite(tables_mul) and tables_mul >= 0):
+        raise ValueError(f"tables_mul must be a finite number >= 0, got {tables_mul!r}")
+    if not np.isfinite(shift):
+        raise ValueError(f"shift must be a finite number, got {shift!r}")
     ints = np.zeros(N_INTS, dtype=np.int64)
     ints[I_KIND] = kind
     ints[I_CONSTRUCTION] = poly.construction_code
@@ -200,7 +243,33 @@ def search_spec(
         ints[I_REFRESH] = rote.refresh_code
         floats[F_DISCOUNT] = rote.discount
         floats[F_BONUS] = rote.bonus
+    if tables_mul is not None:
+        ints[I_EVAL] = TABLES
+        ints[I_CONSTRUCTION] = 0  # Samuel's construction: the terms need the parent board
+        ints[I_NEED] = ALL_PARAMS
+        floats[:N_TERMS] = 0.0
+        floats[F_MUL] = tables_mul
+    floats[F_SHIFT] = shift
     return ints, floats
+
+
+@njit(cache=True)
+def evaluate(bm, bk, wm, wk, side, parent_params, ints, floats, tmp, fbuf, tables) -> float:
+    """The evaluation of a board (``side`` to move) for the side that has just moved, under the spec: the
+    polynomial's :func:`~tdbook.learners.checkers_polynomial.score`, or the piece advantage plus ``mul`` × the
+    signature tables' C (``tables`` = the workspace's table arrays), less the spec's shift."""
+    if ints[I_EVAL] == POLY:
+        return score(
+            bm, bk, wm, wk, side, parent_params, floats[:N_TERMS], floats[F_PIECE], ints[I_CONSTRUCTION],
+            ints[I_NEED], tmp[0], tmp[1], tmp[2], fbuf,
+        ) - floats[F_SHIFT]  # fmt: skip
+    (st, thr, n_thr, tabs), terms, levels, out = tables
+    if side == 1:
+        pa = piece_advantage(credit(bm, bk), credit(wm, wk), floats[F_PIECE])
+    else:
+        pa = piece_advantage(credit(wm, wk), credit(bm, bk), floats[F_PIECE])
+    c = board_value(bm, bk, wm, wk, side, parent_params, tmp[0], terms, fbuf, st, thr, n_thr, levels, tabs, out)
+    return pa + floats[F_MUL] * c - floats[F_SHIFT]
 
 
 @njit(cache=True)
@@ -268,10 +337,8 @@ def search(root: np.ndarray, ints: np.ndarray, floats: np.ndarray, ws: tuple) ->
     root's backed-up value for the side to move.  ``stats`` gets nodes, evals, deepest ply, aborted (node
     limit reached: the value is then meaningless), the best root move's index in ``bufs[0]`` and the PV
     length; ``pv[0, :pvlen]`` holds the principal variation (from, to, captured) and ``hist`` the leaf plies."""
-    pos, bufs, order, cscore, ab, params, tmp, fbuf, pv, pvlen, hist, rtab, rscores, stats = ws
+    pos, bufs, order, cscore, ab, params, tmp, fbuf, pv, pvlen, hist, tables, rtab, rscores, stats = ws
     rules = ints[I_RULES:]
-    weights = floats[:N_TERMS]
-    piece_weight = floats[F_PIECE]
     rote = ints[I_ROTE] if rtab.shape[0] > 0 else 0
     construction = ints[I_CONSTRUCTION]
     need = ints[I_NEED]
@@ -312,10 +379,7 @@ def search(root: np.ndarray, ints: np.ndarray, floats: np.ndarray, ws: tuple) ->
                 elif ordering:  # scored when the parent ordered its children
                     ret = -cscore[p - 1, order[p - 1, int(ab[p - 1, 4]) - 1]]
                 else:
-                    ret = -score(
-                        bm, bk, wm, wk, side, params[p - 1], weights, piece_weight, construction, need,
-                        tmp[0], tmp[1], tmp[2], fbuf,
-                    )  # fmt: skip
+                    ret = -evaluate(bm, bk, wm, wk, side, params[p - 1], ints, floats, tmp, fbuf, tables)
                     stats[S_EVALS] += 1
                 leaf = True
             if leaf:
@@ -336,10 +400,7 @@ def search(root: np.ndarray, ints: np.ndarray, floats: np.ndarray, ws: tuple) ->
                 mv = bufs[p]
                 for i in range(n):
                     c0, c1, c2, c3 = play(bm, bk, wm, wk, side, mv[i])
-                    cscore[p, i] = score(
-                        c0, c1, c2, c3, 1 - side, params[p], weights, piece_weight, construction, need,
-                        tmp[0], tmp[1], tmp[2], fbuf,
-                    )  # fmt: skip
+                    cscore[p, i] = evaluate(c0, c1, c2, c3, 1 - side, params[p], ints, floats, tmp, fbuf, tables)
                 stats[S_EVALS] += n
                 sort_best_first(order, cscore, p, n)
             ab[p, 2] = -INF
@@ -435,7 +496,8 @@ class Searcher:
     and the plausibility ordering switch.  :meth:`__call__` searches one position; :meth:`iterate` deepens a
     fixed-depth search until a node or time budget runs out.  ``store``: a rote store
     (:class:`~tdbook.learners.checkers_rote.RoteStore`) read at the frontier (``rote_mode`` 1) or read and
-    refreshed (2)."""
+    refreshed (2).  ``tables`` (with ``tables_mul``): evaluate with signature tables; ``shift``: taken off every
+    evaluation (:func:`search_spec`)."""
 
     def __init__(
         self,
@@ -444,13 +506,19 @@ class Searcher:
         ordering: bool = True,
         store=None,
         rote_mode: int = 1,
+        tables=None,
+        tables_mul: float = 0.0,
+        shift: float = 0.0,
     ):
         self.poly = poly if poly is not None else Polynomial()
         self.rules = rules if rules is not None else SearchRules.samuel()
         self.ordering = bool(ordering)
         self.store = store
         self.rote_mode = rote_mode
+        self.tables_mul = float(tables_mul) if tables is not None else None
+        self.shift = float(shift)
         self.ws = Workspace()
+        self.ws.use_tables(tables)
 
     def __call__(
         self, words, side: int, last_jump: bool = False, node_limit: int = 2**62, rules: SearchRules | None = None
@@ -461,7 +529,16 @@ class Searcher:
         w = self.ws
         w.use_store(self.store)
         rote = self.store.spec if self.store is not None else None
-        ints, floats = search_spec(self.poly, r, self.ordering, node_limit, rote=rote, rote_mode=self.rote_mode)
+        ints, floats = search_spec(
+            self.poly,
+            r,
+            self.ordering,
+            node_limit,
+            rote=rote,
+            rote_mode=self.rote_mode,
+            tables_mul=self.tables_mul,
+            shift=self.shift,
+        )
         v = search(root, ints, floats, w.arrays)
         st = w.stats
         pv = tuple((int(w.pv[0, q, 0]) + 1, int(w.pv[0, q, 1]) + 1) for q in range(int(st[S_PVLEN])))

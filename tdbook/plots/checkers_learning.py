@@ -1,5 +1,6 @@
-"""Figures of notebook 02 §4–6 (Powell (2000) §3.3): rote learning, learning by generalization, TD-Leaf and the
-strength table.  Each function returns a matplotlib figure."""
+"""Figures of notebook 02 §4–5 and §8 (Powell (2000) §3.3): rote learning, learning by generalization, TD-Leaf,
+Samuel's first games.  Each function returns a matplotlib figure (the ladder's and the study's are in
+:mod:`tdbook.plots.checkers_ladder`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 import matplotlib.pyplot as plt
 import numpy as np
 
+from ..experiments.checkers_book_learning import BookGames
 from ..experiments.checkers_match import MatchResult
 from ..experiments.checkers_rote import PHASES, RoteTraining
 from ..experiments.checkers_samuel import AlphaBeta
@@ -84,40 +86,6 @@ def replacement_queue(picture: np.ndarray, per_game: np.ndarray, terms: Sequence
     return fig
 
 
-def variants(names: Sequence[str], per_move: Sequence[float], volatility: Sequence[float], results) -> Any:
-    """Samuel's options side by side: replacements per move, coefficient volatility, score against material."""
-    fig, axes = plt.subplots(1, 3, figsize=(11.0, 3.8))
-    y = np.arange(len(names))
-    axes[0].barh(y, per_move, color=PALETTE[1])
-    axes[0].set_yticks(y, names, fontsize=8)
-    axes[0].set_xlabel("term replacements per move")
-    axes[1].barh(y, volatility, color=PALETTE[4])
-    axes[1].set_yticks(y, [])
-    axes[1].set_xlabel("Σ|Δ power| from game to game")
-    sc = np.array([r.score for r in results])
-    se = np.array([r.stderr for r in results])
-    axes[2].barh(y, 100 * sc, xerr=196 * se, color=PALETTE[0], capsize=3)
-    axes[2].axvline(50, color="#555", lw=1)
-    axes[2].set_yticks(y, [])
-    axes[2].set_xlabel("score v material α-β (%), ± 95 %")
-    for a in axes:
-        a.invert_yaxis()
-    return fig
-
-
-def learning_curves(curves: dict[str, dict[str, np.ndarray]], opponent: str = "material α-β") -> Any:
-    """Score against a fixed opponent of each learner's polynomial after g games."""
-    fig, ax = plt.subplots(figsize=(6.6, 3.6))
-    for i, (name, c) in enumerate(curves.items()):
-        ax.errorbar(c["games"], 100 * c["score"], yerr=196 * c["stderr"], fmt="o-", capsize=3, color=PALETTE[i],
-                    label=name)  # fmt: skip
-    ax.axhline(50, color="#555", lw=1)
-    ax.set_xlabel("self-play games")
-    ax.set_ylabel(f"score v {opponent} (%), ± 95 %")
-    ax.legend()
-    return fig
-
-
 def tdleaf_weights(history: np.ndarray, terms: Sequence[str], top: int = 10) -> Any:
     """TD-Leaf's θ after each game for the ``top`` terms largest at the end."""
     fig, ax = plt.subplots(figsize=(6.8, 3.8))
@@ -128,23 +96,6 @@ def tdleaf_weights(history: np.ndarray, terms: Sequence[str], top: int = 10) -> 
     ax.set_xlabel("self-play games")
     ax.set_ylabel("θ (coefficient / 2^16)")
     ax.legend(ncol=2)
-    return fig
-
-
-def strength_table(score: np.ndarray, stderr: np.ndarray, names: Sequence[str]) -> Any:
-    """Every player against every other: the row player's score (%) ± s.e."""
-    n = len(names)
-    fig, ax = plt.subplots(figsize=(1.5 * n + 2.4, 1.0 * n + 1.2))
-    ax.imshow(100 * score, cmap="RdBu_r", vmin=0, vmax=100)
-    for i in range(n):
-        for j in range(n):
-            if i != j:
-                ax.text(j, i, f"{100 * score[i, j]:.1f}\n± {100 * stderr[i, j]:.1f}", ha="center", va="center",
-                        fontsize=8)  # fmt: skip
-    ax.set_xticks(range(n), names, rotation=20, ha="right", fontsize=8)
-    ax.set_yticks(range(n), names, fontsize=8)
-    ax.set_title("score of the row player (%) ± s.e.", fontsize=10)
-    ax.grid(False)
     return fig
 
 
@@ -160,10 +111,14 @@ def first_games(values: np.ndarray, printed: float, xlabel: str) -> Any:
     return fig
 
 
-def explore(run: AlphaBeta | TDLeaf) -> Any:
+def explore(run: AlphaBeta | BookGames | TDLeaf) -> Any:
     """The notebook's panel: a short run's coefficients over its games."""
     if isinstance(run, AlphaBeta):
         res = run.log["result"][: run.done]
         title = f"Alpha: won {(res > 0).sum()}, lost {(res < 0).sum()}, drew {(res == 0).sum()} of {run.done}"
+        return weights_over_games(run.powers[: run.done], SAMUEL_TERMS, title)
+    if isinstance(run, BookGames):
+        a, c = run.log["agreed"][: run.done].sum(), run.log["choices"][: run.done].sum()
+        title = f"{run.done} book games: the master's move found at {100 * a / max(c, 1):.1f} % of {c:,} positions"
         return weights_over_games(run.powers[: run.done], SAMUEL_TERMS, title)
     return tdleaf_weights(run.history[: run.done], SAMUEL_TERMS)
