@@ -4,10 +4,10 @@ each function returns data; the figures are in :mod:`tdbook.plots.checkers_searc
 
 The learned players come from the shipped weights ``data/checkers_samuel.npz`` (self-play),
 ``data/checkers_samuel_book.npz`` (book games) and ``data/checkers_tdleaf.npz``, the ladder and the study of the
-learner from ``data/checkers_ladder.npz`` and ``data/checkers_samuel_study.npz`` (:mod:`.checkers_ladder`,
-:mod:`.checkers_samuel_study`), each with the command that made it in its sidecar; the ``full`` profile
-retrains the weights and runs the ladder and the study again under ``build/full/`` with those commands
-(``RETRAIN``).
+learner from ``data/checkers_ladder.npz`` and ``data/checkers_samuel_study.npz``
+(:mod:`tdbook.experiments.checkers_ladder`, :mod:`tdbook.experiments.checkers_samuel_study`), each with the
+command that made it in its sidecar; the ``full`` profile retrains the weights and runs the ladder and the study
+again under ``build/full/`` with those commands (``RETRAIN``).
 """
 
 from __future__ import annotations
