@@ -133,6 +133,7 @@ USES: dict[str, Shipped] = {
         Use("09", "load_shipped", _W + " (the best net, in the position picker)"),
         Use("09", "expert_claims", _S),
         Use("09", "recipe_rows", _S),
+        *_SYM_LOSS,
     ),
     "symgammon_free160_positional_bg_5000k.npz": _sym(
         "(c″, 160, bg, contact) trained on to 5.0 M games with eleven positional inputs per side",
