@@ -309,6 +309,7 @@ def _execute(
 
     out = executed_dir(profile) / path.name
     out.parent.mkdir(parents=True, exist_ok=True)
+    partial = out.with_name(f".{out.stem}.{os.getpid()}.partial.ipynb")  # renamed over ``out`` once complete
     overrides = {k: v for k, v in parameters.items() if k != "PROFILE"}
     declared = notebook_parameters(path).get("PROFILE", {})
     default_profile = _parse_literal(str(declared.get("default", "None")))
@@ -322,7 +323,7 @@ def _execute(
         try:
             papermill.execute_notebook(
                 str(path),
-                str(out),
+                str(partial),
                 parameters=parameters,
                 kernel_name=kernel,
                 cwd=str(path.parent),
@@ -337,8 +338,14 @@ def _execute(
             if getattr(e, "ename", "") == "KeyboardInterrupt":  # Ctrl-C reached the kernel too
                 raise KeyboardInterrupt from None
             status, error = "failed", _failure_text(e)
+        except OSError as e:  # the disk is full, or the output folder went away
+            status, error = "failed", f"could not write {out} ({e.strerror or e}); the previous file is intact"
         except Exception as e:  # kernel died, missing kernel, …
             status, error = "failed", f"{type(e).__name__}: {e}"
+        finally:
+            kept = _keep(partial, out)  # always: a partial file never stays behind
+            error = error or kept
+            status = "failed" if error else status
         if not timed_out or attempt >= retries:
             break
         attempt += 1
@@ -350,7 +357,11 @@ def _execute(
     seconds = time.perf_counter() - t0
     if status == "ok" and profile == "standard" and not overrides:
         # the readable record: notebooks/NN.ipynb with its outputs (a scratch root under TDBOOK_OUTPUT_ROOT)
-        store(out, record_root(profile) / "notebooks" / path.name)
+        target = record_root(profile) / "notebooks" / path.name
+        try:
+            store(out, target)
+        except OSError as e:
+            status, error = "failed", f"could not write {target} ({e.strerror or e}); the previous file is intact"
     counts: dict[str, int] = {}
     rfile = results_dir(profile) / f"{path.stem}.json"
     if rfile.exists() and rfile.stat().st_mtime >= started:  # not a previous run's counts
@@ -359,6 +370,60 @@ def _execute(
         except (ValueError, KeyError):
             counts = {}
     return RunResult(path.stem, seconds, status, error, counts, attempt)
+
+
+def _keep(partial: Path, out: Path) -> str:
+    """Move the executed notebook papermill wrote (``partial``) over ``out`` when it is a whole notebook; remove
+    it otherwise.  Returns "" or the one-line reason ``out`` was left as it was."""
+    import json
+
+    if not partial.exists():
+        return ""
+    try:
+        json.loads(partial.read_text(encoding="utf-8"))  # a truncated write is not JSON
+        os.replace(partial, out)
+        return ""
+    except (OSError, ValueError) as e:
+        reason = getattr(e, "strerror", None) or "the executed notebook was cut short"
+        return f"could not write {out} ({reason}); the previous file is intact"
+    finally:
+        if partial.exists():
+            partial.unlink()
+
+
+def check_outputs(profile: str) -> None:
+    """UsageError naming the folder unless the run's output roots exist (or can be made) and are writable:
+    checked before the first notebook starts."""
+    import tempfile
+
+    where = "TDBOOK_OUTPUT_ROOT " if os.environ.get("TDBOOK_OUTPUT_ROOT") else ""
+    for root in dict.fromkeys([output_root(profile), record_root(profile), executed_dir(profile)]):
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=root, prefix=".tdbook-write-test-"):
+                pass
+        except OSError as e:
+            raise UsageError(f"cannot write the outputs under {where}{root} ({e.strerror or e})") from None
+
+
+def check_kernel(kernel: str) -> None:
+    """UsageError unless a Jupyter kernel named ``kernel`` is installed."""
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    names = sorted(KernelSpecManager().find_kernel_specs())
+    if kernel not in names:
+        raise UsageError(f"no Jupyter kernel named {kernel!r}; installed: {', '.join(names) or 'none'}")
+
+
+#: A Dask scheduler's address: protocol://host:port
+_ADDRESS = re.compile(r"^(tcp|tls|ucx|ws|wss)://(\[[0-9a-fA-F:]+\]|[\w.-]+):(\d{1,5})$")
+
+
+def check_scheduler(address: str) -> None:
+    """UsageError unless ``address`` reads as a Dask scheduler address (``tcp://HOST:PORT``)."""
+    m = _ADDRESS.match(address)
+    if not m or not 0 < int(m.group(3)) < 65536:
+        raise UsageError(f"--scheduler {address!r} is not a scheduler address like tcp://HOST:PORT")
 
 
 def summary_table(results: Sequence[RunResult]):
@@ -394,6 +459,10 @@ def run(
     plan = check_request(paths, profile, params)
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise UsageError(f"--workers must be a positive integer, got {workers!r}")
+    if scheduler is not None:
+        check_scheduler(scheduler)
+    check_kernel(kernel)
+    check_outputs(profile)
     saved = os.environ.get(RECORD_ENV)
     os.environ[RECORD_ENV] = "1"
     try:
@@ -486,7 +555,7 @@ def _run_on_dask(
     if scheduler:
         try:
             client, cluster = Client(scheduler, timeout="20s"), None
-        except OSError as e:
+        except (OSError, ValueError, TypeError) as e:
             raise UsageError(f"no Dask scheduler answers at {scheduler}: {e}") from None
         where = f"the Dask cluster at {scheduler}"
     else:

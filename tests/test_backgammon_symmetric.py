@@ -343,8 +343,7 @@ def test_cli_anneals_in_a_third_stage_and_resumes_a_run_before_it(tmp_path, caps
     capsys.readouterr()
     assert train_main([*three, "--games", "160", "--out", str(tmp_path / "l.npz"), "--checkpoint", str(late)]) == 2
     assert "another run" in capsys.readouterr().err and late.read_bytes() == before
-    with pytest.raises(SystemExit):
-        train_main([*base, "--alpha-final", "0.01", "--final-after", "80", "--games", "10"])
+    assert train_main([*base, "--alpha-final", "0.01", "--final-after", "80", "--games", "10"]) == 2
     assert "--alpha-late" in capsys.readouterr().err
 
 
@@ -430,8 +429,7 @@ def test_cli_backgammon_outputs_from_scratch_and_by_warm_start(tmp_path, capsys)
     capsys.readouterr()
     assert train_main([*base, "--warm-start", str(warm), "--games", "90", "--out", str(tmp_path / "x.npz")]) == 2
     assert "it has backgammon outputs; this run has none" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        train_main(["--arch", "symmetric", "--backgammon-outputs", "--games", "10", "--no-progress"])
+    assert train_main(["--arch", "symmetric", "--backgammon-outputs", "--games", "10", "--no-progress"]) == 2
     assert "--backgammon-outputs is for --arch free only" in capsys.readouterr().err
 
 

@@ -1,11 +1,10 @@
 """``python -m tdbook train symmetric-gammon …``: train one of notebook 09's nets from scratch.
 
-Checkpoints atomically every ``--checkpoint-every`` games (the net's weight file, with the games done),
-resumes from the checkpoint when it exists and belongs to the same run — or to the same run before an annealed
-third step size (``--alpha-final``) was added, not yet past its start — (refusing a corrupt, foreign or
-other run's file, naming it), ends a Ctrl-C with one line naming the checkpoint and the resume command,
-never overwrites a shipped file in ``data/`` without ``--force``, and writes the net with a sidecar
-recording the exact command, games, wall time and a 1-ply match against pubeval (selection seed); with
+The files, the checkpoint's lock and reading, Ctrl-C and the messages are the one training driver's
+(:mod:`.training_driver`).  Checkpoints every ``--checkpoint-every`` games (the net's weight file, with the games
+done) and resumes from the checkpoint when it belongs to the same run — or to the same run before an annealed
+third step size (``--alpha-final``) was added, not yet past its start; writes the net with a sidecar recording
+the exact command, games, wall time and a 1-ply match against pubeval (selection seed); with
 ``--snapshot-every`` it also keeps copies of the net along the way, for learning curves.
 
 ``--warm-start FILE`` starts from a trained net of the same architecture, hidden units and seed instead of
@@ -22,30 +21,23 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import shlex
-import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from tqdm.auto import tqdm
 
-from ..core.paths import data_dir, repo_root
-from ..core.storage import code_version, sidecar_path, write_sidecar
+from ..core.paths import repo_root
+from ..core.storage import code_version, sidecar_path
 from ..learners.backgammon_symmetric import ARCHS, INPUTS, N_OUT_BG, SymmetricGammon
-from .backgammon_cli import UsageError, _is_within, writable_file
+from . import training_driver as driver
 from .backgammon_match import SELECTION_SEED
 from .backgammon_symmetric import vs_pubeval
 
-INTERRUPTED = 130
+INTERRUPTED = driver.INTERRUPTED
 
 
-def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
-        prog="python -m tdbook train symmetric-gammon",
-        description="Self-play TD(0) training of a notebook 09 net (symmetric, naive, free; raw, expanded or "
-        "contact inputs); checkpointed, resumable.",
-    )
+def _options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--arch", choices=list(ARCHS), required=True, help="(a) symmetric, (b) naive, (c) free")
     ap.add_argument("--hidden", type=int, default=40, help="hidden units (default 40)")
     ap.add_argument(
@@ -87,7 +79,6 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="start from this trained net (same arch, hidden units and seed), widened to --inputs, at its game count",
     )
-    ap.add_argument("--checkpoint-every", type=int, default=5000, help="games between checkpoints (default 5000)")
     ap.add_argument(
         "--snapshot-every",
         type=int,
@@ -97,52 +88,32 @@ def _parser() -> argparse.ArgumentParser:
         "run's spec, so a run resumes with or without it)",
     )
     ap.add_argument("--pubeval-pairs", type=int, default=1000, help="duplicate pairs of the final pubeval match")
-    ap.add_argument("--out", help="weights file (.npz; default build/symmetric_gammon/symgammon_<arch>.npz)")
-    ap.add_argument("--checkpoint", help="checkpoint file (default beside --out's name under build/symmetric_gammon/)")
-    ap.add_argument("--force", action="store_true", help="allow --out to overwrite a shipped file in data/")
-    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
-    return ap
 
 
-def _files(a: argparse.Namespace) -> tuple[Path, Path]:
-    root = repo_root() / "build" / "symmetric_gammon"
-    out = Path(a.out) if a.out else root / f"symgammon_{a.arch}.npz"
-    if out.suffix != ".npz":
-        raise UsageError(f"--out {out} must end in .npz (its sidecar goes beside it)")
-    shipped = [p for p in (out, sidecar_path(out)) if p.exists() and _is_within(p, data_dir())]
-    if shipped and not a.force:
-        raise UsageError(f"--out {out} would overwrite the shipped {shipped[0]}; write elsewhere or add --force")
-    writable_file(out, "--out")
-    ckpt = Path(a.checkpoint) if a.checkpoint else root / f"{out.stem}.ckpt.npz"
-    if ckpt.resolve() == out.resolve():
-        raise UsageError("--checkpoint and --out are the same file; give the checkpoint another name")
-    writable_file(ckpt, "--checkpoint")
-    return out, ckpt
-
-
-def _check(a: argparse.Namespace, ap: argparse.ArgumentParser) -> None:
-    for name in ("hidden", "games", "checkpoint_every", "pubeval_pairs"):
+def _check(a: argparse.Namespace) -> None:
+    """ValueError naming the first bad option."""
+    for name in ("hidden", "games", "pubeval_pairs"):
         if getattr(a, name) < 1:
-            ap.error(f"--{name.replace('_', '-')} must be >= 1, got {getattr(a, name)}")
+            raise ValueError(f"--{name.replace('_', '-')} must be >= 1, got {getattr(a, name)}")
     if a.snapshot_every < 0:
-        ap.error(f"--snapshot-every must be >= 0, got {a.snapshot_every}")
+        raise ValueError(f"--snapshot-every must be >= 0, got {a.snapshot_every}")
     if not a.alpha > 0:
-        ap.error(f"--alpha must be > 0, got {a.alpha}")
+        raise ValueError(f"--alpha must be > 0, got {a.alpha}")
     if a.alpha_late is not None and not a.alpha_late > 0:
-        ap.error(f"--alpha-late must be > 0, got {a.alpha_late}")
+        raise ValueError(f"--alpha-late must be > 0, got {a.alpha_late}")
     if a.late_after < 0:
-        ap.error(f"--late-after must be >= 0, got {a.late_after}")
+        raise ValueError(f"--late-after must be >= 0, got {a.late_after}")
     if a.backgammon_outputs and a.arch != "free":
-        ap.error(f"--backgammon-outputs is for --arch free only, got --arch {a.arch}")
+        raise ValueError(f"--backgammon-outputs is for --arch free only, got --arch {a.arch}")
     if (a.alpha_final is None) != (a.final_after is None):
-        ap.error("--alpha-final and --final-after go together (give both or neither)")
+        raise ValueError("--alpha-final and --final-after go together (give both or neither)")
     if a.alpha_final is not None:
         if a.alpha_late is None:
-            ap.error("--alpha-final needs --alpha-late (it is the schedule's third stage)")
+            raise ValueError("--alpha-final needs --alpha-late (it is the schedule's third stage)")
         if not a.alpha_final > 0:
-            ap.error(f"--alpha-final must be > 0, got {a.alpha_final}")
+            raise ValueError(f"--alpha-final must be > 0, got {a.alpha_final}")
         if a.final_after <= a.late_after:
-            ap.error(f"--final-after must be > --late-after ({a.late_after}), got {a.final_after}")
+            raise ValueError(f"--final-after must be > --late-after ({a.late_after}), got {a.final_after}")
 
 
 def _stages(a: argparse.Namespace) -> list[tuple[int, float]]:
@@ -209,33 +180,67 @@ def _warm_start(a: argparse.Namespace, spec: dict) -> SymmetricGammon:
     return model
 
 
-def train_main(argv: Sequence[str] | None = None) -> int:
-    ap = _parser()
-    argv = list(sys.argv[1:] if argv is None else argv)
-    a = ap.parse_args(argv)
-    _check(a, ap)
-    spec = {"arch": a.arch, "hidden": a.hidden, "alpha": a.alpha, "seed": a.seed}
-    if a.inputs != "raw":
-        spec["inputs"] = a.inputs
-    if a.backgammon_outputs:
-        spec["backgammons"] = True
-    if a.bearoff:
-        spec["bearoff"] = True
-    if a.alpha_late is not None:
-        spec.update(alpha_late=a.alpha_late, late_after=a.late_after)
-    if a.alpha_final is not None:
-        spec.update(alpha_final=a.alpha_final, final_after=a.final_after)
-    stages = _stages(a)
-    try:
-        out, ckpt = _files(a)
-        warm = _warm_start(a, spec) if a.warm_start else None
+class SymmetricGammonTrainer(driver.Trainer):
+    game = "symmetric-gammon"
+    description = (
+        "Self-play TD(0) training of a notebook 09 net (symmetric, naive, free; raw, expanded or contact inputs); "
+        "checkpointed, resumable."
+    )
+    checkpoint_every = 5000
+    out_help = "weights file (.npz, a .json sidecar beside it; default build/symmetric_gammon/symgammon_<arch>.npz)"
+
+    def options(self, ap: argparse.ArgumentParser) -> None:
+        _options(ap)
+
+    def ignored(self, a: argparse.Namespace) -> list[str]:
+        return ["late_after"] if a.alpha_late is None else []
+
+    def prepare(self, a: argparse.Namespace) -> dict:
+        _check(a)
+        spec = {"arch": a.arch, "hidden": a.hidden, "alpha": a.alpha, "seed": a.seed}
+        if a.inputs != "raw":
+            spec["inputs"] = a.inputs
+        if a.backgammon_outputs:
+            spec["backgammons"] = True
+        if a.bearoff:
+            spec["bearoff"] = True
+        if a.alpha_late is not None:
+            spec.update(alpha_late=a.alpha_late, late_after=a.late_after)
+        if a.alpha_final is not None:
+            spec.update(alpha_final=a.alpha_final, final_after=a.final_after)
+        if a.warm_start:
+            a.warm = _warm_start(a, spec)  # checks the file now; spec gains its name, SHA-256 and games
+        return spec
+
+    def default_out(self, a: argparse.Namespace) -> Path:
+        return repo_root() / "build" / "symmetric_gammon" / f"symgammon_{a.arch}.npz"
+
+    def default_checkpoint(self, a: argparse.Namespace, out: Path) -> Path:
+        return repo_root() / "build" / "symmetric_gammon" / f"{out.stem}.ckpt.npz"
+
+    def extra_targets(self, a: argparse.Namespace, out: Path, checkpoint: Path) -> list[driver.Target]:
+        if not a.snapshot_every:
+            return []
+        return [driver.Target("--snapshot-every", checkpoint.with_name(f"{out.stem}_0k.snap.npz"))]
+
+    def read_checkpoint(self, a: argparse.Namespace, spec: dict, path: Path) -> None:
+        model = SymmetricGammon.load(path)
+        if not _resumable(model.info.get("spec"), spec, int(model.info.get("games_done", 0))):
+            raise ValueError(f"checkpoint {path} belongs to another run ({model.info.get('spec')}), not {spec}")
+
+    def done(self, path: Path) -> int | None:
+        try:
+            return int(SymmetricGammon.load(path).info.get("games_done", 0))
+        except (ValueError, TypeError):
+            return None
+
+    def train(self, a: argparse.Namespace, spec: dict, plan: driver.Plan, command: str) -> SymmetricGammon:
+        ckpt, out = plan.checkpoint, plan.out
         if ckpt.exists():
             model = SymmetricGammon.load(ckpt)
-            if not _resumable(model.info.get("spec"), spec, int(model.info.get("games_done", 0))):
-                raise UsageError(f"checkpoint {ckpt} belongs to another run ({model.info.get('spec')}), not {spec}")
             model.info["spec"] = spec
-        elif warm is not None:
-            model = warm
+        elif a.warm_start:
+            model = a.warm
         else:
             model = SymmetricGammon.new(
                 a.arch,
@@ -247,12 +252,8 @@ def train_main(argv: Sequence[str] | None = None) -> int:
                 bearoff=a.bearoff,
             )
             model.info.update(spec=spec, games_done=0, wall_time_s=0.0)
-    except ValueError as e:
-        print(f"tdbook train: error: {e}", file=sys.stderr)
-        return 2
-    cmd = "python -m tdbook train symmetric-gammon " + shlex.join(argv)
-    done = int(model.info["games_done"])
-    try:
+        stages = _stages(a)
+        done = int(model.info["games_done"])
         with tqdm(total=a.games, initial=done, desc=f"train {a.arch}", disable=a.no_progress, unit="game") as bar:
             while done < a.games:
                 n = min(a.checkpoint_every, a.games - done)
@@ -269,25 +270,32 @@ def train_main(argv: Sequence[str] | None = None) -> int:
                 if a.snapshot_every and done % a.snapshot_every == 0:
                     model.save(ckpt.with_name(f"{out.stem}_{done // 1000}k.snap.npz"))
                 bar.update(n)
-    except KeyboardInterrupt:
-        print(f"\ntdbook train: interrupted; the last checkpoint is {ckpt} ({done:,} games); resume with: {cmd}")
-        return INTERRUPTED
-    except ValueError as e:
-        print(f"tdbook train: error: {e}", file=sys.stderr)
-        return 2
-    model.save(out, command=cmd)
-    r = vs_pubeval(model, a.pubeval_pairs, seed=SELECTION_SEED, progress=not a.no_progress)
-    side = {
-        "command": cmd,
-        "seed": a.seed,
-        "games": done,
-        "wall_time_s": round(float(model.info["wall_time_s"]), 1),
-        "code_version": code_version(),
-        "net": model.describe(),
-        "spec": spec,
-        "vs_pubeval": r.to_dict(),
-        "vs_pubeval_note": f"1-ply, duplicate dice, cubeless, selection seed {SELECTION_SEED}",
-    }
-    write_sidecar(out, side)
-    print(f"wrote {out} and {sidecar_path(out)}: {done} games; {r.summary()}")
-    return 0
+        return model
+
+    def write(self, a: argparse.Namespace, spec: dict, plan: driver.Plan, model: SymmetricGammon, cmd: str) -> dict:
+        model.save(plan.out, command=cmd)
+        return {
+            "command": cmd,
+            "seed": a.seed,
+            "games": int(model.info["games_done"]),
+            "wall_time_s": round(float(model.info["wall_time_s"]), 1),
+            "code_version": code_version(),
+            "net": model.describe(),
+            "spec": spec,
+        }
+
+    def finish(self, a: argparse.Namespace, spec: dict, plan: driver.Plan, model: SymmetricGammon, side: dict) -> dict:
+        r = vs_pubeval(model, a.pubeval_pairs, seed=SELECTION_SEED, progress=not a.no_progress)
+        a.vs_pubeval = r
+        return side | {
+            "vs_pubeval": r.to_dict(),
+            "vs_pubeval_note": f"1-ply, duplicate dice, cubeless, selection seed {SELECTION_SEED}",
+        }
+
+    def summary(self, a: argparse.Namespace, plan: driver.Plan, model: SymmetricGammon, side: dict) -> str:
+        return f"wrote {plan.out} and {sidecar_path(plan.out)}: {side['games']} games; {a.vs_pubeval.summary()}"
+
+
+def train_main(argv: Sequence[str] | None = None) -> int:
+    """``python -m tdbook train symmetric-gammon …``: train (or resume), write the net and its sidecar."""
+    return driver.main(SymmetricGammonTrainer(), argv)

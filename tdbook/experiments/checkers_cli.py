@@ -8,38 +8,37 @@ checkpoints and exact resume (Powell (2000) §3.3).
 
 Rerun the same command after an interruption and it resumes from its checkpoint (default
 ``build/checkers/<out stem>.ckpt.npz``, whatever ``--out`` is) to the same weights.  ``--out`` defaults to
-``build/checkers/<method>_seed<S>_games<N>.npz``; a file in the shipped ``data/`` is never overwritten without
-``--force`` (checked before training starts).  Ctrl-C stops at the end of the current game, writes the
-checkpoint and prints one line naming it and the command that resumes.  The weights file gets a ``.json``
-sidecar with the exact command.
+``build/checkers/<method>_seed<S>_games<N>.npz``.  Ctrl-C stops at the end of the current game and writes the
+checkpoint.  The files, the checkpoint's lock and reading, Ctrl-C and the messages are the one training driver's
+(:mod:`.training_driver`); an option the chosen ``--method`` does not use is refused.
 """
 
 from __future__ import annotations
 
 import argparse
-import shlex
-import sys
+import copy
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
-from ..core.storage import code_version, write_sidecar
+from ..core.storage import code_version
 from ..learners.checkers_generalization import NEGATIVES, SAMUEL_TERMS, TALLIES
 from ..learners.checkers_tdleaf import TDLeafSpec
 from . import checkers_training as tr
+from . import training_driver as driver
 from .checkers_book_learning import BookGames, BookRun
 from .checkers_samuel import AlphaBeta, SamuelRun
 from .checkers_tdleaf import TDLeaf, TDLeafRun
 
+#: the options only one learner uses (an option of the other is refused)
+SAMUEL_ONLY = ("series", "tally", "negative", "tally_limit", "update_every", "no_recompute", "carry_back", "no_reset",
+               "adopt")  # fmt: skip
+TDLEAF_ONLY = ("alpha", "lam")
 
-def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
-        prog="python -m tdbook train checkers",
-        description="Train Samuel's learning by generalization (Alpha/Beta self-play) or TD-Leaf(λ) on Samuel's "
-        "terms and search (Powell (2000) §3.3). Checkpoints atomically and resumes: rerun the same command after an "
-        "interruption and it ends with the same weights.",
-    )
+
+def options(ap: argparse.ArgumentParser) -> None:
+    """The checkers trainer's own options."""
     ap.add_argument("--method", required=True, choices=["samuel", "samuel-book", "tdleaf"], help="the learner")
     ap.add_argument("--games", type=int, required=True, help="games in total (self-play, or book games followed)")
     ap.add_argument("--seed", type=int, default=1, help="seed: the first polynomial's terms and the ballot order")
@@ -57,13 +56,6 @@ def parser() -> argparse.ArgumentParser:
     t = ap.add_argument_group("tdleaf")
     t.add_argument("--alpha", type=float, default=1.0, help="step size on θ (coefficients = unit · θ)")
     t.add_argument("--lambda", dest="lam", type=float, default=0.7, help="trace decay λ")
-    o = ap.add_argument_group("files")
-    o.add_argument("--out", default=None, help="weights file (.npz; default build/checkers/<method>_seed…)")
-    o.add_argument("--force", action="store_true", help="allow overwriting a file in the shipped data/")
-    o.add_argument("--checkpoint", default=None, help="checkpoint (default build/checkers/<out stem>.ckpt.npz)")
-    o.add_argument("--checkpoint-every", type=int, default=100, help="games between checkpoints")
-    o.add_argument("--no-progress", action="store_true", help="no progress bar")
-    return ap
 
 
 def make_run(a: argparse.Namespace) -> AlphaBeta | BookGames | TDLeaf:
@@ -124,67 +116,81 @@ def shipped_arrays(r: AlphaBeta | BookGames | TDLeaf) -> dict[str, np.ndarray]:
     return out
 
 
-def train_main(argv: Sequence[str] | None = None) -> int:
-    """``python -m tdbook train checkers …``: train (or resume), write the weights and their sidecar."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    ap = parser()
-    a = ap.parse_args(argv)
-    try:
-        run = make_run(a)
-    except ValueError as e:
-        ap.error(str(e))
-    out = Path(a.out) if a.out else tr.default_out(a.method, a.seed, a.games)
-    if out.suffix != ".npz":
-        ap.error(f"--out must end in .npz, got {out}")
-    if out.exists() and tr.shipped(out) and not a.force:
-        print(f"tdbook train: error: {out} is a shipped file in data/; add --force to overwrite it", file=sys.stderr)
-        return 2
-    ckpt = (
-        Path(a.checkpoint)
-        if a.checkpoint
-        else tr.default_out(a.method, a.seed, a.games).parent / f"{out.stem}.ckpt.npz"
+class CheckersTrainer(driver.Trainer):
+    game = "checkers"
+    description = (
+        "Train Samuel's learning by generalization (Alpha/Beta self-play) or TD-Leaf(λ) on Samuel's terms and search "
+        "(Powell (2000) §3.3). Checkpoints atomically and resumes: rerun the same command after an interruption and "
+        "it ends with the same weights."
     )
-    if tr.shipped(ckpt):
-        ap.error(f"--checkpoint {ckpt} is inside the shipped data/: checkpoints go under build/")
-    cmd = "python -m tdbook train checkers " + shlex.join(argv)
-    try:
-        log = tr.run(
+    checkpoint_every = 100
+    out_help = "weights file (.npz, a .json sidecar beside it; default build/checkers/<method>_seed<S>_games<N>.npz)"
+
+    def options(self, ap: argparse.ArgumentParser) -> None:
+        options(ap)
+
+    def ignored(self, a: argparse.Namespace) -> list[str]:
+        if a.method == "tdleaf":
+            return list(SAMUEL_ONLY)
+        return list(TDLEAF_ONLY) + (["no_reset", "adopt"] if a.method == "samuel-book" else [])
+
+    def prepare(self, a: argparse.Namespace) -> AlphaBeta | BookGames | TDLeaf:
+        return make_run(a)
+
+    def default_out(self, a: argparse.Namespace) -> Path:
+        return tr.default_out(a.method, a.seed, a.games)
+
+    def default_checkpoint(self, a: argparse.Namespace, out: Path) -> Path:
+        return tr.default_out(a.method, a.seed, a.games).parent / f"{out.stem}.ckpt.npz"
+
+    def read_checkpoint(self, a: argparse.Namespace, run: AlphaBeta | BookGames | TDLeaf, path: Path) -> None:
+        tr.resume(copy.deepcopy(run), path, a.games)  # on a copy: the run resumes when it starts
+
+    def done(self, path: Path) -> int | None:
+        try:
+            return int(tr.read(path, "checkers training checkpoint")[0].get("games", 0))
+        except (ValueError, TypeError):
+            return None
+
+    def train(self, a: argparse.Namespace, run: AlphaBeta | BookGames | TDLeaf, plan: driver.Plan, command: str):
+        return tr.run(
             run,
             a.games,
-            checkpoint=ckpt,
+            checkpoint=plan.checkpoint,
             checkpoint_every=a.checkpoint_every,
             progress=not a.no_progress,
             desc=f"train checkers --method {a.method}",
         )
-    except tr.Interrupted as e:
-        print(f"\ntdbook train: interrupted after {e.games:,} games; checkpoint {ckpt} — resume with: {cmd}")
-        return 130
-    except KeyboardInterrupt:
-        where = f"the last checkpoint is {ckpt}" if ckpt.exists() else "no checkpoint was written yet"
-        print(f"\ntdbook train: interrupted; {where} — resume with: {cmd}")
-        return 130
-    except (ValueError, FloatingPointError) as e:
-        print(f"tdbook train: error: {e}", file=sys.stderr)
-        return 2
-    poly = run.polynomial()
-    meta = {
-        "method": a.method,
-        "settings": run.settings(),
-        "games": log.games,
-        "wall_time": round(log.wall_time, 1),
-        "resumed_at": log.resumed_at,
-        "command": cmd,
-        "code_version": code_version(),
-        "piece_weight": poly.piece_weight,
-        "construction": poly.construction,
-    }
-    tr.write(out, meta, {"weights": poly.vector} | shipped_arrays(run))
-    write_sidecar(out, {**{k: meta[k] for k in ("command", "method", "games", "wall_time", "resumed_at")}} | {
-        "seed": a.seed,
-        "code_version": meta["code_version"],
-        "settings": meta["settings"],
-        "summary": summary(run),
-    })  # fmt: skip
-    w = np.count_nonzero(poly.vector)
-    print(f"wrote {out} ({w} terms in the polynomial; {log.games:,} games in {log.wall_time:,.0f} s) and its sidecar")
-    return 0
+
+    def write(self, a: argparse.Namespace, run: AlphaBeta | BookGames | TDLeaf, plan: driver.Plan, log, cmd: str):
+        poly = run.polynomial()
+        meta = {
+            "method": a.method,
+            "settings": run.settings(),
+            "games": log.games,
+            "wall_time": round(log.wall_time, 1),
+            "resumed_at": log.resumed_at,
+            "command": cmd,
+            "code_version": code_version(),
+            "piece_weight": poly.piece_weight,
+            "construction": poly.construction,
+        }
+        tr.write(plan.out, meta, {"weights": poly.vector} | shipped_arrays(run))
+        a.terms = int(np.count_nonzero(poly.vector))
+        return {**{k: meta[k] for k in ("command", "method", "games", "wall_time", "resumed_at")}} | {
+            "seed": a.seed,
+            "code_version": meta["code_version"],
+            "settings": meta["settings"],
+            "summary": summary(run),
+        }  # fmt: skip
+
+    def summary(self, a: argparse.Namespace, plan: driver.Plan, log, side: dict) -> str:
+        return (
+            f"wrote {plan.out} ({a.terms} terms in the polynomial; {log.games:,} games in {log.wall_time:,.0f} s) "
+            "and its sidecar"
+        )
+
+
+def train_main(argv: Sequence[str] | None = None) -> int:
+    """``python -m tdbook train checkers …``: train (or resume), write the weights and their sidecar."""
+    return driver.main(CheckersTrainer(), argv)

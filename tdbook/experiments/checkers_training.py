@@ -35,6 +35,7 @@ from tqdm.auto import tqdm
 from ..core.paths import data_dir, output_root, repo_root
 from ..core.storage import atomic_write_bytes, code_version, read_sidecar
 from ..learners.checkers_polynomial import N_TERMS, TERMS, Polynomial
+from .training_driver import shipped
 
 FORMAT = "tdbook-checkers-1"
 
@@ -180,15 +181,6 @@ def output_file(out: str | None, default: Path, force: bool, prog: str) -> Path 
 def default_out(method: str, seed: int, games: int) -> Path:
     """Where ``train checkers`` writes when no ``--out`` is given (never the shipped ``data/``)."""
     return repo_root() / "build" / "checkers" / f"{method}_seed{seed}_games{games}.npz"
-
-
-def shipped(path: str | Path) -> bool:
-    """Is ``path`` inside the repository's ``data/`` (a shipped file)?"""
-    try:
-        Path(path).resolve().relative_to(data_dir().resolve())
-        return True
-    except ValueError:
-        return False
 
 
 # ----------------------------------------------------------------------------- driver

@@ -33,8 +33,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import shlex
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -48,6 +46,7 @@ from ..core.storage import atomic_write_bytes, code_version, read_sidecar, write
 from ..games.checkers import Checkers, CheckersState, ballots, check_words, moves_of, position_key
 from ..learners.checkers_polynomial import SAMUEL_42_GAMES, Polynomial
 from ..players.checkers_search import Searcher, SearchRules
+from . import training_driver as driver
 
 #: the terms of Samuel's 42-game polynomial that need no trial moves (fast enough for a deep search)
 TEACHER_TERMS = ("KCENT", "MOVE", "ADV", "BACK", "CNTR")
@@ -191,10 +190,7 @@ def make_book(
     todo = draw_positions(spec, progress)
     rows: list[tuple] = []
     if checkpoint is not None and Path(checkpoint).is_file():
-        with np.load(checkpoint, allow_pickle=False) as z:
-            if str(z["spec"]) == repr(spec):
-                done = {k: z[k] for k in FIELDS}
-                rows = [tuple(done[k][i].tolist() for k in FIELDS) for i in range(len(done["side"]))]
+        rows = read_checkpoint(Path(checkpoint), spec)
     searcher = Searcher(teacher_polynomial())
     bar = tqdm(total=len(todo), initial=len(rows), desc="teacher", disable=not progress)
     for i in range(len(rows), len(todo)):
@@ -208,6 +204,29 @@ def make_book(
     bar.close()
     meta = {"positions": len(rows), "wall_time_s": round(time.perf_counter() - t0, 1)}
     return _arrays(rows), meta
+
+
+def read_checkpoint(path: Path, spec: BookSpec) -> list[tuple]:
+    """The labelled positions of a checkpoint of the run ``spec``; ValueError naming the file when it is not a
+    labelled set with its spec, or is another run's."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+    except Exception as e:  # zip, pickle or format errors: not a checkpoint
+        raise ValueError(f"checkpoint {path} is not a readable .npz archive ({type(e).__name__}: {e})") from None
+    missing = [k for k in ("spec", *FIELDS) if k not in arrays]
+    if missing:
+        raise ValueError(
+            f"checkpoint {path} holds the arrays {', '.join(arrays) or 'none'}, not a labelled set being made "
+            f"(it lacks {', '.join(missing)})"
+        )
+    if str(arrays["spec"]) != repr(spec):
+        raise ValueError(
+            f"checkpoint {path} was made by another run ({arrays['spec']}); use another --checkpoint or the same "
+            "settings"
+        )
+    done = {k: arrays[k] for k in FIELDS}
+    return [tuple(done[k][i].tolist() for k in FIELDS) for i in range(len(done["side"]))]
 
 
 def save_book(path: Path, arrays: dict[str, np.ndarray], sidecar: dict) -> None:
@@ -272,68 +291,86 @@ def states(arrays: dict[str, np.ndarray], rows: Sequence[int] | None = None) -> 
 # ----------------------------------------------------------------------------- the recorded command
 
 
-def _parser() -> argparse.ArgumentParser:
-    d = BookSpec()
-    ap = argparse.ArgumentParser(
-        prog="python -m tdbook train signature-book",
-        description="Make notebook 01's labelled set: positions from noisy self-play games from the 3-move "
-        "ballots, each with the preferred move of a deep α-β teacher (our stand-in for Samuel's book games).",
+class SignatureBook(driver.Trainer):
+    game = "signature-book"
+    description = (
+        "Make notebook 01's labelled set: positions from noisy self-play games from the 3-move ballots, each with "
+        "the preferred move of a deep α-β teacher (our stand-in for Samuel's book games)."
     )
-    ap.add_argument("--seed", type=int, default=d.seed)
-    ap.add_argument("--positions", type=int, default=d.positions, help="labelled positions")
-    ap.add_argument("--games-per-ballot", type=int, default=d.games_per_ballot)
-    ap.add_argument("--noise", type=float, default=d.noise, help="probability of a random move in self-play")
-    ap.add_argument("--play-depth", type=int, default=d.play_depth, help="self-play search depth")
-    ap.add_argument("--depth", type=int, default=d.depth, help="teacher's minimum look-ahead (plies)")
-    ap.add_argument("--endgame-pieces", type=int, default=d.endgame_pieces)
-    ap.add_argument("--endgame-depth", type=int, default=d.endgame_depth)
-    ap.add_argument("--endgame-nodes", type=int, default=d.endgame_nodes)
-    ap.add_argument("--out", default=None, help=f"output file (default data/{BOOK_FILE})")
-    ap.add_argument("--checkpoint", default=None, help="checkpoint file (default build/signature_book.ckpt.npz)")
-    ap.add_argument("--no-progress", action="store_true")
-    return ap
+    epilog = f"The shipped set is data/{BOOK_FILE}: its sidecar's command with --out data/{BOOK_FILE} --force makes it."
+    checkpoint_every = 250
+    unit = "positions"
+    out_help = "the labelled set (.npz, a .json sidecar beside it; default build/signature_book.npz)"
+
+    def options(self, ap: argparse.ArgumentParser) -> None:
+        d = BookSpec()
+        ap.add_argument("--seed", type=int, default=d.seed, help=f"seed of the games and the draw (default {d.seed})")
+        ap.add_argument("--positions", type=int, default=d.positions, help="labelled positions")
+        ap.add_argument("--games-per-ballot", type=int, default=d.games_per_ballot, help="self-play games per ballot")
+        ap.add_argument("--noise", type=float, default=d.noise, help="probability of a random move in self-play")
+        ap.add_argument("--play-depth", type=int, default=d.play_depth, help="self-play search depth")
+        ap.add_argument("--depth", type=int, default=d.depth, help="teacher's minimum look-ahead (plies)")
+        ap.add_argument(
+            "--endgame-pieces", type=int, default=d.endgame_pieces, help="pieces left for the endgame depth"
+        )
+        ap.add_argument("--endgame-depth", type=int, default=d.endgame_depth, help="teacher's endgame look-ahead")
+        ap.add_argument("--endgame-nodes", type=int, default=d.endgame_nodes, help="node budget of an endgame search")
+
+    def prepare(self, a: argparse.Namespace) -> BookSpec:
+        spec = BookSpec(
+            seed=a.seed,
+            positions=a.positions,
+            games_per_ballot=a.games_per_ballot,
+            noise=a.noise,
+            play_depth=a.play_depth,
+            depth=a.depth,
+            endgame_pieces=a.endgame_pieces,
+            endgame_depth=a.endgame_depth,
+            endgame_nodes=a.endgame_nodes,
+        )
+        spec.check()
+        return spec
+
+    def default_out(self, a: argparse.Namespace) -> Path:
+        return repo_root() / "build" / BOOK_FILE
+
+    def default_checkpoint(self, a: argparse.Namespace, out: Path) -> Path:
+        return repo_root() / "build" / f"{out.stem}.ckpt.npz"
+
+    def read_checkpoint(self, a: argparse.Namespace, spec: BookSpec, path: Path) -> None:
+        read_checkpoint(path, spec)
+
+    def done(self, path: Path) -> int | None:
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                return len(z["side"])
+        except Exception:  # an unreadable checkpoint holds nothing we can count
+            return None
+
+    def train(self, a: argparse.Namespace, spec: BookSpec, plan: driver.Plan, command: str):
+        return make_book(spec, plan.checkpoint, checkpoint_every=a.checkpoint_every, progress=not a.no_progress)
+
+    def write(self, a: argparse.Namespace, spec: BookSpec, plan: driver.Plan, result, cmd: str) -> dict:
+        arrays, meta = result
+        atomic_write_bytes(plan.out, _npz_bytes(arrays))
+        return {
+            "command": cmd.rstrip(),
+            "code_version": code_version(),
+            "spec": asdict(spec),
+            "teacher": {
+                "evaluation": "piece advantage + Samuel 1959 42-game coefficients of " + ", ".join(TEACHER_TERMS),
+                "rules": f"Samuel's ply rules, minimum look-ahead {spec.depth} plies ({spec.endgame_depth} with "
+                f"<= {spec.endgame_pieces} pieces, budget {spec.endgame_nodes} nodes), jumps followed to "
+                f"{spec.depth + 12} plies",
+            },
+            **meta,
+            "note": "wall time of the last (possibly resumed) run",
+        }
+
+    def summary(self, a: argparse.Namespace, plan: driver.Plan, result, side: dict) -> str:
+        return f"wrote {plan.out} and its sidecar ({side['positions']} positions, {side['wall_time_s']} s)"
 
 
 def make_main(argv: Sequence[str] | None = None) -> int:
     """``python -m tdbook train signature-book …``: make (or resume) the labelled set and its sidecar."""
-    ap = _parser()
-    argv = list(sys.argv[1:] if argv is None else argv)
-    a = ap.parse_args(argv)
-    spec = BookSpec(
-        seed=a.seed,
-        positions=a.positions,
-        games_per_ballot=a.games_per_ballot,
-        noise=a.noise,
-        play_depth=a.play_depth,
-        depth=a.depth,
-        endgame_pieces=a.endgame_pieces,
-        endgame_depth=a.endgame_depth,
-        endgame_nodes=a.endgame_nodes,
-    )
-    try:
-        spec.check()
-    except ValueError as e:
-        ap.error(str(e))
-    out = Path(a.out) if a.out else data_dir() / BOOK_FILE
-    ckpt = Path(a.checkpoint) if a.checkpoint else repo_root() / "build" / "signature_book.ckpt.npz"
-    try:
-        arrays, meta = make_book(spec, ckpt, progress=not a.no_progress)
-    except ValueError as e:
-        print(f"tdbook train: error: {e}", file=sys.stderr)
-        return 2
-    side = {
-        "command": ("python -m tdbook train signature-book " + shlex.join(argv)).rstrip(),
-        "code_version": code_version(),
-        "spec": asdict(spec),
-        "teacher": {
-            "evaluation": "piece advantage + Samuel 1959 42-game coefficients of " + ", ".join(TEACHER_TERMS),
-            "rules": f"Samuel's ply rules, minimum look-ahead {spec.depth} plies ({spec.endgame_depth} with "
-            f"<= {spec.endgame_pieces} pieces, budget {spec.endgame_nodes} nodes), jumps followed to "
-            f"{spec.depth + 12} plies",
-        },
-        **meta,
-        "note": "wall time of the last (possibly resumed) run",
-    }
-    save_book(out, arrays, side)
-    print(f"wrote {out} ({meta['positions']} positions, {meta['wall_time_s']} s)")
-    return 0
+    return driver.main(SignatureBook(), argv)

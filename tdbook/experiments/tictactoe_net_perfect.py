@@ -7,12 +7,9 @@ again.
 from __future__ import annotations
 
 import argparse
-import contextlib
+import io
+import json
 import math
-import os
-import signal
-import sys
-import tempfile
 import time
 import zipfile
 from collections.abc import Sequence
@@ -25,10 +22,11 @@ from tqdm.auto import tqdm
 
 from ..core import profiles
 from ..core.paths import data_dir, repo_root
-from ..core.storage import code_version, read_sidecar, write_sidecar
+from ..core.storage import atomic_write_bytes, code_version, read_sidecar, write_sidecar
 from ..learners.td_net import TDNet
 from ..learners.tictactoe_net import FIXES, NetDesign
 from ..players.tictactoe_net import NetPlayer
+from . import training_driver as driver
 from .tictactoe_net import AblationRow, run_seed
 from .tictactoe_net_evaluation import check_point, output_stats, window_share
 from .tictactoe_net_training import Training, train
@@ -103,18 +101,37 @@ def perfect_command(spec: dict[str, Any], games: int, out: str | None = None, ch
 
 
 def train_perfect(
-    games: int, spec: dict[str, Any] | None = None, check_every: int = 25_000, progress: bool = True
+    games: int,
+    spec: dict[str, Any] | None = None,
+    check_every: int = 25_000,
+    progress: bool = True,
+    checkpoint: Path | None = None,
+    checkpoint_every: int = 25_000,
 ) -> PerfectNet:
-    """Train the beyond-the-thesis net from scratch (self-play only), with a learning curve."""
+    """Train the beyond-the-thesis net from scratch (self-play only), with a learning curve.  ``checkpoint``: a
+    file written atomically every ``checkpoint_every`` games (a multiple of 1,000) and at the end; when it exists
+    the run resumes from it (:func:`read_checkpoint`) and ends with the weights of a run never stopped."""
     spec = {**PERFECT_SPEC, **(spec or {})}
     curve: list[dict[str, float]] = []
     t0 = time.perf_counter()
     spent = [0.0]
+    before, state = 0.0, None
+    if checkpoint is not None and Path(checkpoint).exists():
+        state, meta = read_checkpoint(Path(checkpoint), spec, games, check_every)
+        curve, before = list(meta["curve"]), float(meta["wall_time_s"])
 
     def cb(done: int, pl: NetPlayer) -> None:
         t = time.perf_counter()
         curve.append(dict(games=done, **check_point(pl)))
         spent[0] += time.perf_counter() - t
+
+    def save(st: dict[str, np.ndarray]) -> None:
+        wall = before + time.perf_counter() - t0 - spent[0]
+        meta = dict(format=CHECKPOINT_FORMAT, spec=spec, games=games, check_every=check_every, curve=curve,
+                    wall_time_s=wall)  # fmt: skip
+        buf = io.BytesIO()
+        np.savez(buf, meta=np.array(json.dumps(meta)), **st)
+        atomic_write_bytes(Path(checkpoint), buf.getvalue())
 
     r = train(
         training(spec, games, spec["seed"]),
@@ -122,14 +139,44 @@ def train_perfect(
         callback_every=check_every,
         progress=progress,
         desc="self-play TD(λ) net",
+        state=state,
+        on_checkpoint=None if checkpoint is None else save,
+        checkpoint_every=checkpoint_every,
     )
-    wall = time.perf_counter() - t0 - spent[0]
+    wall = before + time.perf_counter() - t0 - spent[0]
     return PerfectNet(
         r.player, games, wall, curve, perfect_command(spec, games, check_every=check_every), "trained", spec
     )
 
 
-def save_perfect(pn: PerfectNet, path: Path) -> None:
+#: the ``format`` of a tic-tac-toe net's training checkpoint
+CHECKPOINT_FORMAT = "tdbook-tictactoe-net-checkpoint-1"
+
+
+def read_checkpoint(
+    path: Path, spec: dict[str, Any], games: int, check_every: int
+) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """(state, meta) of a training checkpoint of this run (same settings, games and curve spacing); ValueError
+    naming the file when it is not one, or is another run's."""
+    with np.load(path, allow_pickle=False) as z:
+        arrays = {k: z[k] for k in z.files}
+    try:
+        meta = json.loads(str(arrays.pop("meta")))
+    except (KeyError, ValueError):
+        raise ValueError(f"checkpoint {path} has no readable 'meta' record") from None
+    if not isinstance(meta, dict) or meta.get("format") != CHECKPOINT_FORMAT:
+        raise ValueError(f"checkpoint {path} is not a tic-tac-toe net's training checkpoint")
+    ours = dict(spec=spec, games=games, check_every=check_every)
+    theirs = {k: meta.get(k) for k in ours}
+    if json.loads(json.dumps(ours)) != theirs:
+        raise ValueError(
+            f"checkpoint {path} was made by another run ({theirs}); use another --checkpoint or the same settings"
+        )
+    return arrays, meta
+
+
+def save_weights(pn: PerfectNet, path: Path) -> dict[str, Any]:
+    """Write the net's weights to ``path`` (atomically) and return its sidecar, not yet written."""
     pn.player.net.save(
         path,
         version=pn.player.version,
@@ -137,21 +184,23 @@ def save_perfect(pn: PerfectNet, path: Path) -> None:
         immediate_win=pn.player.immediate_win,
         command=pn.command,
     )
-    write_sidecar(
-        path,
-        dict(
-            command=pn.command,
-            seed=pn.spec.get("seed"),
-            games=pn.games,
-            wall_time_s=round(pn.wall_time_s, 1),
-            code_version=code_version(),
-            net=f"{pn.player.net.n_in}-{pn.player.net.n_hidden}-{pn.player.net.n_out} ({pn.player.encoding} encoding)",
-            spec=pn.spec,
-            learning_curve=pn.curve,
-            learning_curve_note="exact P(loss) vs the perfect player as X / as O; share of the "
-            "4,520 non-terminal reachable positions answered optimally",
-        ),
+    return dict(
+        command=pn.command,
+        seed=pn.spec.get("seed"),
+        games=pn.games,
+        wall_time_s=round(pn.wall_time_s, 1),
+        code_version=code_version(),
+        net=f"{pn.player.net.n_in}-{pn.player.net.n_hidden}-{pn.player.net.n_out} ({pn.player.encoding} encoding)",
+        spec=pn.spec,
+        learning_curve=pn.curve,
+        learning_curve_note="exact P(loss) vs the perfect player as X / as O; share of the "
+        "4,520 non-terminal reachable positions answered optimally",
     )
+
+
+def save_perfect(pn: PerfectNet, path: Path) -> None:
+    """Write the net and its sidecar."""
+    write_sidecar(path, save_weights(pn, path))
 
 
 WEIGHTS_EXPECTED = (
@@ -307,140 +356,120 @@ def _option_problems(a: argparse.Namespace) -> list[str]:
     within("--epsilon", a.epsilon, 0.0, 1.0, False)
     if a.seed < 0:
         out.append(f"--seed must be >= 0, got {a.seed}")
-    if a.check_every < LOG_EVERY or a.check_every % LOG_EVERY:
-        out.append(
-            f"--check-every must be a positive multiple of {LOG_EVERY:,} games (the trainer logs and anneals in blocks "
-            f"of {LOG_EVERY:,}), got {a.check_every:,}"
-        )
+    for flag, v in (("--check-every", a.check_every), ("--checkpoint-every", a.checkpoint_every)):
+        if v < LOG_EVERY or v % LOG_EVERY:
+            out.append(
+                f"{flag} must be a positive multiple of {LOG_EVERY:,} games (the trainer logs and anneals in blocks "
+                f"of {LOG_EVERY:,}), got {v:,}"
+            )
     return out
 
 
-def _output_problem(out: Path, force: bool) -> str | None:
-    """Why the weights cannot be written to ``out`` (and its ``.json`` sidecar), or None: checked before training."""
-    if out.suffix != ".npz":
-        return f"--out must name a .npz file (its sidecar goes next to it as .json), got {out}"
-    shipped = data_dir().resolve()
-    for f in (out, out.with_suffix(".json")):
-        if f.is_dir():
-            return f"--out: {f} is a directory"
-        if f.exists() and not force and f.resolve().parent == shipped:
-            return (
-                f"--out {out} would overwrite the shipped {f.name} in data/; pass --force to replace it, or choose "
-                f"another --out (the default is {default_out()})"
-            )
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        return f"--out: cannot create the directory {out.parent} ({e.strerror or e})"
-    try:
-        with tempfile.NamedTemporaryFile(dir=out.parent, prefix=".write-test-"):
-            pass
-    except OSError as e:
-        return f"--out: cannot write to the directory {out.parent} ({e.strerror or e})"
-    for f in (out, out.with_suffix(".json")):
-        if f.exists() and not os.access(f, os.W_OK):
-            return f"--out: {f} exists and is not writable"
-    return None
+class TicTacToeNet(driver.Trainer):
+    game = "tictactoe-net"
+    description = (
+        "Train notebook 07's self-play TD(λ) tic-tac-toe net (negamax target, all thesis defects fixed) and write "
+        "its weights (.npz) and a JSON sidecar recording the command, seed, wall time and learning curve."
+    )
+    epilog = (
+        f"The shipped net is data/{PERFECT_FILE}; `{PROG} --out data/{PERFECT_FILE} --force` (with the sidecar's "
+        "other options) makes it again, bit for bit."
+    )
+    checkpoint_every = 25_000
+    out_help = f"weights file (.npz, a .json sidecar beside it; default build/{PERFECT_FILE})"
 
+    def options(self, ap: argparse.ArgumentParser) -> None:
+        ap.add_argument("--games", type=int, default=PERFECT_GAMES, help="self-play games (any positive number)")
+        ap.add_argument("--hidden", type=int, default=PERFECT_SPEC["hidden"], help="hidden units")
+        ap.add_argument(
+            "--init", type=float, default=PERFECT_SPEC["init"], help="weights start uniform in [-init, init]"
+        )
+        ap.add_argument(
+            "--alpha", type=float, default=PERFECT_SPEC["alpha"], help="input→hidden step size at the start"
+        )
+        ap.add_argument("--beta", type=float, default=PERFECT_SPEC["beta"], help="hidden→output step size at the start")
+        ap.add_argument(
+            "--alpha-final",
+            type=float,
+            default=PERFECT_SPEC["alpha_final"],
+            help="α at the end (β shrinks by the same factor)",
+        )
+        ap.add_argument("--lambda", dest="lam", type=float, default=PERFECT_SPEC["lam"], help="trace decay λ")
+        ap.add_argument("--epsilon", type=float, default=PERFECT_SPEC["epsilon"], help="exploration rate ε")
+        ap.add_argument("--seed", type=int, default=PERFECT_SPEC["seed"], help="seed of the weights and the games")
+        ap.add_argument(
+            "--check-every",
+            type=int,
+            default=25_000,
+            help=f"learning-curve spacing in games (a multiple of {LOG_EVERY:,}; the last point is at the end)",
+        )
 
-@contextlib.contextmanager
-def _ctrl_c_deferred() -> Any:
-    """Let no Ctrl-C split the weights from their sidecar: SIGINT is ignored while both are written."""
-    try:
-        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:  # not the main thread: nothing to defer
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)
+    def prepare(self, a: argparse.Namespace) -> dict[str, Any]:
+        problems = _option_problems(a)
+        if problems:
+            raise driver.UsageError("; ".join(problems))
+        spec = dict(
+            hidden=a.hidden,
+            init=a.init,
+            alpha=a.alpha,
+            beta=a.beta,
+            alpha_final=a.alpha_final,
+            lam=a.lam,
+            epsilon=a.epsilon,
+            seed=a.seed,
+        )
+        try:
+            training({**PERFECT_SPEC, **spec}, a.games, a.seed)  # every setting the trainer checks, before it runs
+        except ValueError as e:
+            raise driver.UsageError(f"these settings cannot train a net: {e}") from None
+        return spec
+
+    def default_out(self, a: argparse.Namespace) -> Path:
+        return default_out()
+
+    def default_checkpoint(self, a: argparse.Namespace, out: Path) -> Path:
+        return repo_root() / "build" / f"{out.stem}.ckpt.npz"
+
+    def read_checkpoint(self, a: argparse.Namespace, spec: dict[str, Any], path: Path) -> None:
+        read_checkpoint(path, {**PERFECT_SPEC, **spec}, a.games, a.check_every)
+
+    def done(self, path: Path) -> int | None:
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                return int(z["done"])
+        except Exception:  # an unreadable checkpoint holds nothing we can count
+            return None
+
+    def command(self, a: argparse.Namespace, argv: Sequence[str]) -> str:
+        spec = {**PERFECT_SPEC, **self.prepare(a)}
+        command = perfect_command(spec, a.games, None if a.out is None else str(a.out), a.check_every)
+        return command + (" --force" if a.force else "")
+
+    def train(self, a: argparse.Namespace, spec: dict[str, Any], plan: driver.Plan, command: str) -> PerfectNet:
+        pn = train_perfect(
+            a.games,
+            spec,
+            check_every=a.check_every,
+            progress=not a.no_progress,
+            checkpoint=plan.checkpoint,
+            checkpoint_every=a.checkpoint_every,
+        )
+        pn.command = command
+        return pn
+
+    def write(self, a: argparse.Namespace, spec: dict[str, Any], plan: driver.Plan, pn: PerfectNet, cmd: str) -> dict:
+        return save_weights(pn, plan.out)
+
+    def summary(self, a: argparse.Namespace, plan: driver.Plan, pn: PerfectNet, side: dict) -> str:
+        c = pn.curve[-1]
+        return (
+            f"wrote {plan.out} and {plan.out.with_suffix('.json').name}: {a.games:,} games in {pn.wall_time_s:.0f} s; "
+            f"P(loss) as X {c['loss_x']:.4f}, as O {c['loss_o']:.4f}; optimal moves {100 * c['optimal']:.1f}% of "
+            "positions"
+        )
 
 
 def train_main(argv: Sequence[str] | None = None) -> int:
-    """``python -m tdbook train tictactoe-net …``: train the self-play net, write it and its sidecar.
-
-    Every option and the output are checked before training starts; a problem is one line on stderr and
-    exit code 2.  The default output is under ``build/``; the shipped ``data/`` file is replaced only with
-    ``--force``.  Ctrl-C ends with one line (what was, and was not, written; the command to run again) and
-    exit code 130."""
-    ap = argparse.ArgumentParser(
-        prog=PROG,
-        description="Train notebook 07's self-play TD(λ) tic-tac-toe net (negamax target, all thesis defects fixed) "
-        "and write its weights (.npz) and a JSON sidecar recording the command, seed, wall time and learning curve.",
-        epilog=f"The shipped net is data/{PERFECT_FILE}; `{PROG} --out data/{PERFECT_FILE} --force` (with the "
-        "sidecar's other options) makes it again, bit for bit.",
-    )
-    ap.add_argument("--games", type=int, default=PERFECT_GAMES, help="self-play games (any positive number)")
-    ap.add_argument("--hidden", type=int, default=PERFECT_SPEC["hidden"], help="hidden units")
-    ap.add_argument("--init", type=float, default=PERFECT_SPEC["init"], help="weights start uniform in [-init, init]")
-    ap.add_argument("--alpha", type=float, default=PERFECT_SPEC["alpha"], help="input→hidden step size at the start")
-    ap.add_argument("--beta", type=float, default=PERFECT_SPEC["beta"], help="hidden→output step size at the start")
-    ap.add_argument(
-        "--alpha-final",
-        type=float,
-        default=PERFECT_SPEC["alpha_final"],
-        help="α at the end (β shrinks by the same factor)",
-    )
-    ap.add_argument("--lambda", dest="lam", type=float, default=PERFECT_SPEC["lam"], help="trace decay λ")
-    ap.add_argument("--epsilon", type=float, default=PERFECT_SPEC["epsilon"], help="exploration rate ε")
-    ap.add_argument("--seed", type=int, default=PERFECT_SPEC["seed"])
-    ap.add_argument(
-        "--check-every",
-        type=int,
-        default=25_000,
-        help=f"learning-curve spacing in games (a multiple of {LOG_EVERY:,}; the last point is at the end)",
-    )
-    ap.add_argument("--out", default=None, help=f"weights file, .npz (default build/{PERFECT_FILE})")
-    ap.add_argument("--force", action="store_true", help="allow replacing a shipped file in data/")
-    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
-    a = ap.parse_args(argv)
-
-    def fail(message: str) -> int:
-        print(f"{PROG}: error: {message}", file=sys.stderr)
-        return 2
-
-    problems = _option_problems(a)
-    if problems:
-        return fail("; ".join(problems))
-    spec = dict(
-        hidden=a.hidden,
-        init=a.init,
-        alpha=a.alpha,
-        beta=a.beta,
-        alpha_final=a.alpha_final,
-        lam=a.lam,
-        epsilon=a.epsilon,
-        seed=a.seed,
-    )
-    try:
-        training({**PERFECT_SPEC, **spec}, a.games, a.seed)  # every setting the trainer checks, before it runs
-    except ValueError as e:
-        return fail(f"these settings cannot train a net: {e}")
-    out = Path(a.out) if a.out else default_out()
-    problem = _output_problem(out, a.force)
-    if problem:
-        return fail(problem)
-    command = perfect_command({**PERFECT_SPEC, **spec}, a.games, None if a.out is None else str(a.out), a.check_every)
-    command += " --force" if a.force else ""
-    try:
-        pn = train_perfect(a.games, spec, check_every=a.check_every, progress=not a.no_progress)
-    except KeyboardInterrupt:
-        state = "is unchanged" if out.exists() else "was not created"
-        print(
-            f"{PROG}: interrupted before the end of training — nothing was written ({out} {state}); "
-            f"to train again from the start, run: {command}",
-            file=sys.stderr,
-        )
-        return 130
-    except ValueError as e:
-        return fail(f"training failed: {e}")
-    pn.command = command
-    with _ctrl_c_deferred():
-        save_perfect(pn, out)
-    c = pn.curve[-1]
-    print(
-        f"wrote {out} and {out.with_suffix('.json').name}: {a.games:,} games in {pn.wall_time_s:.0f} s; P(loss) as X "
-        f"{c['loss_x']:.4f}, as O {c['loss_o']:.4f}; optimal moves {100 * c['optimal']:.1f}% of positions"
-    )
-    return 0
+    """``python -m tdbook train tictactoe-net …``: train the self-play net (or resume it), write it and its
+    sidecar, through the one training driver (:mod:`.training_driver`)."""
+    return driver.main(TicTacToeNet(), argv)

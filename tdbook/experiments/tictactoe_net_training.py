@@ -503,6 +503,9 @@ def train(
     callback_every: int = 0,
     progress: bool = True,
     desc: str = "",
+    state: dict[str, np.ndarray] | None = None,
+    on_checkpoint: Callable[[dict[str, np.ndarray]], Any] | None = None,
+    checkpoint_every: int = 0,
 ) -> NetRun:
     """Train a TDNN as ``spec`` says: self-play when ``opponent`` is None, else the net plays
     ``opponent.net_side`` against ``opponent.player``.  ``net`` continues training an existing net (its
@@ -512,7 +515,12 @@ def train(
     and :attr:`NetRun.nonfinite_game` says when.  ``callback(games_so_far, player)`` is called every
     ``callback_every`` games (a multiple of ``spec.log_every``) with the net as it is then (evaluate it at
     once: the weights keep changing); a callback that raises leaves ``net`` as it was.  Same spec and seed
-    ⇒ identical weights."""
+    ⇒ identical weights.
+
+    Checkpoints: every ``checkpoint_every`` games (a multiple of ``spec.log_every``) and at the end,
+    ``on_checkpoint(state)`` gets the whole state of the run (weights, traces, random stream, counts, logs,
+    games done) as arrays; ``state`` — such a dict — continues the run from there, to the same weights as a
+    run never stopped (every kernel keeps its state in these arrays, so where a run is cut changes nothing)."""
     if not isinstance(spec, Training):
         raise ValueError(f"spec must be a Training, got {type(spec).__name__}")
     design = spec.design
@@ -593,20 +601,42 @@ def train(
         callback_every = _pos_int("callback_every", callback_every)
         if callback_every % log_every:
             raise ValueError(f"callback_every ({callback_every}) must be a multiple of log_every ({log_every})")
+    if on_checkpoint is not None:
+        checkpoint_every = _pos_int("checkpoint_every", checkpoint_every)
+        if checkpoint_every % log_every:
+            raise ValueError(f"checkpoint_every ({checkpoint_every}) must be a multiple of log_every ({log_every})")
     immediate = "immediate_win" in fx
-    pos = 0
+    pos, done = 0, 0
+    if state is not None:
+        arrays = dict(W1=net.W1, W2=net.W2, eW1=eW1, eW2=eW2, st=st, counts=counts, log=log, flog=flog, acc=acc)
+        for k, a in (*arrays.items(), ("nonfinite", nonfinite)):
+            if k not in state or np.shape(state[k]) != a.shape:
+                raise ValueError(f"the saved state of the run has no {k} of shape {a.shape}")
+            a[...] = state[k]
+        pos, done = int(state["pos"]), int(state["done"])
+        if not 0 <= done <= games or done % log_every:
+            raise ValueError(f"the saved state has {done:,} games done; this run plays {games:,}")
+
+    def snapshot() -> dict[str, np.ndarray]:
+        return dict(
+            W1=net.W1, W2=net.W2, eW1=eW1, eW2=eW2, st=st, counts=counts, log=log, flog=flog, acc=acc,
+            nonfinite=nonfinite, pos=np.array(pos), done=np.array(done),
+        )  # fmt: skip
+
     with tqdm(
         total=games,
+        initial=done,
         desc=desc or f"TDNN {design.version} ({mode_name(fx)})",
         unit="game",
         disable=not progress,
         leave=False,
     ) as bar:
-        done = 0
         while done < games:
             n = min(block, games - done)
             if callback is not None:
                 n = min(n, callback_every - done % callback_every)
+            if on_checkpoint is not None:
+                n = min(n, checkpoint_every - done % checkpoint_every)
             if ratio != 1.0:  # annealed step sizes: a new value every log_every games
                 n = min(n, log_every)
                 net.alpha, net.beta = a0 * ratio ** (done / games), b0 * ratio ** (done / games)
@@ -686,6 +716,8 @@ def train(
                     net.W1[:], net.W2[:] = saved
                     net.alpha, net.beta = a0, b0
                     raise
+            if on_checkpoint is not None and (done % checkpoint_every == 0 or done == games):
+                on_checkpoint(snapshot())
     net.alpha, net.beta = a0, b0
     if nonfinite[0] >= 0 and not allow_nonfinite:
         net.W1[:], net.W2[:] = saved
