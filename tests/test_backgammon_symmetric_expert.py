@@ -54,3 +54,18 @@ def test_each_net_is_named_once_in_the_picker_table():
     nets = {"free": SymmetricGammon.new("free", hidden=3), "free160bgct": SymmetricGammon.new("free", hidden=3)}
     rows = sx.position_rows(nets, sx.picker_positions(2, seed=1)[1])
     assert [r[0] for r in rows] == ["gnubg 0-ply", sx.LABELS["free"], "(c″, 160, 4.8 M, bg, contact)"]
+
+
+def test_the_panel_explains_before_run_the_combinations_that_cannot_run():
+    """Issue 35: rival (b) with backgammon outputs, or (d) with other inputs, is explained before Run, in the words
+    that say what to change; every combination the check lets through builds its net."""
+    assert "pick rival 'free'" in sx.explore_check(rival="naive", inputs="raw", backgammons=True)
+    assert "set inputs to raw" in sx.explore_check(rival="tesauro", inputs="contact", backgammons=False)
+    for rival in sx.RIVALS:
+        for inputs in ("raw", "expanded", "contact"):
+            for bgs in (False, True):
+                if sx.explore_check(rival=rival, inputs=inputs, backgammons=bgs) is None:
+                    sx.new_rival(rival, 3, 0.1, 1, inputs, bgs)
+                else:
+                    with pytest.raises(ValueError):
+                        sx.new_rival(rival, 3, 0.1, 1, inputs, bgs)

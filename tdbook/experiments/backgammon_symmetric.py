@@ -686,6 +686,18 @@ def explore(
     return {"curve": curve.as_dict(), "opening": probabilities(model, start).tolist(), "label": label}
 
 
+def explore_check(rival: str = "symmetric", inputs: str = "raw", backgammons: bool = False, **_: Any) -> str | None:
+    """Why the panel's combination of settings cannot run (None when it can), said before Run: the checks of
+    :func:`new_rival`, as one sentence that names what to change."""
+    if rival == "tesauro" and (inputs != "raw" or backgammons):
+        return (
+            "(d) is notebook 08's net: raw inputs and its four outputs only — set inputs to raw and untick backgammons"
+        )
+    if backgammons and rival != "free":
+        return "backgammon outputs are for (c), the free net, only — pick rival 'free' or untick backgammons"
+    return None
+
+
 def best_shipped() -> str:
     """The shipped net of :data:`SHIPPED` and :data:`SHIPPED_EXTRA` with the best selection match in its sidecar
     (:mod:`~tdbook.experiments.backgammon_selection`, ``SELECTION_PAIRS`` pairs on the selection seed: choosing
