@@ -127,6 +127,24 @@ USES: dict[str, Shipped] = {
     "symgammon_c160bg.npz": _sym("(c″, 160) trained to 4.0 M games with backgammon outputs", *_SYM_LOSS),
     "symgammon_c160bgl.npz": _sym("(c″, 160, bg) trained to 4.8 M games"),
     "symgammon_c160bgct.npz": _sym("(c″, 160, bg) trained to 4.8 M games with the contact inputs", *_SYM_LOSS),
+    "symgammon_free160_contact_bg_5000k.npz": _sym(
+        "(c″, 160, bg, contact) trained on to 5.0 M games: the best net on the selection match (its ladder and its "
+        "2-ply figure are the aims' figures)",
+        Use("09", "load_shipped", _W + " (the best net, in the position picker)"),
+        Use("09", "expert_claims", _S),
+        Use("09", "recipe_rows", _S),
+        *_SYM_LOSS,
+    ),
+    "symgammon_free160_positional_bg_5000k.npz": _sym(
+        "(c″, 160, bg, contact) trained on to 5.0 M games with eleven positional inputs per side",
+        Use("09", "recipe_rows", _S),
+        Use("09", "curve_rows", _S + " (its learning curve)"),
+    ),
+    "symgammon_free160_contact_bg_bearoff_4800k.npz": _sym(
+        "(c″, 160, bg, contact) at 4.8 M games valuing bear-off positions by the exact one-sided table when it "
+        "chooses a move",
+        Use("09", "recipe_rows", _S),
+    ),
     "td_gammon_40.npz": Shipped(
         "TD-Gammon with 40 hidden units (Powell's chapter 5 net)",
         (Use("08", "nets", _W + " and the learning curve in the sidecar"),),

@@ -27,6 +27,7 @@ def test_the_learning_curve_measures_parent_snapshots_and_net_on_the_selection_s
     args = [str(net), "--snapshots", snaps[0], "--pubeval-pairs", "4", "--gnubg-pairs", "1", "--no-progress"]
     assert ex.main(args) == 0
     curve = read_sidecar(net)["curve"]
+    assert curve["command"] == f"python -m tdbook.experiments.backgammon_symmetric_expert {' '.join(args)}"
     assert [p["games"] for p in curve["points"]] == [1000, 2000, 3000]
     assert curve["points"][1]["vs_pubeval"]["games"] == 8 and curve["points"][1]["vs_gnubg_expert"]["games"] == 2
     direct = sx.vs_pubeval(SymmetricGammon.load(snaps[0]), 4, seed=ex.SELECTION_SEED)
@@ -43,3 +44,28 @@ def test_the_learning_curve_measures_parent_snapshots_and_net_on_the_selection_s
     assert "a snapshot of another run" in capsys.readouterr().err and read_sidecar(net) == before
     assert ex.main([str(net), "--snapshots", str(tmp_path / "none.npz")]) == 2
     assert "no such snapshot" in capsys.readouterr().err
+
+
+def test_each_net_is_named_once_in_the_picker_table():
+    """Issue 35: the picker's rows named a larger-budget net by its label and again by its parent's; a row names
+    the net alone (the four rivals keep their descriptive labels)."""
+    assert sx.short_label("free160bgct") == "(c″, 160, 4.8 M, bg, contact)"
+    assert sx.short_label("symmetric") == sx.LABELS["symmetric"]
+    nets = {"free": SymmetricGammon.new("free", hidden=3), "free160bgct": SymmetricGammon.new("free", hidden=3)}
+    rows = sx.position_rows(nets, sx.picker_positions(2, seed=1)[1])
+    assert [r[0] for r in rows] == ["gnubg 0-ply", sx.LABELS["free"], "(c″, 160, 4.8 M, bg, contact)"]
+
+
+def test_the_panel_explains_before_run_the_combinations_that_cannot_run():
+    """Issue 35: rival (b) with backgammon outputs, or (d) with other inputs, is explained before Run, in the words
+    that say what to change; every combination the check lets through builds its net."""
+    assert "pick rival 'free'" in sx.explore_check(rival="naive", inputs="raw", backgammons=True)
+    assert "set inputs to raw" in sx.explore_check(rival="tesauro", inputs="contact", backgammons=False)
+    for rival in sx.RIVALS:
+        for inputs in ("raw", "expanded", "contact"):
+            for bgs in (False, True):
+                if sx.explore_check(rival=rival, inputs=inputs, backgammons=bgs) is None:
+                    sx.new_rival(rival, 3, 0.1, 1, inputs, bgs)
+                else:
+                    with pytest.raises(ValueError):
+                        sx.new_rival(rival, 3, 0.1, 1, inputs, bgs)

@@ -145,11 +145,7 @@ def test_a_widget_cell_is_stored_with_a_note_where_the_widget_would_be():
     assert stored.clean(once) == once
 
 
-#: notebooks whose widget cells are tagged on another branch of issue 35 (drop each name once that branch is merged)
-WIDGET_TAGS_ELSEWHERE = {"02_samuel_checkers", "09_symmetric_gammon"}
-
-
-@pytest.mark.parametrize("path", [p for p in discover() if p.stem not in WIDGET_TAGS_ELSEWHERE], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", discover(), ids=lambda p: p.stem)
 def test_every_widget_cell_is_tagged_so_its_stored_copy_says_what_would_be_there(path):
     """A cell that shows a widget of :mod:`tdbook.widgets` (a panel, a board, a picker) carries the tag
     ``widget``, and its stored outputs end with the note (a stored file cannot hold the live widget)."""

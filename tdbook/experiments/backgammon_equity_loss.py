@@ -29,7 +29,7 @@ from .backgammon_symmetric import load_shipped, position_class
 CLASSES = ("contact", "race", "bear-off")
 #: The nets notebook 09 diagnoses: (c″, 160, 4.0 M), the same games with the one change of the contact inputs or of
 #: the backgammon outputs, and the best net, with both.
-LOSS_NETS = ("free160xxxl", "free160ct", "free160bg", "free160bgct")
+LOSS_NETS = ("free160xxxl", "free160ct", "free160bg", "free160bgct", "symgammon_free160_contact_bg_5000k")
 WITHOUT_BG, WITH_BG = "free160xxxl", "free160bg"
 
 

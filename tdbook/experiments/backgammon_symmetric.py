@@ -164,7 +164,7 @@ def label_of(stem: str) -> str:
         return short
     files = {f: k for k, f in {**SHIPPED, **SHIPPED_EXTRA}.items()}
     parent = files.get(Path(warm["file"]).name, Path(warm["file"]).stem)
-    pshort = LABELS[parent].split(")")[0] + ")" if parent in LABELS else parent
+    pshort = short_label(parent)
     pside = read_sidecar(data_dir() / Path(warm["file"]).name)
     changes = []
     if sp.get("inputs") != pside["spec"].get("inputs"):
@@ -173,6 +173,13 @@ def label_of(stem: str) -> str:
         changes.append("the bear-off table")
     how = f"trained on to {side['games'] / 1e6:.1f} M games" if side["games"] > warm["games"] else "as it is"
     return f"{short} {pshort} {how}" + (f", with {' and '.join(changes)}" if changes else "")
+
+
+def short_label(key: str) -> str:
+    """A net's name: the four rivals' whole labels (they are named by what they are), for the larger budgets the
+    parenthesised name alone, ``(c″, 160, 4.8 M, bg, contact)``, without how it was made from its parent."""
+    label = LABELS.get(key, key)
+    return label if key in RIVALS or ")" not in label else label.split(")")[0] + ")"
 
 
 for _stem in EXPERT:
@@ -638,7 +645,7 @@ def position_rows(nets: dict[str, Any], pos: np.ndarray) -> list[list[str]]:
     """Table rows: each net's :func:`five_numbers` for ``pos`` and gnubg's."""
     rows = [["gnubg 0-ply"] + [f"{x:.3f}" for x in five_numbers(None, pos)]]
     for name, m in nets.items():
-        rows.append([LABELS[name]] + [f"{x:.3f}" for x in five_numbers(m, pos)])
+        rows.append([short_label(name)] + [f"{x:.3f}" for x in five_numbers(m, pos)])
     return rows
 
 
@@ -677,6 +684,18 @@ def explore(
         + (", backgammon outputs" if backgammons else "")
     )
     return {"curve": curve.as_dict(), "opening": probabilities(model, start).tolist(), "label": label}
+
+
+def explore_check(rival: str = "symmetric", inputs: str = "raw", backgammons: bool = False, **_: Any) -> str | None:
+    """Why the panel's combination of settings cannot run (None when it can), said before Run: the checks of
+    :func:`new_rival`, as one sentence that names what to change."""
+    if rival == "tesauro" and (inputs != "raw" or backgammons):
+        return (
+            "(d) is notebook 08's net: raw inputs and its four outputs only — set inputs to raw and untick backgammons"
+        )
+    if backgammons and rival != "free":
+        return "backgammon outputs are for (c), the free net, only — pick rival 'free' or untick backgammons"
+    return None
 
 
 def best_shipped() -> str:
@@ -863,8 +882,7 @@ def strength_claims(best: str) -> dict:
             a, b = figure(side[x], opp), figure(side[y], opp)
             out[f"{cid}-{suffix}"] = {
                 "ours": Estimate(a.mean - b.mean, math.hypot(a.stderr, b.stderr), min(a.n, b.n)),
-                "note": f"{LABELS[x].split(')')[0]}) − {LABELS[y].split(')')[0]}), ppg against {opp} "
-                "(sidecars, report seed)",
+                "note": f"{short_label(x)} − {short_label(y)}, ppg against {opp} (sidecars, report seed)",
             }
     return out
 

@@ -31,15 +31,13 @@ from ..learners.backgammon_symmetric import SymmetricGammon
 from ..players.backgammon_symmetric import SymNetPlayer
 from .backgammon_match import SELECTION_SEED, make_opponent, run_match, selection_seed
 from .backgammon_strength import strength as figure
-from .backgammon_symmetric import CHANGES, LABELS, SHIPPED, SHIPPED_EXTRA, vs_pubeval
+from .backgammon_symmetric import CHANGES, SHIPPED, SHIPPED_EXTRA, short_label, vs_pubeval
 
 #: Duplicate pairs per point of a learning curve: the selection match's pubeval pairs and a tenth as many
 #: against gnubg-expert (±0.02 ppg: a curve that still rises by a few hundredths shows over several points).
 CURVE_PAIRS = {"pubeval": 25_000, "gnubg-expert": 2_500}
-
-
-def _short(key: str) -> str:
-    return LABELS[key].split(")")[0] + ")"
+#: The module as ``python -m`` names it (``__name__`` is ``"__main__"`` when it runs as a script).
+MODULE = "tdbook.experiments.backgammon_symmetric_expert"
 
 
 def _gain(side_x: dict, side_y: dict, opp: str) -> Estimate:
@@ -58,7 +56,7 @@ def recipe_rows() -> list[list[str]]:
         for opp in ("pubeval", "gnubg-expert"):
             g = _gain(sx, sy, opp)
             cells.append(f"{g.mean:+.3f} ± {g.stderr:.3f}")
-        rows.append([cid, _short(x), _short(y), *cells])
+        rows.append([cid, short_label(x), short_label(y), *cells])
     return rows
 
 
@@ -73,14 +71,14 @@ def expert_claims(best: str) -> dict[str, dict[str, Any]]:
     out = {
         "expert-parity": {
             "ours": g,
-            "note": f"{_short(best)}, our 1-ply against its 0-ply, cubeless: {g.n:,} games (sidecar, report seed)",
+            "note": f"{short_label(best)}, our 1-ply against its 0-ply, cubeless: {g.n:,} games (sidecar, report seed)",
         }
     }
     g2 = figure(side, "gnubg-expert", plies=2)
     p2 = figure(side, "pubeval", plies=2)
     out["best-2ply-vs-gnubg-expert"] = {
         "ours": g2,
-        "note": f"{_short(best)} at 2-ply against gnubg-expert's 0-ply: {g2.n:,} games (report seed); "
+        "note": f"{short_label(best)} at 2-ply against gnubg-expert's 0-ply: {g2.n:,} games (report seed); "
         f"against pubeval at 2-ply {p2.mean:+.3f} ± {p2.stderr:.3f} ({p2.n:,} games)",
     }
     return out
@@ -151,14 +149,12 @@ def curve_rows(keys: Sequence[str]) -> list[list[str]]:
     for k in keys:
         curve = read_sidecar(data_dir() / files[k]).get("curve")
         if not curve:
-            raise ValueError(
-                f"{files[k]} has no learning curve; run python -m {__name__} data/{files[k]} --snapshots …"
-            )
+            raise ValueError(f"{files[k]} has no learning curve; run python -m {MODULE} data/{files[k]} --snapshots …")
         for pt in curve["points"]:
             p, g = pt["vs_pubeval"], pt["vs_gnubg_expert"]
             rows.append(
                 [
-                    _short(k),
+                    short_label(k),
                     f"{pt['games'] / 1e6:.2f} M",
                     f"{p['ppg']:+.3f} ± {p['stderr']:.3f}",
                     f"{g['ppg']:+.3f} ± {g['stderr']:.3f}",
@@ -172,7 +168,7 @@ CURVE_HEADER = ["run", "games", "vs pubeval (selection seed)", "vs gnubg-expert 
 
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
-        prog="python -m tdbook.experiments.backgammon_symmetric_expert",
+        prog=f"python -m {MODULE}",
         description="Record the learning curve of an issue-34 net (its parent, its run's snapshots and itself against "
         "pubeval and gnubg-expert on the selection seed) into its sidecar.",
     )
@@ -198,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as e:
         print(f"backgammon_symmetric_expert: error: {e}", file=sys.stderr)
         return 2
-    cmd = f"python -m {__name__} " + shlex.join(argv)
+    cmd = f"python -m {MODULE} " + shlex.join(argv)
     try:
         curve = record_curve(a.net, a.snapshots, cmd, pairs, progress=not a.no_progress)
     except ValueError as e:
