@@ -136,3 +136,17 @@ def test_a_panel_explains_a_combination_that_cannot_run_before_run():
 def test_bad_widget_spec(spec):
     with pytest.raises(ValueError):
         widgets.control("x", spec)
+
+
+def test_the_tdleaf_weights_plot_never_repeats_a_line_s_look():
+    """Issue 35: with ten terms and an eight-colour palette, two legend entries shared a colour (MOMENT/DIAV)."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from tdbook.plots.checkers_learning import tdleaf_weights
+
+    history = np.arange(1, 13, dtype=float)[None, :] * np.ones((5, 1))
+    fig = tdleaf_weights(history, [f"t{i}" for i in range(12)], top=10)
+    looks = [(ln.get_color(), ln.get_linestyle()) for ln in fig.axes[0].get_lines()]
+    plt.close(fig)
+    assert len(looks) == 10 and len(set(looks)) == 10

@@ -92,7 +92,9 @@ def tdleaf_weights(history: np.ndarray, terms: Sequence[str], top: int = 10) -> 
     k = np.argsort(-np.abs(history[-1]))[:top]
     g = np.arange(1, history.shape[0] + 1)
     for i, t in enumerate(k):
-        ax.plot(g, history[:, t], color=PALETTE[i % len(PALETTE)], label=terms[t], lw=1.2)
+        # past the palette, the colours come back dashed: no two lines share colour and style
+        style = ("-", "--", ":")[(i // len(PALETTE)) % 3]
+        ax.plot(g, history[:, t], color=PALETTE[i % len(PALETTE)], ls=style, label=terms[t], lw=1.2)
     ax.set_xlabel("self-play games")
     ax.set_ylabel("θ (coefficient / 2^16)")
     ax.legend(ncol=2)
