@@ -1,4 +1,4 @@
-"""Every "Try it yourself" panel of notebooks 01, 03–08 (issue 35): driven through its real experiment and figure
+"""Every "Try it yourself" panel of notebooks 01–09 (issue 35): driven through its real experiment and figure
 with a setting the experiment refuses, the panel says why in one sentence, keeps no half-made result and is ready
 again at once (nothing is computed before the refusal); notebook 03's System 4 panel, which used to stop at an
 AssertionError, runs."""
@@ -15,6 +15,8 @@ from html import unescape  # noqa: E402
 import pytest  # noqa: E402
 
 from tdbook.experiments import backgammon_notebook as nb08  # noqa: E402
+from tdbook.experiments import backgammon_symmetric as sx  # noqa: E402
+from tdbook.experiments import checkers_notebook as ck  # noqa: E402
 from tdbook.experiments import draw_poker as poker  # noqa: E402
 from tdbook.experiments import kenju_training as kt  # noqa: E402
 from tdbook.experiments import random_walk as rw  # noqa: E402
@@ -22,6 +24,7 @@ from tdbook.experiments import signature_tables_panel as sigpanel  # noqa: E402
 from tdbook.experiments import tictactoe_net as ttt_net  # noqa: E402
 from tdbook.experiments import tictactoe_table as ttt_table  # noqa: E402
 from tdbook.plots import backgammon as bgplots  # noqa: E402
+from tdbook.plots import checkers_learning as lplots  # noqa: E402
 from tdbook.plots import draw_poker as poker_plots  # noqa: E402
 from tdbook.plots import kenju as kp  # noqa: E402
 from tdbook.plots import random_walk as rwplots  # noqa: E402
@@ -40,6 +43,7 @@ PANELS = {
         "2·2·2",
         "quantization must be",
     ),
+    "02": (ck.explore, lplots.explore, "method", "samuel", "minimax", "method must be 'samuel'"),
     "03 effect": (kt.explore, kp.explore, "effect", "A", "Z", "effect must be one of"),
     "03 scheme": (kt.explore, kp.explore, "scheme", 1, 7, "scheme must be one of 1..6"),
     "04": (poker.explore, poker_plots.explore, "opponent", "experienced (scripted)", "a shark", "opponent must be"),
@@ -47,6 +51,7 @@ PANELS = {
     "06": (ttt_table.explore, tplots.explore, "side", "O", "Z", "side must be X or O"),
     "07": (ttt_net.explore, nplots.explore, "version", "v1.0", "v9", "v9"),
     "08": (nb08.explore, bgplots.explore, "opponent", "pubeval", "kasparov", "unknown opponent 'kasparov'"),
+    "09": (sx.explore, bgplots.explore_rival, "rival", "symmetric", "mirror", "unknown rival 'mirror'"),
 }
 
 
