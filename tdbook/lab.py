@@ -93,6 +93,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     d = prepare(fresh=fresh)
     print(f"JupyterLab on working copies in {d.relative_to(repo_root())}/ — the stored notebooks stay as they are")
+    sys.stdout.flush()
+    if os.name == "posix":  # JupyterLab takes this process's place, so a signal to it (Ctrl-C, kill) stops the server
+        os.execv(sys.executable, command(args))
     try:
         return subprocess.call(command(args))
     except KeyboardInterrupt:

@@ -114,5 +114,7 @@ def test_a_real_jupyterlab_session_that_saves_leaves_notebooks_untouched(checkou
         except subprocess.TimeoutExpired:
             proc.kill()
     assert _snapshot(checkout / "notebooks") == stored
+    with pytest.raises((urllib.error.URLError, ConnectionError)):  # stopping the command stopped the server too
+        _api(port, token, "")
     copy = json.loads((checkout / "build" / "lab" / "05_random_walk.ipynb").read_text())
     assert "a reader's quick run" in "".join(copy["cells"][1]["source"])
