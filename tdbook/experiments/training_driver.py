@@ -39,6 +39,7 @@ import signal
 import sys
 import tempfile
 import zipfile
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -296,7 +297,7 @@ class Plan:
         ]
 
 
-class Trainer:
+class Trainer(ABC):
     """What one game's trainer supplies to :func:`main`: its options, the run they describe, and its steps.
 
     ``game`` is the word after ``train``; ``checkpoint_every`` the default of ``--checkpoint-every`` and
@@ -311,29 +312,32 @@ class Trainer:
 
     def options(self, ap: argparse.ArgumentParser) -> None:
         """Add the trainer's own options (the driver adds --out, --force, --checkpoint, --checkpoint-every,
-        --no-progress)."""
+        --no-progress); none by default."""
+        return None
 
     def ignored(self, a: argparse.Namespace) -> list[str]:
         """The ``dest`` of every option these settings ignore (refused when the user typed one)."""
         return []
 
+    @abstractmethod
     def prepare(self, a: argparse.Namespace) -> Any:
         """The run the options describe; ValueError (in parameter or option names) for a bad value."""
-        raise NotImplementedError
 
+    @abstractmethod
     def default_out(self, a: argparse.Namespace) -> Path:
-        raise NotImplementedError
+        """Where the weights go without ``--out`` (under ``build/``)."""
 
+    @abstractmethod
     def default_checkpoint(self, a: argparse.Namespace, out: Path) -> Path:
-        raise NotImplementedError
+        """Where the checkpoint goes without ``--checkpoint`` (under ``build/``)."""
 
     def extra_targets(self, a: argparse.Namespace, out: Path, checkpoint: Path) -> list[Target]:
         """Other files the run writes (snapshots), checked like the rest."""
         return []
 
+    @abstractmethod
     def read_checkpoint(self, a: argparse.Namespace, run: Any, path: Path) -> None:
         """Read the checkpoint at ``path`` and check it fits ``run`` (any exception: :func:`read_checkpoint`)."""
-        raise NotImplementedError
 
     def done(self, path: Path) -> int | None:
         """How many games (``unit``) the checkpoint at ``path`` holds; None when it holds none we can read."""
@@ -343,13 +347,13 @@ class Trainer:
         """The command recorded in the sidecar: exactly as given."""
         return f"python -m tdbook train {self.game} " + shlex.join(argv)
 
+    @abstractmethod
     def train(self, a: argparse.Namespace, run: Any, plan: Plan, command: str) -> Any:
         """Train (resuming from ``plan.checkpoint`` when it exists), checkpointing atomically as it goes."""
-        raise NotImplementedError
 
+    @abstractmethod
     def write(self, a: argparse.Namespace, run: Any, plan: Plan, result: Any, command: str) -> dict:
         """Write the weights to ``plan.out`` (atomically) and return the sidecar (the driver writes it)."""
-        raise NotImplementedError
 
     def finish(self, a: argparse.Namespace, run: Any, plan: Plan, result: Any, side: dict) -> dict:
         """After the weights: slow measurements that go into the sidecar (a ladder); the sidecar to write."""

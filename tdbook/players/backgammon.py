@@ -223,17 +223,13 @@ def value_2ply(net, colour, after, buf) -> float:
 
 
 @njit(cache=True)
-def choose_2ply(net, colour, out_pos, n, keep, buf) -> int:
-    """2-ply choice (§5.2's later versions): the ``keep`` best afterstates by 1-ply score, re-valued
-    by :func:`value_2ply`; first of equals."""
-    if n <= 1:
-        return 0
-    score_afterstates(net, colour, out_pos, n, buf)
-    scores, order = buf.scores, buf.order
+def best_first(scores, n, keep, order) -> int:
+    """Put the indices of the ``keep`` best of ``scores[:n]`` first in ``order``, best first, equals in their
+    order (a partial, stable selection sort); return how many (``min(keep, n)``)."""
     for j in range(n):
         order[j] = j
     m = min(keep, n)
-    for a in range(m):  # partial selection sort: the m best first, stable
+    for a in range(m):
         b = a
         for c in range(a + 1, n):
             if scores[order[c]] > scores[order[b]]:
@@ -242,6 +238,18 @@ def choose_2ply(net, colour, out_pos, n, keep, buf) -> int:
         for c in range(b, a, -1):
             order[c] = order[c - 1]
         order[a] = t
+    return m
+
+
+@njit(cache=True)
+def choose_2ply(net, colour, out_pos, n, keep, buf) -> int:
+    """2-ply choice (§5.2's later versions): the ``keep`` best afterstates by 1-ply score, re-valued
+    by :func:`value_2ply`; first of equals."""
+    if n <= 1:
+        return 0
+    score_afterstates(net, colour, out_pos, n, buf)
+    scores, order = buf.scores, buf.order
+    m = best_first(scores, n, keep, order)
     best = order[0]
     bv = -1e300
     for a in range(m):

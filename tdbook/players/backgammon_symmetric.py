@@ -17,6 +17,7 @@ from numba import njit
 from ..games.backgammon import MAX_AFTER, NSLOT, OFF, WS_SIZE, flip, gen_afterstates, win_multiplier
 from ..learners.backgammon_net import ROLL_WEIGHTS, ROLLS
 from ..learners.backgammon_symmetric import SymmetricGammon, choose_1ply, score_afterstates
+from .backgammon import best_first
 
 
 @njit(cache=True)
@@ -47,18 +48,7 @@ def choose_2ply(
     if n <= 1:
         return 0
     score_afterstates(arch, W1, W2, bo, out_pos, n, scores, tmp, idx, val, g, z, p)
-    for j in range(n):
-        order[j] = j
-    m = min(keep, n)
-    for a in range(m):  # partial selection sort: the m best first, stable
-        b = a
-        for c in range(a + 1, n):
-            if scores[order[c]] > scores[order[b]]:
-                b = c
-        t = order[b]
-        for c in range(b, a, -1):
-            order[c] = order[c - 1]
-        order[a] = t
+    m = best_first(scores, n, keep, order)
     best = order[0]
     bv = -1e300
     for a in range(m):
