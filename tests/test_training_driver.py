@@ -221,6 +221,22 @@ def test_2_signature_book_has_force(repo, capsys):
     assert out.read_bytes() != before and json.loads(out.with_suffix(".json").read_text())["positions"] == 6
 
 
+def test_2_force_into_the_shipped_data_needs_committed_code(repo, capsys, monkeypatch):
+    """Issue 31: a shipped sidecar names the commit whose code made it — uncommitted code is refused before the
+    first position (nothing written) unless TDBOOK_ALLOW_DIRTY=1."""
+    from tdbook.core import storage
+
+    monkeypatch.setattr(storage, "code_version", lambda: "tdbook 0.1.0 git 0123456789ab+dirty")
+    monkeypatch.delenv(storage.ALLOW_DIRTY, raising=False)
+    out = repo / "data" / "signature_book.npz"
+    args = [*TINY["signature-book"], "--out", str(out), "--checkpoint", str(repo / "build" / "sb.ckpt.npz")]
+    err = refused(repo, capsys, "signature-book", *args, "--force", "--no-progress")
+    assert "uncommitted changes" in err and "TDBOOK_ALLOW_DIRTY=1" in err and "--out" in err
+    monkeypatch.setenv(storage.ALLOW_DIRTY, "1")
+    assert tdbook(["train", "signature-book", *args, "--force", "--no-progress"]) == 0
+    assert json.loads(out.with_suffix(".json").read_text())["code_version"].endswith("+dirty")
+
+
 # ----------------------------------------------------------------------------- 3. the sidecar
 
 
@@ -490,3 +506,21 @@ def test_kill_9_and_resume_equal_an_uninterrupted_run(repo, tmp_path, key):
     assert not out.exists(), "the run ended before the kill: make the run longer"
     subprocess.run(cmd(out, ckpt), env=env, check=True, capture_output=True)
     same_weights(out, whole)
+
+
+def test_a_shipped_sidecar_is_written_from_committed_code_only(tmp_path, monkeypatch):
+    """Issue 31: a sidecar in data/ names the commit whose code made it; uncommitted code is refused unless told."""
+    from tdbook.core import storage
+
+    monkeypatch.setattr(storage, "data_dir", lambda: tmp_path)
+    monkeypatch.delenv(storage.ALLOW_DIRTY, raising=False)
+    inside, outside = tmp_path / "net.npz", tmp_path.parent / f"{tmp_path.name}-elsewhere.npz"
+    with pytest.raises(storage.UncommittedCode, match="net.json is in the shipped data/.*commit them first"):
+        storage.write_sidecar(inside, {"code_version": "tdbook 0.1.0 git abc+dirty"})
+    assert not storage.sidecar_path(inside).exists()  # nothing written
+    storage.write_sidecar(outside, {"code_version": "tdbook 0.1.0 git abc+dirty"})  # outside data/: anything goes
+    storage.write_sidecar(inside, {"code_version": "tdbook 0.1.0 git abc"})  # committed code
+    monkeypatch.setenv(storage.ALLOW_DIRTY, "1")
+    storage.write_sidecar(inside, {"code_version": "tdbook 0.1.0 git abc+dirty"})  # told
+    assert storage.read_sidecar(inside)["code_version"].endswith("+dirty")
+    storage.sidecar_path(outside).unlink()

@@ -13,7 +13,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from .paths import repo_root
+from .paths import data_dir, repo_root
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -69,8 +69,42 @@ def read_sidecar(net_path: str | Path) -> dict:
         raise ValueError(f"{p} is not valid JSON: {e}") from None
 
 
+#: Set to 1 to let a sidecar in the shipped ``data/`` record uncommitted code (``+dirty``); see :func:`refuse_dirty`.
+ALLOW_DIRTY = "TDBOOK_ALLOW_DIRTY"
+
+
+class UncommittedCode(ValueError):
+    """A file of the shipped ``data/`` would be written by code with uncommitted changes."""
+
+
+def in_data(path: str | Path) -> bool:
+    """Is ``path`` inside the repository's ``data/`` (the shipped record)?"""
+    try:
+        Path(path).resolve().relative_to(data_dir().resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def refuse_dirty(paths: list[str | Path] | tuple[str | Path, ...], version: str | None = None) -> None:
+    """Sidecars in ``data/`` are written from committed code: :class:`UncommittedCode` naming the first such path
+    when the package has uncommitted changes (its :func:`code_version` ends in ``+dirty``), unless the environment
+    sets ``TDBOOK_ALLOW_DIRTY=1`` (the sidecar then says ``+dirty``).  Paths outside ``data/`` always pass."""
+    inside = [Path(p) for p in paths if in_data(p)]
+    if not inside or os.environ.get(ALLOW_DIRTY) == "1":
+        return
+    version = code_version() if version is None else version
+    if version.endswith("+dirty"):
+        raise UncommittedCode(
+            f"{inside[0]} is in the shipped data/ and the package has uncommitted changes (git status -- tdbook): "
+            f"commit them first, so the sidecar names the commit whose code made it, or set {ALLOW_DIRTY}=1"
+        )
+
+
 def write_sidecar(net_path: str | Path, data: dict) -> Path:
-    """Write ``data`` as the sidecar of ``net_path`` (atomically) and return its path."""
+    """Write ``data`` as the sidecar of ``net_path`` (atomically) and return its path; a sidecar in the shipped
+    ``data/`` whose ``code_version`` is ``+dirty`` is refused (:func:`refuse_dirty`) and nothing is written."""
     p = sidecar_path(net_path)
+    refuse_dirty([p], data.get("code_version") or None)
     atomic_write_bytes(p, (json.dumps(data, indent=1, sort_keys=False) + "\n").encode())
     return p

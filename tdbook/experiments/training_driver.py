@@ -11,8 +11,9 @@ checkpoint and write its result.  The driver does the rest, in this order, befor
 2. **The write plan** (:func:`check_plan`): every file the run will write — the weights, the ``.json`` sidecar
    beside them, the checkpoint, anything else the trainer names — has the right suffix, is not a directory, is
    in a directory that exists or can be made and is writable, and is no other file of the plan; the weights and
-   their sidecar lie inside the repository's ``data/`` (the shipped record) only with ``--force``, a checkpoint
-   (or any other working file) never.
+   their sidecar lie inside the repository's ``data/`` (the shipped record) only with ``--force`` and from
+   committed code (:func:`~tdbook.core.storage.refuse_dirty`: a shipped sidecar names the commit that made it),
+   a checkpoint (or any other working file) never.
 3. **A lock on the checkpoint** (:class:`CheckpointLock`): a second run on the same checkpoint is refused,
    naming the process that holds it; the lock of a process that has died is taken over.
 4. **The checkpoint**, when it exists, is read by the trainer; any file that is not a checkpoint of this run —
@@ -45,8 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ..core.paths import data_dir
-from ..core.storage import sidecar_path, write_sidecar
+from ..core.storage import UncommittedCode, in_data, refuse_dirty, sidecar_path, write_sidecar
 
 #: Every message of ``python -m tdbook train`` starts with this.
 PREFIX = "tdbook train"
@@ -121,13 +121,7 @@ class Target:
         return [self.path, sidecar_path(self.path)] if self.sidecar else [self.path]
 
 
-def shipped(path: str | Path) -> bool:
-    """Is ``path`` inside the repository's ``data/`` (the shipped record)?"""
-    try:
-        Path(path).resolve().relative_to(data_dir().resolve())
-        return True
-    except ValueError:
-        return False
+shipped = in_data  # is a path inside the repository's data/ (the shipped record)?
 
 
 def _writable_dir(option: str, path: Path) -> None:
@@ -166,6 +160,10 @@ def check_plan(targets: Sequence[Target], force: bool) -> None:
             existing = [str(f) for f in inside if f.exists()]
             hit = f"would overwrite the shipped {' and '.join(existing)}" if existing else "is inside the shipped data/"
             raise UsageError(f"{t.option} {t.path} {hit}; write elsewhere (under build/) or add --force")
+        try:
+            refuse_dirty(inside)
+        except UncommittedCode as e:
+            raise UsageError(f"{t.option}: {e}") from None
         _writable_dir(t.option, t.path)
         for f in t.files():
             if f.exists() and not os.access(f, os.W_OK):
