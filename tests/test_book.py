@@ -22,7 +22,7 @@ from pybtex.database import parse_string
 
 from tdbook import claims, results, stored
 from tdbook.book import anchors, api, build, references, scoreboard, sphinxext
-from tdbook.book.anchors import BY_CELL, BY_SOURCE, BY_TABLE, ClaimNotLocated
+from tdbook.book.anchors import ClaimNotLocated
 from tdbook.catalog import discover
 from tests.conftest import ROOT
 
@@ -78,17 +78,9 @@ def test_headings_get_myst_anchors_unique_within_the_notebook():
 
 def test_a_claim_is_located_by_the_cell_that_checked_it():
     loc = anchors.locate(_nb(), {"id": "a", "cell": 4})
-    assert (loc.cell, loc.how, loc.heading.anchor) == (7, BY_CELL, "paper-vs-ours-1")
+    assert (loc.cell, loc.heading.anchor) == (7, "paper-vs-ours-1")
     loc = anchors.locate(_nb(), {"id": "a", "cell": 2})
-    assert (loc.cell, loc.how, loc.heading.anchor) == (3, BY_CELL, "1-the-walk-and-its-true-values")
-
-
-def test_records_without_cell_fall_back_to_a_literal_call_then_to_the_first_table_listing_the_claim():
-    assert anchors.locate(_nb(), {"id": "lit"}).how == BY_SOURCE
-    assert anchors.locate(_nb(), {"id": "quoted"}).heading.anchor == "paper-vs-ours"
-    loc = anchors.locate(_nb(), {"id": "a"})
-    assert (loc.how, loc.cell) == (BY_TABLE, 3)  # the check cell's table, not the closing claims table
-    assert anchors.locate(_nb(), {"id": "b"}).heading.anchor == "paper-vs-ours-1"
+    assert (loc.cell, loc.heading.anchor) == (3, "1-the-walk-and-its-true-values")
 
 
 def test_a_claim_whose_check_cannot_be_located_is_refused_naming_it():
@@ -99,7 +91,7 @@ def test_a_claim_whose_check_cannot_be_located_is_refused_naming_it():
     nb = _nb()
     nb["cells"] = [_code('results.check("x", 1)', 1)] + nb["cells"]
     with pytest.raises(ClaimNotLocated, match="before any heading"):
-        anchors.locate(nb, {"id": "x"})
+        anchors.locate(nb, {"id": "x", "cell": 1})
 
 
 def test_a_claim_whose_check_cannot_be_located_stops_make_book_naming_it(tmp_path, monkeypatch, capsys):
@@ -199,7 +191,6 @@ def test_a_kernel_run_records_the_cell_that_the_stored_notebook_numbers(tmp_path
     recorded = json.loads((out_root / "data" / "results" / "99_book.json").read_text())["claims"]
     where = {c["id"]: anchors.locate(executed, c) for c in recorded}
     assert {c["id"]: c.get("cell") for c in recorded} == {"first": 4, "second": 6}
-    assert where["first"].how == where["second"].how == BY_CELL
     assert where["first"].heading.anchor == "1-first" and where["second"].heading.anchor == "2-second"
 
 

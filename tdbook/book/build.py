@@ -30,7 +30,6 @@ from pathlib import Path
 from .. import catalog, results
 from ..core.paths import repo_root
 from . import api, references, scoreboard
-from .anchors import BY_CELL, BY_SOURCE, BY_TABLE
 
 #: Files of ``book/`` that are configuration, read in place rather than copied into the sources.
 CONFIG = ("conf.py", "_static")
@@ -80,7 +79,7 @@ def images(nb: dict, here: Path) -> list[Path]:
     return found
 
 
-def assemble(out: Path | None = None, profile: str = "standard") -> dict[str, int]:
+def assemble(out: Path | None = None, profile: str = "standard") -> int:
     """Write the book's source tree; return how many claims were located each way (cell, source, table).
 
     Raises ValueError (with a sentence saying what to do) when ``book/references.bib`` is stale or a claim's
@@ -128,7 +127,7 @@ def assemble(out: Path | None = None, profile: str = "standard") -> dict[str, in
             path.unlink()
         elif path.is_dir() and not any(path.iterdir()):
             path.rmdir()
-    return {how: located.how.get(how, 0) for how in (BY_CELL, BY_SOURCE, BY_TABLE)}
+    return len(located.where)
 
 
 def sphinx(src: Path, site: Path, *, fresh: bool = True, jobs: str = "1") -> int:
@@ -145,15 +144,11 @@ def build(out: Path | None = None, *, fresh: bool = True, jobs: str = "1") -> in
     """Assemble and build under ``out`` (``build/``); print what was located and how long it took; 0 on success."""
     t0 = time.perf_counter()
     try:
-        how = assemble(out)
+        n = assemble(out)
     except (ValueError, FileNotFoundError) as e:
         print(f"make book: {e}", file=sys.stderr)
         return 1
-    n = sum(how.values())
-    print(
-        f"book: {n} claims located — {how[BY_CELL]} by the cell their results record, {how[BY_SOURCE]} by a "
-        f"literal check(…) call, {how[BY_TABLE]} by the first stored claims table that lists them"
-    )
+    print(f"book: {n} claims located, each by the cell its results record says checked it")
     site = site_dir(out)
     if fresh and site.exists():
         shutil.rmtree(site)

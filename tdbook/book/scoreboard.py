@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,10 +45,9 @@ def md_table(header: Sequence[str], rows: Sequence[Sequence[str]], raw: Sequence
 
 @dataclass
 class Located:
-    """Every claim's location, and how many were found each way (:data:`tdbook.book.anchors.BY_CELL` …)."""
+    """Every claim's location, keyed by (notebook stem, claim id)."""
 
     where: dict[tuple[str, str], Location] = field(default_factory=dict)
-    how: Counter = field(default_factory=Counter)
 
 
 def locate_all(files: list[dict[str, Any]], notebooks: Path) -> Located:
@@ -68,7 +66,6 @@ def locate_all(files: list[dict[str, Any]], notebooks: Path) -> Located:
         for record in f["claims"]:
             loc = locate(nb, record, where=f"notebooks/{stem}.ipynb")
             out.where[stem, record["id"]] = loc
-            out.how[loc.how] += 1
     return out
 
 
