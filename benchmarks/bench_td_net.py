@@ -11,19 +11,19 @@ import time
 import numpy as np
 from numba import njit
 
-from tdbook.learners.td_net import TDNet, start_episode, td_step
+from tdbook.learners.td_net import TDNet, Units, start_episode, td_step
 
 
 @njit(cache=True)
-def _loop(W1, W2, eW1, eW2, idx, val, nnz, steps, alpha, beta, decay, hact, oact, h, o):
+def _loop(W1, W2, eW1, eW2, idx, val, nnz, steps, alpha, beta, decay, units, h, o):
     delta = np.empty(W2.shape[1])
     n_states = idx.shape[0]
-    start_episode(W1, W2, eW1, eW2, idx[0], val[0], nnz[0], 1.0, hact, oact, 0, h, o)
+    start_episode(W1, W2, eW1, eW2, idx[0], val[0], nnz[0], units, h, o)
     for t in range(steps):
         s = (t + 1) % n_states
         for k in range(delta.shape[0]):
             delta[k] = 0.001 * (o[k] - 0.5)
-        td_step(W1, W2, eW1, eW2, delta, idx[s], val[s], nnz[s], alpha, beta, decay, 1.0, hact, oact, 0, h, o)
+        td_step(W1, W2, eW1, eW2, delta, idx[s], val[s], nnz[s], alpha, beta, decay, units, h, o)
 
 
 def bench(n_in: int, n_hidden: int, n_out: int, active: int, steps: int) -> float:
@@ -36,7 +36,7 @@ def bench(n_in: int, n_hidden: int, n_out: int, active: int, steps: int) -> floa
         idx[s] = np.sort(rng.choice(n_in, active, replace=False))
     nnz = np.full(states, active, np.int64)
     args = (net.W1, net.W2, net.eW1, net.eW2, idx, val, nnz)
-    hyper = (net.alpha, net.beta, net.decay, net.hact, net.oact, net.h, net.o)
+    hyper = (net.alpha, net.beta, net.decay, Units(1.0, net.hact, net.oact, 0), net.h, net.o)
     _loop(*args, 10, *hyper)  # compile / load from cache
     t0 = time.perf_counter()
     _loop(*args, steps, *hyper)

@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -52,7 +52,9 @@ from ..learners.tictactoe_net import (
     SCORES,
     SEPARATE_TRACES,
     WIN,
+    LearningNet,
     NetDesign,
+    Scratch,
     check_encoding,
     check_version,
     encode_after,
@@ -68,73 +70,64 @@ from ..players.tictactoe import KIND_RANDOM, KIND_TABLE, Player, choose
 from ..players.tictactoe_net import NetPlayer, best_after, net_move, random_square
 
 
+class OpponentPolicy(NamedTuple):
+    """The App. B.6/B.7 policy on the side the net does not play (:func:`tdbook.players.tictactoe.choose`'s
+    kind, after-state table, rule, ε, draw value) and whether it learns by App. B.7."""
+
+    kind: int
+    table: np.ndarray
+    rule: int
+    eps: float
+    draw: float
+    learn: bool
+
+
+class Record(NamedTuple):
+    """What a training run writes: outcome ``counts`` (X wins, O wins, draws); every ``log_every`` games
+    the counts to ``log`` and the window's (mean output, share of δ < 0, max |w|) to ``flog``, from
+    ``acc`` = (steps, Σ new output, negative δ); ``nonfinite[0]`` = the first game after which a weight
+    is not finite (−1 while none)."""
+
+    counts: np.ndarray
+    log: np.ndarray
+    flog: np.ndarray
+    log_every: int
+    acc: np.ndarray
+    nonfinite: np.ndarray
+
+
 @njit(cache=True)
-def _game_over(r, W1, W2, counts, log, flog, log_every, log_pos, acc, nonfinite) -> int:
-    """Count the outcome ``r``, note the first game with a non-finite weight, and every ``log_every``
-    games write the counts and the window's (mean output, share of δ < 0, max |w|) to the log."""
+def _game_over(r, W1, W2, rec, log_pos) -> int:
+    """Count the outcome ``r``, note the first game with a non-finite weight, and every ``rec.log_every``
+    games write the counts and the window's (mean output, share of δ < 0, max |w|) to the log (:class:`Record`)."""
+    counts, acc = rec.counts, rec.acc
     counts[0 if r == X_WINS else 2 if r == DRAW else 1] += 1
     played = counts[0] + counts[1] + counts[2]
-    if nonfinite[0] < 0 and not math.isfinite(max_abs(W1, W2)):
-        nonfinite[0] = played
-    if log_every > 0 and played % log_every == 0 and log_pos < log.shape[0]:
-        log[log_pos, :] = counts
-        flog[log_pos, 0] = acc[1] / max(acc[0], 1.0)
-        flog[log_pos, 1] = acc[2] / max(acc[0], 1.0)
-        flog[log_pos, 2] = max_abs(W1, W2)
+    if rec.nonfinite[0] < 0 and not math.isfinite(max_abs(W1, W2)):
+        rec.nonfinite[0] = played
+    if rec.log_every > 0 and played % rec.log_every == 0 and log_pos < rec.log.shape[0]:
+        rec.log[log_pos, :] = counts
+        rec.flog[log_pos, 0] = acc[1] / max(acc[0], 1.0)
+        rec.flog[log_pos, 1] = acc[2] / max(acc[0], 1.0)
+        rec.flog[log_pos, 2] = max_abs(W1, W2)
         acc[:] = 0.0
         log_pos += 1
     return log_pos
 
 
 @njit(cache=True)
-def play_and_learn(
-    n_games,
-    W1,
-    W2,
-    eW1,
-    eW2,
-    alpha,
-    beta,
-    gamma,
-    lam,
-    bias,
-    hact,
-    oact,
-    dmode,
-    enc,
-    score,
-    rewards,
-    epsilon,
-    flags,
-    net_side,
-    okind,
-    otable,
-    orule,
-    oeps,
-    odraw,
-    olearn,
-    st,
-    counts,
-    log,
-    flog,
-    log_every,
-    log_pos,
-    acc,
-    nonfinite,
-) -> int:
-    """Play ``n_games`` App. B.1 games, side 0 = X, side 1 = O; the net plays the sides with
-    ``net_side[i]`` and learns; the other side is an App. B.6/B.7 policy (``okind`` …) that learns by
-    App. B.7 when ``olearn``.  ``counts`` (X wins, O wins, draws) accumulates; every ``log_every`` games
-    the counts go to ``log[log_pos]`` and (mean output, share of negative TD errors, max |w|) of the
-    window to ``flog[log_pos]``.  ``nonfinite[0]`` gets the first game (1-based, counted by ``counts``)
-    after which a weight is not finite.  Returns the new ``log_pos``."""
+def play_and_learn(n_games, net, score, epsilon, net_side, opp, st, rec, log_pos) -> int:
+    """Play ``n_games`` App. B.1 games, side 0 = X, side 1 = O; the net (:class:`LearningNet`) plays the
+    sides with ``net_side[i]`` and learns; the other side is the :class:`OpponentPolicy` ``opp``, which learns
+    by App. B.7 when ``opp.learn``.  Outcomes and the log go to the :class:`Record` ``rec`` from row
+    ``log_pos`` on.  Returns the new ``log_pos``."""
+    W1, W2, u, flags = net.W1, net.W2, net.units, net.flags
     n_out = W2.shape[1]
     idx = np.empty(10, dtype=np.int64)
     val = np.empty(10)
     h = np.empty(W1.shape[1])
     o = np.empty(n_out)
-    vn = np.empty(n_out)
-    delta = np.empty(n_out)
+    sc = Scratch(idx, val, h, o, np.empty(n_out), np.empty(n_out), rec.acc)
     cur = np.zeros((2, n_out))
     has = np.zeros(2, dtype=np.bool_)
     moves = np.zeros(5, dtype=np.int64)  # the table opponent's after-states and traces (App. B.7)
@@ -146,7 +139,7 @@ def play_and_learn(
             for p in range(2):
                 if net_side[p]:
                     t = 0 if (flags & SEPARATE_TRACES) == 0 else p
-                    start_episode(W1, W2, eW1[t], eW2[t], idx, val, 0, bias, hact, oact, dmode, h, o)
+                    start_episode(W1, W2, net.eW1[t], net.eW2[t], idx, val, 0, u, h, o)
                     for k in range(n_out):
                         cur[p, k] = o[k]
                     has[p] = True
@@ -157,145 +150,45 @@ def play_and_learn(
         while True:
             piece = X if side == 0 else O
             if net_side[side]:
-                s = net_move(
-                    W1,
-                    W2,
-                    bias,
-                    hact,
-                    oact,
-                    enc,
-                    score,
-                    (flags & IMMEDIATE_WIN) != 0,
-                    rewards,
-                    epsilon,
-                    code,
-                    st,
-                    idx,
-                    val,
-                    h,
-                    o,
-                )
+                s = net_move(net, score, (flags & IMMEDIATE_WIN) != 0, epsilon, code, st, idx, val, h, o)
             else:
-                s = choose(okind, otable, orule, oeps, odraw, code, st)
+                s = choose(opp.kind, opp.table, opp.rule, opp.eps, opp.draw, code, st)
             code = code + piece * POW3[s]
             r = STATUS[code]
             if net_side[side]:
                 row = -1 if r == ONGOING else (DRAW_ROW if r == DRAW else WIN)
-                net_learn(
-                    side,
-                    code,
-                    piece,
-                    row,
-                    has,
-                    cur,
-                    W1,
-                    W2,
-                    eW1,
-                    eW2,
-                    alpha,
-                    beta,
-                    gamma,
-                    lam,
-                    bias,
-                    hact,
-                    oact,
-                    dmode,
-                    enc,
-                    rewards,
-                    flags,
-                    idx,
-                    val,
-                    h,
-                    o,
-                    vn,
-                    delta,
-                    acc,
-                )
-            elif okind == KIND_TABLE:
+                net_learn(side, code, piece, row, has, cur, net, sc)
+            elif opp.kind == KIND_TABLE:
                 moves[nm] = code
                 E[nm] = 0.0
                 nm += 1
-                if olearn:
+                if opp.learn:
                     rew = 0.0
                     if r == DRAW:
-                        rew = odraw
+                        rew = opp.draw
                     elif r != ONGOING:
                         rew = 1.0
-                    table_learn(otable, moves, E, nm, tcur, code, rew, alpha, lam, gamma)
+                    table_learn(opp.table, moves, E, nm, tcur, code, rew, net.alpha, net.lam, net.gamma)
                 tcur = code
             if r != ONGOING:
                 break
             side = 1 - side
         other = 1 - side  # main.cc: the side that did not move last learns the outcome too
         if net_side[other]:
-            net_learn(
-                other,
-                code,
-                X if other == 0 else O,
-                DRAW_ROW if r == DRAW else LOSS,
-                has,
-                cur,
-                W1,
-                W2,
-                eW1,
-                eW2,
-                alpha,
-                beta,
-                gamma,
-                lam,
-                bias,
-                hact,
-                oact,
-                dmode,
-                enc,
-                rewards,
-                flags,
-                idx,
-                val,
-                h,
-                o,
-                vn,
-                delta,
-                acc,
-            )
-        elif okind == KIND_TABLE and olearn:
-            table_learn(otable, moves, E, nm, tcur, code, odraw if r == DRAW else -1.0, alpha, lam, gamma)
-        log_pos = _game_over(r, W1, W2, counts, log, flog, log_every, log_pos, acc, nonfinite)
+            net_learn(other, code, X if other == 0 else O, DRAW_ROW if r == DRAW else LOSS, has, cur, net, sc)
+        elif opp.kind == KIND_TABLE and opp.learn:
+            rew = opp.draw if r == DRAW else -1.0
+            table_learn(opp.table, moves, E, nm, tcur, code, rew, net.alpha, net.lam, net.gamma)
+        log_pos = _game_over(r, W1, W2, rec, log_pos)
     return log_pos
 
 
 @njit(cache=True)
-def play_and_learn_negamax(
-    n_games,
-    W1,
-    W2,
-    eW1,
-    eW2,
-    alpha,
-    beta,
-    gamma,
-    lam,
-    bias,
-    hact,
-    oact,
-    dmode,
-    enc,
-    rewards,
-    epsilon,
-    starts,
-    p_start,
-    st,
-    counts,
-    log,
-    flog,
-    log_every,
-    log_pos,
-    acc,
-    nonfinite,
-) -> int:
+def play_and_learn_negamax(n_games, net, epsilon, starts, p_start, st, rec, log_pos) -> int:
     """Self-play TD(λ) with a one-ply *negamax* target (beyond the thesis; Watkins-style traces).
 
-    One chain of plies, one net valuing each after-state for the side that just moved (an
+    One chain of plies, one net (:class:`LearningNet`, traces ``eW1[0]``/``eW2[0]``) valuing each
+    after-state for the side that just moved (an
     encoding from the mover's point of view; rewards win ``w``, draw 0, loss ``−w``).  When the side
     to move at after-state ``a_t`` has scored its replies (it does so to choose), their best score
     ``m`` gives ``a_t`` the target ``−m`` — the value of ``a_t`` if the opponent replies greedily,
@@ -306,6 +199,16 @@ def play_and_learn_negamax(
     scored by its reward and its after-state learns ``δ = r − V(a_T)``.  With probability ``p_start`` a
     game starts from a position drawn uniformly from ``starts`` instead of the empty board
     ("exploring starts").  Logging as :func:`play_and_learn`."""
+    W1, W2, eW1, eW2, u, enc, rewards, acc = (
+        net.W1,
+        net.W2,
+        net.eW1[0],
+        net.eW2[0],
+        net.units,
+        net.enc,
+        net.rewards,
+        rec.acc,
+    )
     n_out = W2.shape[1]
     idx = np.empty(10, dtype=np.int64)
     val = np.empty(10)
@@ -321,7 +224,7 @@ def play_and_learn_negamax(
         first = True
         while True:
             piece = X if side == 0 else O
-            s, m = best_after(W1, W2, bias, hact, oact, enc, 0, True, rewards, code, idx, val, h, o)
+            s, m = best_after(W1, W2, u.bias, u.hact, u.oact, enc, 0, True, rewards, code, idx, val, h, o)
             explore = epsilon > 0.0 and uniform(st) < epsilon
             if explore or s < 0:
                 s2 = random_square(code, st)
@@ -331,29 +234,12 @@ def play_and_learn_negamax(
             r = STATUS[code]
             nnz = encode_after(code, piece, enc, idx, val)
             if first:
-                start_episode(W1, W2, eW1[0], eW2[0], idx, val, nnz, bias, hact, oact, dmode, h, o)
+                start_episode(W1, W2, eW1, eW2, idx, val, nnz, u, h, o)
                 first = False
             else:
                 delta[0] = -m - cur
-                td_step(
-                    W1,
-                    W2,
-                    eW1[0],
-                    eW2[0],
-                    delta,
-                    idx,
-                    val,
-                    nnz,
-                    alpha,
-                    beta,
-                    0.0 if explore else -gamma * lam,
-                    bias,
-                    hact,
-                    oact,
-                    dmode,
-                    h,
-                    o,
-                )
+                decay = 0.0 if explore else -net.gamma * net.lam
+                td_step(W1, W2, eW1, eW2, delta, idx, val, nnz, net.alpha, net.beta, decay, u, h, o)
                 acc[0] += 1.0
                 acc[1] += o[0]
                 if delta[0] < 0.0:
@@ -361,10 +247,10 @@ def play_and_learn_negamax(
             cur = o[0]
             if r != ONGOING:
                 delta[0] = (rewards[DRAW_ROW, 0] if r == DRAW else rewards[WIN, 0]) - cur
-                update_and_decay(W1, W2, eW1[0], eW2[0], delta, alpha, beta, 0.0)
+                update_and_decay(W1, W2, eW1, eW2, delta, net.alpha, net.beta, 0.0)
                 break
             side = 1 - side
-        log_pos = _game_over(r, W1, W2, counts, log, flog, log_every, log_pos, acc, nonfinite)
+        log_pos = _game_over(r, W1, W2, rec, log_pos)
     return log_pos
 
 
@@ -586,6 +472,7 @@ def train(
         okind, otable, orule, oeps, odraw = pl.kind, pl.table.copy(), pl.rule, pl.epsilon, pl.draw_value
         olearn = bool(opponent.learns) and okind == KIND_TABLE
     flags = flags_of(fx)
+    policy = OpponentPolicy(int(okind), otable, int(orule), float(oeps), float(odraw), bool(olearn))
     score = SCORES[v.score]
     eW1 = np.zeros((2,) + net.eW1.shape)
     eW2 = np.zeros((2,) + net.eW2.shape)
@@ -596,6 +483,7 @@ def train(
     flog = np.zeros((n_logs, 3))
     acc = np.zeros(3)
     nonfinite = np.array([-1], dtype=np.int64)
+    record = Record(counts, log, flog, log_every, acc, nonfinite)
     block = max(log_every, (50_000 // log_every) * log_every)
     if callback is not None:
         callback_every = _pos_int("callback_every", callback_every)
@@ -640,71 +528,14 @@ def train(
             if ratio != 1.0:  # annealed step sizes: a new value every log_every games
                 n = min(n, log_every)
                 net.alpha, net.beta = a0 * ratio ** (done / games), b0 * ratio ** (done / games)
+            lnet = LearningNet(
+                net.W1, net.W2, eW1, eW2, net.alpha, net.beta, net.gamma, net.lam, net.units,
+                check_encoding(enc_name), R, flags,
+            )  # fmt: skip
             if target == "negamax":
-                pos = play_and_learn_negamax(
-                    n,
-                    net.W1,
-                    net.W2,
-                    eW1,
-                    eW2,
-                    net.alpha,
-                    net.beta,
-                    net.gamma,
-                    net.lam,
-                    net.bias,
-                    net.hact,
-                    net.oact,
-                    net.dmode,
-                    check_encoding(enc_name),
-                    R,
-                    epsilon,
-                    starts,
-                    p_start,
-                    st,
-                    counts,
-                    log,
-                    flog,
-                    log_every,
-                    pos,
-                    acc,
-                    nonfinite,
-                )
+                pos = play_and_learn_negamax(n, lnet, epsilon, starts, p_start, st, record, pos)
             else:
-                pos = play_and_learn(
-                    n,
-                    net.W1,
-                    net.W2,
-                    eW1,
-                    eW2,
-                    net.alpha,
-                    net.beta,
-                    net.gamma,
-                    net.lam,
-                    net.bias,
-                    net.hact,
-                    net.oact,
-                    net.dmode,
-                    check_encoding(enc_name),
-                    score,
-                    R,
-                    epsilon,
-                    flags,
-                    sides,
-                    okind,
-                    otable,
-                    orule,
-                    oeps,
-                    odraw,
-                    olearn,
-                    st,
-                    counts,
-                    log,
-                    flog,
-                    log_every,
-                    pos,
-                    acc,
-                    nonfinite,
-                )
+                pos = play_and_learn(n, lnet, score, epsilon, sides, policy, st, record, pos)
             done += n
             bar.update(n)
             if callback is not None and (done % callback_every == 0 or done == games):

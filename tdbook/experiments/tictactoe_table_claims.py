@@ -1,12 +1,9 @@
-"""The measured values of notebook 06's claims (Powell (2000) §6–6.2, Table 6.1, App. D), and its closing summary.
+"""The measured values of notebook 06's claims (Powell (2000) §6–6.2, Table 6.1, App. D).
 
 Each ``*_checks`` function turns the notebook's runs (:mod:`tdbook.experiments.tictactoe_table`) into
 ``{claim id: keyword arguments of results.check}`` — our value and the note with its measured context; the
 printed values, tolerances and sources are in ``tdbook/claims/powell2000.toml``.  The ``*_table`` functions
-give the small tables the notebook shows beside them.
-
-The module is long (about 70 claims) but one thing: notebook 06's measurements, section by section in the
-notebook's order, so that a reader of a section finds here how each of its numbers is measured.
+give the small tables the notebook shows beside them, section by section in the notebook's order.
 """
 
 from __future__ import annotations
@@ -34,7 +31,7 @@ from ..games.tictactoe import (
 )
 from ..learners.tictactoe_table import empty_table
 from ..players.tictactoe import RULE_FLAGS, exact_outcomes, perfect_player, random_player, table_player
-from ..results import Spread, Table, fmt
+from ..results import Spread, Table
 from .tictactoe_table import (
     ABLATION_METRICS,
     ALPHA_FIGURES,
@@ -798,90 +795,3 @@ def board_opponents(a05: Summary, tx: Summary, sp: list[SelfPlay], seed: int) ->
         "perfect": perfect_player(seed),
         "random": random_player(seed),
     }
-
-
-# ----------------------------------------------------------------------------- the notebook's summary
-
-
-class MarkdownText(str):
-    """Text that a notebook shows as Markdown."""
-
-    def _repr_markdown_(self) -> str:
-        return str(self)
-
-
-def port_summary(claims: list[dict[str, Any]], gaps: dict[str, dict[str, float]], appd: dict[str, Any]) -> MarkdownText:
-    """Notebook 06's closing paragraph, written from the measured numbers: the recorded ``claims``
-    (results.current().claims.values()), the ablation's ``gaps`` ({metric: {correction: share of the
-    thesis → corrected gap it closes}}) and :func:`appendix_d_comparison`'s output."""
-    by = {c["id"]: c for c in claims}
-    judged = [c for c in claims if c["verdict"] in ("reproduced", "differs")]
-    differs = [c for c in judged if c["verdict"] == "differs"]
-    out = [
-        f"**What the port shows.**  Of the {len(judged)} claims with a value in the thesis, "
-        f"{len(judged) - len(differs)} are reproduced and {len(differs)} differ"
-        + (
-            ": " + "; ".join(f"`{c['id']}` (thesis {fmt(c['paper'])}, ours {fmt(c['ours'])})" for c in differs)
-            if differs
-            else ""
-        )
-        + "."
-    ]
-    fm = by.get("appD-first-moves")
-    corr = np.asarray(appd["corr"], float)
-    out.append(
-        f"Our X tables resemble App. D without matching it state by state: Pearson r = {appd['corr_mean']:.2f} "
-        f"between the {len(appd['codes'])} transcribed values and our mean table (single runs "
-        f"{corr.min():.2f}–{corr.max():.2f}), and we store {appd['stored_share']:.0%} of App. D's states"
-        + (
-            f"; the eight printed opening values are {'within' if fm['verdict'] == 'reproduced' else 'not all within'} "
-            f"{fm['tolerance']} of our mean"
-            if fm
-            else ""
-        )
-        + "."
-    )
-    weak = []
-    if "fig6.8-win-taken-only-by-chance" in by:
-        weak.append(
-            f"a terminal after-state is never valued, so the player cannot see an immediate win (Fig. 6.8: "
-            f"it takes an available win with probability {by['fig6.8-win-taken-only-by-chance']['ours']:.2f})"
-        )
-    if "fig6.5-sure-draws-stay-unknown" in by:
-        weak.append(
-            f'with draw reward 0 a sure draw stays "unknown" for ever (Fig. 6.5: '
-            f"{by['fig6.5-sure-draws-stay-unknown']['ours']:.0%} of them still exactly 0)"
-        )
-    if weak:
-        out.append(
-            "Its weakness is structural, not a matter of training time or exploration: " + "; and ".join(weak) + "."
-        )
-    lines = []
-    for m, g in gaps.items():
-        full = [k for k, v in g.items() if np.isfinite(v) and v >= 0.9]
-        worse = [k for k, v in g.items() if np.isfinite(v) and v < -0.05]  # by more than 5 % of the gap
-        txt = f"*{m}*: " + ", ".join(f"`{k}` {v:.2f}" for k, v in g.items())
-        if full:
-            verb = "closes" if len(full) == 1 else "each close"
-            txt += f" — {' and '.join(f'`{k}`' for k in full)} alone {verb} the gap"
-        elif worse:
-            txt += (
-                f" — no single correction closes it; {' and '.join(f'`{k}`' for k in worse)} alone "
-                f"{'makes it worse' if len(worse) == 1 else 'each make it worse'}"
-            )
-        else:
-            txt += " — no single correction closes it"
-        lines.append(txt)
-    if lines:
-        out.append(
-            "The ablation (share of the thesis → corrected gap each single correction closes; 1 = all of it, "
-            "below 0 = worse than the thesis; called worse below −0.05) depends on the measure:\n\n"
-            + "\n".join(f"- {t}" for t in lines)
-        )
-    lost = [by[k]["ours"] for k in ("corrected-X-losses-vs-perfect", "corrected-O-losses-vs-perfect") if k in by]
-    if len(lost) == 2:
-        out.append(
-            f"With all three corrections, the same tables and the same TD(λ) update, the self-play player lost "
-            f"{lost[0]} games as X and {lost[1]} as O to the perfect player."
-        )
-    return MarkdownText("\n\n".join(out))

@@ -33,7 +33,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -43,6 +43,16 @@ from ..core.storage import atomic_write_bytes
 
 ACTIVATIONS: dict[str, int] = {"logistic": 0, "thesis": 1, "tanh": 2, "linear": 3, "thesis-listing": 4}
 DERIVATIVES: dict[str, int] = {"true": 0, "thesis": 1}
+
+
+class Units(NamedTuple):
+    """How the units of a net compute, as the jitted kernels read it: the bias unit's value, the
+    hidden and output activation codes (:data:`ACTIVATIONS`) and the derivative code (:data:`DERIVATIVES`)."""
+
+    bias: float
+    hact: int
+    oact: int
+    dmode: int
 
 
 # ----------------------------------------------------------------------------- kernels
@@ -144,22 +154,22 @@ def update_and_decay(W1, W2, eW1, eW2, delta, alpha, beta, decay):
 
 
 @njit(cache=True)
-def td_step(W1, W2, eW1, eW2, delta, idx, val, nnz, alpha, beta, decay, bias, hact, oact, dmode, h, o):
+def td_step(W1, W2, eW1, eW2, delta, idx, val, nnz, alpha, beta, decay, units, h, o):
     """One TD(λ) step: move the weights by the current traces and TD errors ``delta``, then
     evaluate the next state ``(idx, val)`` with the new weights and add its gradient to the
-    decayed traces.  Leaves the next state's hidden/output values in ``h``/``o``."""
+    decayed traces (``units``: a :class:`Units`).  Leaves the next state's hidden/output values in ``h``/``o``."""
     update_and_decay(W1, W2, eW1, eW2, delta, alpha, beta, decay)
-    forward(W1, W2, idx, val, nnz, bias, hact, oact, h, o)
-    add_gradient(W2, idx, val, nnz, bias, hact, oact, dmode, h, o, eW1, eW2)
+    forward(W1, W2, idx, val, nnz, units.bias, units.hact, units.oact, h, o)
+    add_gradient(W2, idx, val, nnz, units.bias, units.hact, units.oact, units.dmode, h, o, eW1, eW2)
 
 
 @njit(cache=True)
-def start_episode(W1, W2, eW1, eW2, idx, val, nnz, bias, hact, oact, dmode, h, o):
-    """Zero the traces, evaluate the first state and put its gradient in the traces."""
+def start_episode(W1, W2, eW1, eW2, idx, val, nnz, units, h, o):
+    """Zero the traces, evaluate the first state and put its gradient in the traces (``units``: a :class:`Units`)."""
     eW1[:] = 0.0
     eW2[:] = 0.0
-    forward(W1, W2, idx, val, nnz, bias, hact, oact, h, o)
-    add_gradient(W2, idx, val, nnz, bias, hact, oact, dmode, h, o, eW1, eW2)
+    forward(W1, W2, idx, val, nnz, units.bias, units.hact, units.oact, h, o)
+    add_gradient(W2, idx, val, nnz, units.bias, units.hact, units.oact, units.dmode, h, o, eW1, eW2)
 
 
 @njit(cache=True, inline="always")
@@ -392,6 +402,11 @@ class TDNet:
     def decay(self) -> float:
         return self.gamma * self.lam
 
+    @property
+    def units(self) -> Units:
+        """The bias value and activation/derivative codes, as the kernels take them."""
+        return Units(self.bias, self.hact, self.oact, self.dmode)
+
     def _input(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
         x = np.asarray(x, dtype=np.float64)
         if x.shape != (self.n_in,):
@@ -409,21 +424,7 @@ class TDNet:
     def start(self, x: np.ndarray) -> np.ndarray:
         """Begin an episode at state ``x``: zero traces, load ∇V(x). Returns V(x)."""
         idx, val, nnz = self._input(x)
-        start_episode(
-            self.W1,
-            self.W2,
-            self.eW1,
-            self.eW2,
-            idx,
-            val,
-            nnz,
-            self.bias,
-            self.hact,
-            self.oact,
-            self.dmode,
-            self.h,
-            self.o,
-        )
+        start_episode(self.W1, self.W2, self.eW1, self.eW2, idx, val, nnz, self.units, self.h, self.o)
         return self.o.copy()
 
     def step(self, delta: np.ndarray | float, x_next: np.ndarray) -> np.ndarray:
@@ -448,10 +449,7 @@ class TDNet:
             self.alpha,
             self.beta,
             self.decay,
-            self.bias,
-            self.hact,
-            self.oact,
-            self.dmode,
+            self.units,
             self.h,
             self.o,
         )

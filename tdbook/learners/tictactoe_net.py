@@ -52,13 +52,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
 from ..games.tictactoe import DRAW, EMPTY, N_O, N_X, ONGOING, REACHABLE, STATUS, O, X
-from .td_net import ACTIVATIONS, TDNet, forward, start_episode, td_step
+from .td_net import ACTIVATIONS, TDNet, Units, forward, start_episode, td_step
 
 ENCODINGS: dict[str, int] = {"thesis": 0, "mover": 1, "signed": 2}
 N_INPUTS: dict[str, int] = {"thesis": 20, "mover": 18, "signed": 10}
@@ -275,59 +275,68 @@ def flags_of(fixes: tuple[str, ...]) -> int:
     return sum(_FLAG[f] for f in fixes if f in _FLAG)
 
 
+class LearningNet(NamedTuple):
+    """What the jitted learning kernels read of a net that learns: weights ``W1``/``W2``, traces
+    ``eW1``/``eW2`` (one set per side, shape ``(2, …)``; side 0's serves both without
+    ``separate_traces``), step sizes α (input→hidden) and β (hidden→output), γ, λ, the units
+    (:class:`~tdbook.learners.td_net.Units`), the encoding code, the reward array ``(3, n_out)`` and
+    the fix flags (:func:`flags_of`)."""
+
+    W1: np.ndarray
+    W2: np.ndarray
+    eW1: np.ndarray
+    eW2: np.ndarray
+    alpha: float
+    beta: float
+    gamma: float
+    lam: float
+    units: Units
+    enc: int
+    rewards: np.ndarray
+    flags: int
+
+
+class Scratch(NamedTuple):
+    """Scratch arrays of the learning step: the sparse input (``idx``, ``val``), hidden and output values,
+    the next state's value ``vn``, the TD errors ``delta``, and ``acc`` = (steps, Σ new output, negative δ)
+    accumulated for the log."""
+
+    idx: np.ndarray
+    val: np.ndarray
+    h: np.ndarray
+    o: np.ndarray
+    vn: np.ndarray
+    delta: np.ndarray
+    acc: np.ndarray
+
+
 @njit(cache=True)
-def net_learn(
-    p,
-    code,
-    piece,
-    row,
-    has,
-    cur,
-    W1,
-    W2,
-    eW1,
-    eW2,
-    alpha,
-    beta,
-    gamma,
-    lam,
-    bias,
-    hact,
-    oact,
-    dmode,
-    enc,
-    rewards,
-    flags,
-    idx,
-    val,
-    h,
-    o,
-    vn,
-    delta,
-    acc,
-) -> None:
+def net_learn(p, code, piece, row, has, cur, net, sc) -> None:
     """App. B.8 ``learn`` for side ``p`` that reached ``code`` (``row`` = WIN/DRAW_ROW/LOSS when the game
-    is over, −1 otherwise).  ``acc`` accumulates (steps, Σ new output, negative δ) for the log."""
-    t = 0 if (flags & SEPARATE_TRACES) == 0 else p
-    nnz = encode_after(code, piece, enc, idx, val)
+    is over, −1 otherwise) with the :class:`LearningNet` ``net``; ``sc.acc`` (:class:`Scratch`)
+    accumulates (steps, Σ new output, negative δ) for the log."""
+    W1, W2, u, idx, val, h, o = net.W1, net.W2, net.units, sc.idx, sc.val, sc.h, sc.o
+    vn, delta, acc = sc.vn, sc.delta, sc.acc
+    t = 0 if (net.flags & SEPARATE_TRACES) == 0 else p
+    nnz = encode_after(code, piece, net.enc, idx, val)
     n_out = W2.shape[1]
     if not has[p]:  # first_move_start: the episode begins at the first after-state, no update
-        start_episode(W1, W2, eW1[t], eW2[t], idx, val, nnz, bias, hact, oact, dmode, h, o)
+        start_episode(W1, W2, net.eW1[t], net.eW2[t], idx, val, nnz, u, h, o)
         for k in range(n_out):
             cur[p, k] = o[k]
         has[p] = True
         return
-    if row >= 0 and (flags & TERMINAL_REWARD) != 0:
+    if row >= 0 and (net.flags & TERMINAL_REWARD) != 0:
         for k in range(n_out):
             vn[k] = 0.0
     else:
-        forward(W1, W2, idx, val, nnz, bias, hact, oact, h, o)
+        forward(W1, W2, idx, val, nnz, u.bias, u.hact, u.oact, h, o)
         for k in range(n_out):
             vn[k] = o[k]
     for k in range(n_out):
-        r = rewards[row, k] if row >= 0 else 0.0
-        delta[k] = r + gamma * vn[k] - cur[p, k]
-    td_step(W1, W2, eW1[t], eW2[t], delta, idx, val, nnz, alpha, beta, gamma * lam, bias, hact, oact, dmode, h, o)
+        r = net.rewards[row, k] if row >= 0 else 0.0
+        delta[k] = r + net.gamma * vn[k] - cur[p, k]
+    td_step(W1, W2, net.eW1[t], net.eW2[t], delta, idx, val, nnz, net.alpha, net.beta, net.gamma * net.lam, u, h, o)
     for k in range(n_out):
         cur[p, k] = o[k]
     acc[0] += 1.0

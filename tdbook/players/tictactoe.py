@@ -113,16 +113,6 @@ def random_move(code: int, st: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def perfect_move(code: int, st: np.ndarray) -> int:
-    """A uniformly random minimax-optimal square."""
-    buf = np.empty(9, dtype=np.int64)
-    n = optimal_moves(code, buf)
-    if n == 1:
-        return buf[0]
-    return buf[randint(st, n)]
-
-
-@njit(cache=True)
 def after_state_value(table: np.ndarray, after: int, rule: int, draw_value: float) -> float:
     """The value the table player gives the after-state ``after`` (terminal ones by reward when
     ``rule & TERMINAL_REWARD``)."""

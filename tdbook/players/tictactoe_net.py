@@ -63,13 +63,17 @@ def greedy_square(W1, W2, bias, hact, oact, enc, score, immediate, rewards, code
 
 
 @njit(cache=True)
-def net_move(W1, W2, bias, hact, oact, enc, score, immediate, rewards, epsilon, code, st, idx, val, h, o) -> int:
+def net_move(net, score, immediate, epsilon, code, st, idx, val, h, o) -> int:
     """One move of the net player on ``code`` (not terminal): random (:func:`random_square`) with probability
-    ``epsilon`` or when no after-state scores above −1 (App. B.8), else :func:`greedy_square`."""
+    ``epsilon`` or when no after-state scores above −1 (App. B.8), else :func:`greedy_square`.  ``net``: a
+    :class:`~tdbook.learners.tictactoe_net.LearningNet` (its weights, units, encoding and rewards are read)."""
     if epsilon > 0.0 and uniform(st) < epsilon:
         s = -1
     else:
-        s = greedy_square(W1, W2, bias, hact, oact, enc, score, immediate, rewards, code, idx, val, h, o)
+        u = net.units
+        s = greedy_square(
+            net.W1, net.W2, u.bias, u.hact, u.oact, net.enc, score, immediate, net.rewards, code, idx, val, h, o
+        )
     if s < 0:
         s = random_square(code, st)
     return s
