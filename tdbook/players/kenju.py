@@ -331,7 +331,7 @@ def _ask(teaching: Teaching, a: int, b: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def starting_line(
     board: Board, defending: bool, attacking: bool, opp_prev: int, own_prev: int, buf: np.ndarray, rng: np.ndarray
 ) -> int:
@@ -349,7 +349,7 @@ def starting_line(
     return buf[randint(rng, ns)]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _better_move(board: Board, m: int, c: int, teaching: Teaching, question: np.ndarray) -> int:
     """System 4's question in Box 2 (§4.10.2): which of the equally valued moves ``m`` and ``c`` is better (0 equal,
     1 ``m``, 2 ``c``)?  :data:`QUESTION` when a person must answer it first (written into ``question``)."""
@@ -366,7 +366,7 @@ def _better_move(board: Board, m: int, c: int, teaching: Teaching, question: np.
     return ans
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_move_in_line(
     board: Board,
     table: np.ndarray,
@@ -414,7 +414,7 @@ def best_move_in_line(
     return m, mv, med, out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def node_loop(m: int, best: int, visited: np.ndarray, plen: int, reading: int) -> bool:
     """Box 5's *node-loop* dead end under the ``reading`` (:data:`NODE_LOOPS`): the move is the best move to date
     (not on a path's first node unless "…-first"), or a node already on this path."""
@@ -428,7 +428,7 @@ def node_loop(m: int, best: int, visited: np.ndarray, plen: int, reading: int) -
     return loop
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def update_best_move_to_date(m: int, mv: int, best: int, bestv: int, unsucc: int, ties_succeed: bool) -> tuple:
     """Box 3, *update best move to date*: a strictly better move replaces it (a successful try); a tie is
     successful only under ``ties_succeed``; otherwise one more unsuccessful try.  Returns (best, its value, tries)."""
@@ -439,14 +439,14 @@ def update_best_move_to_date(m: int, mv: int, best: int, bestv: int, unsucc: int
     return best, bestv, unsucc + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def out_of_patience(unsucc: int, nodepatience: int, exceeds: bool) -> bool:
     """Box 4, *run out of patience with looking for better moves*: the unsuccessful tries exceed (or reach)
     NODEPATIENCE."""
     return (unsucc > nodepatience) if exceeds else (unsucc >= nodepatience)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def intersecting_lines(
     board: Board, m: int, line: int, own: int, defending: bool, attacking: bool, buf: np.ndarray, rng: np.ndarray
 ) -> int:
@@ -468,7 +468,7 @@ def intersecting_lines(
     return nc
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_line_intersecting(
     board: Board,
     table: np.ndarray,
