@@ -100,7 +100,7 @@ def test_search_plays_the_recorded_moves_with_the_recorded_node_counts():
 
 if __name__ == "__main__":
     if sys.argv[1:] != ["--write"]:
-        sys.exit("usage: python tests/test_kenju_search_pinned.py --write   (records the fixture from the current code)")
+        sys.exit("usage: python tests/test_kenju_search_pinned.py --write  (records the fixture from the current code)")
     FIXTURE.parent.mkdir(exist_ok=True)
     np.savez_compressed(FIXTURE, **record())
     print(f"wrote {FIXTURE}")
