@@ -32,7 +32,7 @@ from ..games.draw_poker import (
     new_round,
     update_books,
 )
-from ..players.draw_poker import Player, act, equity_inputs
+from ..players.draw_poker import Equity, Player, PlayerArrays, Work, act, equity_inputs
 
 # ----------------------------------------------------------------------------- kernels
 
@@ -44,23 +44,15 @@ def play_round(
     kc: np.ndarray,
     rng: np.ndarray,
     corr_mode: int,
-    ip0,
-    syms0,
-    rules0,
-    fp0,
-    ip1,
-    syms1,
-    rules1,
-    fp1,
-    pre,
-    post,
-    post_n,
+    p0: PlayerArrays,
+    p1: PlayerArrays,
+    eq: Equity,
 ) -> int:
     """Play the dealt r-o-p in ``st`` to the end (draws by the fixed policy), update the books;
     returns the number of bet decisions made."""
-    nmax = max(syms0.shape[0], syms1.shape[0])
+    nmax = max(p0.syms.shape[0], p1.syms.shape[0])
     vals, aux, fv = np.zeros(7, dtype=np.int64), np.zeros(7, dtype=np.int64), np.zeros(5)
-    mask = np.zeros(nmax, dtype=np.bool_)
+    work = Work(vals, aux, fv, np.zeros(nmax, dtype=np.bool_))
     n = 0
     while st[PHASE] != DONE:
         seat = st[TO_MOVE]
@@ -68,13 +60,9 @@ def play_round(
             apply_replace(st, draw_mask(st[HAND + 8 * seat : HAND + 8 * seat + 5]))
             continue
         if seat == 0:
-            kind, amt, _, _, _ = act(
-                ip0, syms0, rules0, fp0, st, 0, book, kc, rng, pre, post, post_n, vals, aux, fv, mask
-            )
+            kind, amt, _, _, _ = act(p0, st, 0, book, kc, rng, eq, work)
         else:
-            kind, amt, _, _, _ = act(
-                ip1, syms1, rules1, fp1, st, 1, book, kc, rng, pre, post, post_n, vals, aux, fv, mask
-            )
+            kind, amt, _, _, _ = act(p1, st, 1, book, kc, rng, eq, work)
         err = apply_action(st, kind, amt)
         if err != 0:
             raise ValueError("a player produced an illegal action")
@@ -91,17 +79,9 @@ def play_rounds(
     kc: np.ndarray,
     corr_mode: int,
     memory: int,
-    ip0,
-    syms0,
-    rules0,
-    fp0,
-    ip1,
-    syms1,
-    rules1,
-    fp1,
-    pre,
-    post,
-    post_n,
+    p0: PlayerArrays,
+    p1: PlayerArrays,
+    eq: Equity,
     nets: np.ndarray,
 ) -> int:
     """``n`` r-o-ps from one continuous deck (first player alternating; the books are reset every
@@ -118,9 +98,7 @@ def play_rounds(
             book[:, :] = 0
         deal16(deck, rng, d)
         new_round(st, d, i % 2, dp.DEFAULT_CAP)
-        total += play_round(
-            st, book, kc, rng, corr_mode, ip0, syms0, rules0, fp0, ip1, syms1, rules1, fp1, pre, post, post_n
-        )
+        total += play_round(st, book, kc, rng, corr_mode, p0, p1, eq)
         nets[i, 0] = st[dp.NET]
         nets[i, 1] = st[dp.NET + 1]
     return total
@@ -136,17 +114,9 @@ def duplicate_tests(
     swap_seats: bool,
     kc: np.ndarray,
     corr_mode: int,
-    ip0,
-    syms0,
-    rules0,
-    fp0,
-    ip1,
-    syms1,
-    rules1,
-    fp1,
-    pre,
-    post,
-    post_n,
+    p0: PlayerArrays,
+    p1: PlayerArrays,
+    eq: Equity,
     nets1: np.ndarray,
     nets2: np.ndarray,
 ) -> None:
@@ -177,9 +147,7 @@ def duplicate_tests(
         book[:, :] = 0
         for k in range(nd):
             new_round(st, deals[k], (k % rounds) % 2, dp.DEFAULT_CAP)
-            play_round(
-                st, book, kc, rng, corr_mode, ip0, syms0, rules0, fp0, ip1, syms1, rules1, fp1, pre, post, post_n
-            )
+            play_round(st, book, kc, rng, corr_mode, p0, p1, eq)
             nets1[t, k] = st[dp.NET]
         # series II: hands swapped, games permuted
         book[:, :] = 0
@@ -192,9 +160,7 @@ def duplicate_tests(
                 if swap_seats:
                     opener = 1 - opener
                 new_round(st, d, opener, dp.DEFAULT_CAP)
-                play_round(
-                    st, book, kc, rng, corr_mode, ip0, syms0, rules0, fp0, ip1, syms1, rules1, fp1, pre, post, post_n
-                )
+                play_round(st, book, kc, rng, corr_mode, p0, p1, eq)
                 nets2[t, k] = st[dp.NET + 1]
 
 
@@ -211,26 +177,8 @@ def match(
         raise ValueError(f"rounds and memory must be >= 1, got {rounds}, {memory}")
     seed, stream, corr_mode = dp.check_seed(seed), dp.check_seed(stream, "stream"), dp.check_corr_mode(corr_mode)
     nets = np.zeros((rounds, 2), dtype=np.int64)
-    pre, post, post_n = equity_inputs(p0, p1)
     n = play_rounds(
-        rounds,
-        seed,
-        stream,
-        K_VALUES,
-        corr_mode,
-        memory,
-        p0.ip,
-        p0.syms,
-        p0.rules,
-        p0.fp,
-        p1.ip,
-        p1.syms,
-        p1.rules,
-        p1.fp,
-        pre,
-        post,
-        post_n,
-        nets,
+        rounds, seed, stream, K_VALUES, corr_mode, memory, p0.arrays, p1.arrays, equity_inputs(p0, p1), nets
     )
     return nets, n
 
@@ -306,28 +254,8 @@ def proficiency(
     games, rounds = protocol.games, protocol.rounds
     nd = games * rounds
     n1, n2 = np.zeros((reps, nd), dtype=np.int64), np.zeros((reps, nd), dtype=np.int64)
-    pre, post, post_n = equity_inputs(program, opponent)
     duplicate_tests(
-        reps,
-        seed,
-        stream0,
-        games,
-        rounds,
-        protocol.swap_seats,
-        K_VALUES,
-        protocol.corr_mode,
-        program.ip,
-        program.syms,
-        program.rules,
-        program.fp,
-        opponent.ip,
-        opponent.syms,
-        opponent.rules,
-        opponent.fp,
-        pre,
-        post,
-        post_n,
-        n1,
-        n2,
-    )
+        reps, seed, stream0, games, rounds, protocol.swap_seats, K_VALUES, protocol.corr_mode, program.arrays,
+        opponent.arrays, equity_inputs(program, opponent), n1, n2,
+    )  # fmt: skip
     return Proficiency(program.name, opponent.name, n1, n2)

@@ -435,7 +435,7 @@ def confidence_trace(player: Player, seed: int) -> Trace:
     from ..core.rng import make_state
     from ..games.kenju import MAX_STONES, n_moves
     from ..players.kenju import N_STATE, N_STATS
-    from .kenju_play import N_TRACE, _arrays, play_game
+    from .kenju_play import N_TRACE, History, Sides, _arrays, play_game
 
     b = board_for(20)
     p = player.with_(learning=False, modes="dynamic")
@@ -443,12 +443,14 @@ def confidence_trace(player: Player, seed: int) -> Trace:
     states = np.zeros((2, N_STATE))
     trace = np.zeros((MAX_STONES, N_TRACE))
     z2 = np.zeros((2, N_PATTERNS), dtype=np.int64)
+    players = Sides(tables, pars, states, np.zeros((2, N_STATS), dtype=np.int64))
+    nobody = Sides(z2, np.zeros((2, pars.shape[1])), np.zeros((2, N_STATE)), np.zeros((2, N_STATS), dtype=np.int64))
+    unrecorded = History(
+        np.zeros(2, dtype=np.bool_), np.zeros((2, 1, N_PATTERNS), dtype=np.int64), np.zeros(2, np.int64)
+    )
     st = play_game(
-        b, tables, pars, states, np.zeros(2, dtype=np.bool_), z2, np.zeros((2, pars.shape[1])), np.zeros((2, N_STATE)),
-        MAX.copy(), make_state(run_seed(seed, "fig4.15")), np.zeros((2, N_STATS), dtype=np.int64),
-        np.zeros((2, N_STATS), dtype=np.int64), np.zeros(2, dtype=np.bool_),
-        np.zeros((2, 1, N_PATTERNS), dtype=np.int64), np.zeros(2, dtype=np.int64), trace,
-        np.empty(MAX_PLACES, dtype=np.int32), np.zeros(N_CELLS, dtype=np.int8),
+        b, players, np.zeros(2, dtype=np.bool_), nobody, MAX.copy(), make_state(run_seed(seed, "fig4.15")), unrecorded,
+        trace, np.empty(MAX_PLACES, dtype=np.int32), np.zeros(N_CELLS, dtype=np.int8),
     )  # fmt: skip
     n = int(n_moves(b))
     moves = [(int(x_of(c)), int(y_of(c))) for c in b.moves[:n].tolist()]

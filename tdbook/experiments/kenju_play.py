@@ -16,6 +16,7 @@ after each of them (Fig. 4.8); :func:`match` plays non-learning games and counts
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -61,30 +62,54 @@ R_SIDE, R_CELL, R_CONF, R_INTEREST, R_DEF, R_ATT = range(6)
 N_TRACE = 8
 
 
+class Sides(NamedTuple):
+    """The players of both sides (row ``s`` is side ``s``, White 0) as the kernels take them: line tables
+    (int64[2, 32]), parameters (float64[2, N_PAR]), states (float64[2, N_STATE]) and search statistics
+    (int64[2, N_STATS])."""
+
+    tables: np.ndarray
+    pars: np.ndarray
+    states: np.ndarray
+    stats: np.ndarray
+
+
+class History(NamedTuple):
+    """Which sides' learning tables are recorded (bool[2]), the tables after each of their moves
+    (``hist[s, k]`` after side ``s``'s move ``k + 1``) and how many are recorded (int64[2])."""
+
+    record: np.ndarray
+    hist: np.ndarray
+    hist_n: np.ndarray
+
+
+class Log(NamedTuple):
+    """What a batch of games leaves: each game's status and length, and the moves of the first games (-1 padded)."""
+
+    results: np.ndarray
+    lengths: np.ndarray
+    moves: np.ndarray
+
+
 @njit(cache=True)
 def play_game(
     board: Board,
-    tables: np.ndarray,
-    pars: np.ndarray,
-    states: np.ndarray,
+    players: Sides,
     watch: np.ndarray,
-    wtables: np.ndarray,
-    wpars: np.ndarray,
-    wstates: np.ndarray,
+    watchers: Sides,
     teacher: np.ndarray,
     rng: np.ndarray,
-    stats: np.ndarray,
-    wstats: np.ndarray,
-    record: np.ndarray,
-    hist: np.ndarray,
-    hist_n: np.ndarray,
+    history: History,
     trace: np.ndarray,
     scratch: np.ndarray,
     mark: np.ndarray,
 ) -> int:
-    """One game; returns its status.  ``record[s]`` keeps side ``s``'s learning table (the watcher's when it has
-    one) in ``hist[s, hist_n[s]]`` after each of its moves, while ``hist_n[s] < hist.shape[1]``.  ``scratch``
+    """One game; returns its status.  Side ``s`` has a watcher in ``watchers`` when ``watch[s]``.
+    ``history.record[s]`` keeps side ``s``'s learning table (the watcher's when it has one) in
+    ``history.hist[s, history.hist_n[s]]`` after each of its moves, while there is room.  ``scratch``
     (int32[MAX_PLACES]) and ``mark`` (int8[N_CELLS], all zero and left so) are work space."""
+    tables, pars, states, stats = players
+    wtables, wpars, wstates, wstats = watchers
+    record, hist, hist_n = history
     reset(board)
     question = np.zeros(N_QUESTION, dtype=np.int64)
     answers = np.zeros(1, dtype=np.int64)
@@ -152,30 +177,21 @@ def play_games(
     board: Board,
     n_games: int,
     until_moves: int,
-    tables: np.ndarray,
-    pars: np.ndarray,
-    states: np.ndarray,
+    players: Sides,
     watch: np.ndarray,
-    wtables: np.ndarray,
-    wpars: np.ndarray,
-    wstates: np.ndarray,
+    watchers: Sides,
     teacher: np.ndarray,
     rng: np.ndarray,
-    stats: np.ndarray,
-    wstats: np.ndarray,
-    record: np.ndarray,
-    hist: np.ndarray,
-    hist_n: np.ndarray,
-    results: np.ndarray,
-    lengths: np.ndarray,
-    games_moves: np.ndarray,
+    history: History,
+    log: Log,
 ) -> int:
-    """``n_games`` games, or (``until_moves`` > 0) as many as it takes each recorded side to fill ``hist``;
-    returns the number of games played (their statuses and lengths in ``results``, ``lengths``, and their
-    moves in ``games_moves`` as far as it has rows)."""
+    """``n_games`` games, or (``until_moves`` > 0) as many as it takes each recorded side to fill ``history.hist``
+    (or ``log.results``); returns the number of games played (their statuses, lengths and first moves in ``log``)."""
     trace = np.zeros((MAX_STONES, N_TRACE), dtype=np.float64)
     scratch = np.empty(MAX_PLACES, dtype=np.int32)
     mark = np.zeros(N_CELLS, dtype=np.int8)
+    record, _, hist_n = history
+    results, lengths, games_moves = log
     g = 0
     while True:
         if until_moves > 0:
@@ -187,10 +203,7 @@ def play_games(
                 return g
         elif g >= n_games:
             return g
-        st = play_game(
-            board, tables, pars, states, watch, wtables, wpars, wstates, teacher, rng, stats, wstats, record, hist,
-            hist_n, trace, scratch, mark,
-        )  # fmt: skip
+        st = play_game(board, players, watch, watchers, teacher, rng, history, trace, scratch, mark)
         results[g] = st
         lengths[g] = n_moves(board)
         if g < games_moves.shape[0]:
@@ -305,8 +318,9 @@ def run(
     moves = np.zeros((min(keep_moves, n_max), MAX_STONES), dtype=np.int32)
     rng = make_state(seed, stream)
     g = play_games(
-        board_for(cap), games, until_moves, tables, pars, states, watch, wtables, wpars, wstates,
-        np.asarray(teacher, dtype=np.int64), rng, stats, wstats, rec, hist, hist_n, results, lengths, moves,
+        board_for(cap), games, until_moves, Sides(tables, pars, states, stats), watch,
+        Sides(wtables, wpars, wstates, wstats), np.asarray(teacher, dtype=np.int64), rng, History(rec, hist, hist_n),
+        Log(results, lengths, moves),
     )  # fmt: skip
     return Games(
         results[:g], lengths[:g], moves[: min(g, moves.shape[0])], stats, wstats, hist, hist_n, tables, wtables, states

@@ -95,12 +95,6 @@ class SearchStats:
         break an exact tie) from the whole figure."""
         return (round(self.deviation(CHOSEN_ON), 9), self.deviation())
 
-    def max_deviation(self, nodepatience: int) -> float:
-        n = nodepatience
-        return float(
-            max(np.abs(self.paths[n] - FIG_4_24_PATHS[n]).max(), np.abs(self.causes[n] - FIG_4_24_CAUSES[n]).max())
-        )
-
 
 def search_stats(
     reading: dict[str, str], runs: int, seed: int, source: str = "schemes", moves: int = 200, games: int = 100

@@ -171,9 +171,6 @@ class Schemes:
     def pattern_final(self, scheme: int, p: int) -> np.ndarray:
         return np.array([r.white[-1, p] for r in self.runs[scheme]])
 
-    def violations(self, scheme: int) -> np.ndarray:
-        return np.array([ranking_violations(r.white[-1]) for r in self.runs[scheme]])
-
 
 def all_schemes(runs: int, moves: int, wa_moves: int, seed: int, system: int = 3, progress: bool = True) -> Schemes:
     """``runs`` seeded runs of each of the six schemes (scheme 3's WA.140 from the same replicate's scheme 1).

@@ -1,6 +1,6 @@
 """The axiom set of Waterman (1968) App. I and the deduction that implicit training uses (§3.3, §5.4).
 
-:class:`HornTheory` is a small propositional backward-chaining prover (ground Horn clauses,
+:class:`HornTheory` is a small propositional forward-chaining prover (ground Horn clauses,
 ``prob(p)`` read as ``p``); :data:`POKER_THEORY` holds App. I's poker rules, poker axioms and general
 axioms grounded for ``maximize(yourscore)``; :func:`deduce` returns the actions that satisfy the
 first satisfiable disjunct of general axiom 2.  How a played decision primes these predicates, and
@@ -45,9 +45,6 @@ class HornTheory:
                 if missing[k] == 0:
                     todo.append(self.clauses[k][0])
         return known
-
-    def prove(self, goal: str, facts: Iterable[str]) -> bool:
-        return goal in self.closure(facts)
 
 
 def _poker_clauses() -> list[tuple[str, list[str]]]:

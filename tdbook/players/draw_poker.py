@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -90,6 +91,35 @@ IP_LEN = 6
 # ----------------------------------------------------------------------------- player specs
 
 
+class PlayerArrays(NamedTuple):
+    """One player as the jitted kernels read it: int params (:data:`IP_LEN`), symbol and rule tables, float params."""
+
+    ip: np.ndarray
+    syms: np.ndarray
+    rules: np.ndarray
+    fp: np.ndarray
+
+
+class Equity(NamedTuple):
+    """The equity player's tables (:func:`~tdbook.players.draw_poker_equity.equity_tables`): pre-draw P(win) by hand
+    class, a random opponent's sorted final ranks by cards drawn (row k) and the row lengths; stubs when no player
+    needs them (:func:`equity_inputs`)."""
+
+    pre: np.ndarray
+    post: np.ndarray
+    post_n: np.ndarray
+
+
+class Work(NamedTuple):
+    """Scratch space of a rule program's move: the subvector's values, their auxiliaries, its float features and
+    the matched-symbol mask."""
+
+    vals: np.ndarray
+    aux: np.ndarray
+    fv: np.ndarray
+    mask: np.ndarray
+
+
 @dataclass
 class Player:
     """What the kernels need to know about one player: int params, symbol and rule tables, float params."""
@@ -100,6 +130,11 @@ class Player:
     rules: np.ndarray
     fp: np.ndarray
     program: RuleSet | None = None
+
+    @property
+    def arrays(self) -> PlayerArrays:
+        """The player as the kernels take it."""
+        return PlayerArrays(self.ip, self.syms, self.rules, self.fp)
 
 
 def program_player(
@@ -353,31 +388,25 @@ def equity_action(
 
 @njit(cache=True)
 def act(
-    ip: np.ndarray,
-    syms: np.ndarray,
-    rules: np.ndarray,
-    fp: np.ndarray,
+    p: PlayerArrays,
     st: np.ndarray,
     seat: int,
     book: np.ndarray,
     kc: np.ndarray,
     rng: np.ndarray,
-    pre: np.ndarray,
-    post: np.ndarray,
-    post_n: np.ndarray,
-    vals: np.ndarray,
-    aux: np.ndarray,
-    fv: np.ndarray,
-    mask: np.ndarray,
+    eq: Equity,
+    work: Work,
 ) -> tuple:
     """Any player's move: (kind, amount, class or -1, fired rule or -1, from the random rule?)."""
-    k = ip[0]
+    k = p.ip[0]
     if k == KIND_RULES:
-        return rule_action(ip, syms, rules, st, seat, book, kc, rng, vals, aux, fv, mask)
+        return rule_action(
+            p.ip, p.syms, p.rules, st, seat, book, kc, rng, work.vals, work.aux, work.fv, work.mask
+        )  # fmt: skip
     if k == KIND_EXPERT:
-        kind, amt = expert_action(st, seat, fp, rng)
+        kind, amt = expert_action(st, seat, p.fp, rng)
     elif k == KIND_EQUITY:
-        kind, amt = equity_action(st, seat, fp, rng, pre, post, post_n)
+        kind, amt = equity_action(st, seat, p.fp, rng, eq.pre, eq.post, eq.post_n)
     else:
         kind, amt, _ = random_action(0, 1, st, 11, rng)
     return kind, amt, -1, -1, False
@@ -385,13 +414,13 @@ def act(
 
 # ----------------------------------------------------------------------------- inputs of the kernels
 
-_NO_EQ = (np.full(N_CLASSES, 0.5), np.zeros((4, 1), dtype=np.int64), np.zeros(4, dtype=np.int64))
+_NO_EQ = Equity(np.full(N_CLASSES, 0.5), np.zeros((4, 1), dtype=np.int64), np.zeros(4, dtype=np.int64))
 
 
-def equity_inputs(*players: Player) -> tuple:
+def equity_inputs(*players: Player) -> Equity:
     """The equity tables if one of ``players`` needs them (computing them takes a second), else stubs."""
     if any(p.ip[0] == KIND_EQUITY for p in players):
-        return equity_tables()
+        return Equity(*equity_tables())
     return _NO_EQ
 
 
@@ -435,25 +464,8 @@ class Table:
 
     def move(self, p: Player, seat: int) -> tuple:
         mask = np.zeros(max(1, p.syms.shape[0]), dtype=np.bool_)
-        pre, post, post_n = equity_inputs(p)
-        return act(
-            p.ip,
-            p.syms,
-            p.rules,
-            p.fp,
-            self.st,
-            seat,
-            self.book,
-            self.kc,
-            self.rng,
-            pre,
-            post,
-            post_n,
-            self.vals,
-            self.aux,
-            self.fv,
-            mask,
-        )
+        work = Work(self.vals, self.aux, self.fv, mask)
+        return act(p.arrays, self.st, seat, self.book, self.kc, self.rng, equity_inputs(p), work)
 
     def apply(self, kind: int, amount: int) -> None:
         err = apply_action(self.st, kind, amount)

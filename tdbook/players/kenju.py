@@ -63,6 +63,7 @@ the values of the two previous moves).  Search statistics accumulate into an int
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -285,6 +286,30 @@ def me_stand_in(config: System3 | None = None) -> Player:
 # ----------------------------------------------------------------------------- kernels
 
 
+class Teaching(NamedTuple):
+    """Who answers the search's questions (§4.6, §4.10.2): the teacher's table (``mode`` :data:`TEACH_TABLE`: the
+    answer is the sign of the difference; its move-evaluation thresholds ``med``, ``out`` for System 4) or, with
+    :data:`TEACH_ANSWERS`, the first ``n_answers`` of ``answers`` given by a person, ``asked[0]`` of them used."""
+
+    table: np.ndarray
+    mode: int
+    answers: np.ndarray
+    n_answers: int
+    asked: np.ndarray
+    med: float
+    out: float
+
+
+class SearchScratch(NamedTuple):
+    """Scratch space of one search: line lists (Boxes 1 and 6), the nodes of the current path, and the patterns
+    through two moves (System 4's reward)."""
+
+    buf: np.ndarray
+    visited: np.ndarray
+    pa: np.ndarray
+    pb: np.ndarray
+
+
 @njit(cache=True)
 def _line_ok(board: Board, w: int, own: int, defending: bool, attacking: bool) -> bool:
     """Box 6's mode filter: the opponent's lines only when DEFENDING alone, the player's only when ATTACKING alone."""
@@ -295,15 +320,205 @@ def _line_ok(board: Board, w: int, own: int, defending: bool, attacking: bool) -
 
 
 @njit(cache=True)
-def _ask(teach_mode: int, teacher: np.ndarray, answers: np.ndarray, n_answers: int, qi: np.ndarray, a: int, b: int):
-    """The answer (0, 1, 2) to the question numbered qi[0]; -1 when a person must answer it first."""
-    if teach_mode == TEACH_TABLE:
-        return teacher_answer(teacher, a, b)
-    i = qi[0]
-    if i < n_answers:
-        qi[0] = i + 1
-        return answers[i]
+def _ask(teaching: Teaching, a: int, b: int) -> int:
+    """The answer (0 equal, 1 ``a``, 2 ``b`` better) to the next question; -1 when a person must answer it first."""
+    if teaching.mode == TEACH_TABLE:
+        return teacher_answer(teaching.table, a, b)
+    i = teaching.asked[0]
+    if i < teaching.n_answers:
+        teaching.asked[0] = i + 1
+        return teaching.answers[i]
     return -1
+
+
+@njit(cache=True, inline="always")
+def starting_line(
+    board: Board, defending: bool, attacking: bool, opp_prev: int, own_prev: int, buf: np.ndarray, rng: np.ndarray
+) -> int:
+    """Box 1, *choose starting line on board*: a live line drawn at random through the opponent's previous move
+    (DEFENDING), the player's own (ATTACKING), both, or from the whole line-list (neither, or an empty subset)."""
+    ns = 0
+    if defending and opp_prev >= 0:
+        ns = lines_through(board, opp_prev, buf, ns)
+    if attacking and own_prev >= 0:
+        ns = lines_through(board, own_prev, buf, ns)
+    if not defending and not attacking:
+        ns = 0
+    if ns == 0:
+        return int(board.lines[randint(rng, board.meta[0])])
+    return buf[randint(rng, ns)]
+
+
+@njit(cache=True, inline="always")
+def _better_move(board: Board, m: int, c: int, teaching: Teaching, question: np.ndarray) -> int:
+    """System 4's question in Box 2 (§4.10.2): which of the equally valued moves ``m`` and ``c`` is better (0 equal,
+    1 ``m``, 2 ``c``)?  :data:`QUESTION` when a person must answer it first (written into ``question``)."""
+    if teaching.mode == TEACH_TABLE:
+        ta = move_value(board, teaching.table, m, teaching.med, teaching.out)
+        tb = move_value(board, teaching.table, c, teaching.med, teaching.out)
+        return 1 if ta > tb else (2 if tb > ta else 0)
+    ans = _ask(teaching, m, c)
+    if ans < 0:
+        question[Q_KIND] = 2
+        question[Q_A] = m
+        question[Q_B] = c
+        return QUESTION
+    return ans
+
+
+@njit(cache=True, inline="always")
+def best_move_in_line(
+    board: Board,
+    table: np.ndarray,
+    par: np.ndarray,
+    line: int,
+    parent: int,
+    med: float,
+    out: float,
+    asks: bool,
+    teaching: Teaching,
+    work: SearchScratch,
+    stats: np.ndarray,
+    question: np.ndarray,
+) -> tuple:
+    """Box 2, *evaluate best move in line*: the vacant cells of ``line`` but the parent, in cell order, a later one
+    replacing the best only when strictly better; with ``asks`` (System 4 learning) a tie asks which is better and
+    raises the preferred move's patterns.  Returns (move or -1 (a place-loop) or :data:`QUESTION`, its value, and
+    the move-evaluation thresholds, which a raise can change)."""
+    m = -1
+    mv = -1
+    d = line // N_CELLS
+    for k in range(5):
+        c = line - d * N_CELLS + k * STEP[d]
+        if board.colour[c] != EMPTY or c == parent:
+            continue
+        v = move_value(board, table, c, med, out)
+        stats[T_MOVE_EVALS] += 1
+        if m == -1 or v > mv:
+            m = c
+            mv = v
+        elif v == mv and asks:
+            ans = _better_move(board, m, c, teaching, question)
+            if ans == QUESTION:
+                return QUESTION, mv, med, out
+            stats[T_MOVE_QUESTIONS] += 1
+            if ans != 0:
+                pref = c if ans == 2 else m
+                other = m if ans == 2 else c
+                npa = move_patterns(board, pref, work.pa)
+                npb = move_patterns(board, other, work.pb)
+                stats[T_RAISES] += system4_reward(table, work.pa, npa, work.pb, npb)
+                med, out = resolve_thresholds(table, par[P_MEDIOCRE], par[P_OUTSTANDING], par[P_PERCENT] > 0)
+                m = pref
+                mv = move_value(board, table, pref, med, out)
+    return m, mv, med, out
+
+
+@njit(cache=True, inline="always")
+def node_loop(m: int, best: int, visited: np.ndarray, plen: int, reading: int) -> bool:
+    """Box 5's *node-loop* dead end under the ``reading`` (:data:`NODE_LOOPS`): the move is the best move to date
+    (not on a path's first node unless "…-first"), or a node already on this path."""
+    loop = False
+    if reading != 1 and m == best and (plen > 0 or reading >= 3):
+        loop = True
+    if reading == 1 or reading == 2 or reading == 4:
+        for i in range(plen):
+            if visited[i] == m:
+                loop = True
+    return loop
+
+
+@njit(cache=True, inline="always")
+def update_best_move_to_date(m: int, mv: int, best: int, bestv: int, unsucc: int, ties_succeed: bool) -> tuple:
+    """Box 3, *update best move to date*: a strictly better move replaces it (a successful try); a tie is
+    successful only under ``ties_succeed``; otherwise one more unsuccessful try.  Returns (best, its value, tries)."""
+    if best == -1 or mv > bestv:
+        return m, mv, 0
+    if ties_succeed and mv == bestv:
+        return best, bestv, 0
+    return best, bestv, unsucc + 1
+
+
+@njit(cache=True, inline="always")
+def out_of_patience(unsucc: int, nodepatience: int, exceeds: bool) -> bool:
+    """Box 4, *run out of patience with looking for better moves*: the unsuccessful tries exceed (or reach)
+    NODEPATIENCE."""
+    return (unsucc > nodepatience) if exceeds else (unsucc >= nodepatience)
+
+
+@njit(cache=True, inline="always")
+def intersecting_lines(
+    board: Board, m: int, line: int, own: int, defending: bool, attacking: bool, buf: np.ndarray, rng: np.ndarray
+) -> int:
+    """Box 6's candidates: the live lines through move ``m`` but the parent ``line``, through the mode filter, in
+    random order in ``buf``; returns how many."""
+    nc = 0
+    for d in range(N_DIRS):
+        for k in range(5):
+            w = d * N_CELLS + m - k * STEP[d]
+            if w != line and (board.count[0, w] > 0) != (board.count[1, w] > 0):
+                if _line_ok(board, w, own, defending, attacking):
+                    buf[nc] = w
+                    nc += 1
+    for i in range(nc - 1, 0, -1):
+        j = randint(rng, i + 1)
+        t = buf[i]
+        buf[i] = buf[j]
+        buf[j] = t
+    return nc
+
+
+@njit(cache=True, inline="always")
+def best_line_intersecting(
+    board: Board,
+    table: np.ndarray,
+    m: int,
+    buf: np.ndarray,
+    nc: int,
+    asks: bool,
+    teaching: Teaching,
+    stats: np.ndarray,
+    question: np.ndarray,
+) -> int:
+    """Box 6, *evaluate best line intersecting at move*: of the ``nc`` candidates in ``buf``, the one whose
+    pattern (``m`` as "?") the table values highest, a strictly higher value replacing the best; with ``asks``
+    (System 3 learning) a tie asks the teacher (mirror images are "equal" unasked) and the preferred pattern's
+    word rises by one.  Returns the line, -1 (a line-loop) or :data:`QUESTION`."""
+    bl = -1
+    bv = -1
+    for i in range(nc):
+        w = buf[i]
+        p = line_pattern(board, w, m)
+        v = table[p]
+        stats[T_LINE_EVALS] += 1
+        if bl == -1 or v > bv:
+            bl = w
+            bv = v
+        elif v == bv and asks:
+            a = line_pattern(board, bl, m)
+            if same_or_mirror(a, p):
+                stats[T_AUTO_EQUAL] += 1
+                continue
+            ans = _ask(teaching, a, p)
+            if ans < 0:
+                question[Q_KIND] = 1
+                question[Q_A] = a
+                question[Q_B] = p
+                question[Q_CELL] = m
+                question[Q_LINE_A] = bl
+                question[Q_LINE_B] = w
+                return QUESTION
+            stats[T_QUESTIONS] += 1
+            if ans == 1:
+                table[a] += 1
+                bv = table[a]
+                stats[T_RAISES] += 1
+            elif ans == 2:
+                table[p] += 1
+                bl = w
+                bv = table[p]
+                stats[T_RAISES] += 1
+    return bl
 
 
 @njit(cache=True)
@@ -323,6 +538,9 @@ def search(
 ) -> int:
     """The move search of Fig. 3.12 for the side to move (module docstring); returns the cell to play.
 
+    Boxes 1–8 are the steps :func:`starting_line`, :func:`best_move_in_line`, :func:`update_best_move_to_date`,
+    :func:`out_of_patience`, :func:`node_loop` (with the place-loop and line-loop of Boxes 2 and 6),
+    :func:`intersecting_lines` / :func:`best_line_intersecting`, then a new path or the best move to date.
     ``table`` learns in place when ``par[P_LEARNING]``; the teacher is ``teacher`` (a table; the answer is the
     sign of the difference) or, with ``teach_mode == TEACH_ANSWERS``, the answers given so far to this search's
     questions: past them the search stops, writes the question into ``question`` and returns :data:`QUESTION`
@@ -338,16 +556,18 @@ def search(
     ties_succeed = par[P_TIES] == 1
     per_path = par[P_SCOPE] == 0
     deadend_first = par[P_ORDER] == 1
-    nodeloop = int(par[P_NODELOOP])
+    reading = int(par[P_NODELOOP])
     med, out = resolve_thresholds(table, par[P_MEDIOCRE], par[P_OUTSTANDING], par[P_PERCENT] > 0)
     tmed, tout = resolve_thresholds(teacher, par[P_MEDIOCRE], par[P_OUTSTANDING], par[P_PERCENT] > 0)
-    buf = np.empty(2 * 20 + 8, dtype=np.int64)
-    visited = np.empty(MAX_PATH_NODES, dtype=np.int64)
-    pa = np.empty(20, dtype=np.int64)
-    pb = np.empty(20, dtype=np.int64)
-    qi = np.zeros(1, dtype=np.int64)
+    work = SearchScratch(
+        np.empty(2 * 20 + 8, dtype=np.int64),
+        np.empty(MAX_PATH_NODES, dtype=np.int64),
+        np.empty(20, dtype=np.int64),
+        np.empty(20, dtype=np.int64),
+    )
+    teaching = Teaching(teacher, teach_mode, answers, n_answers, np.zeros(1, dtype=np.int64), tmed, tout)
+    visited = work.visited
     stats[T_SEARCHES] += 1
-    nlines = board.meta[0]
     # Box 1's subsets (fixed during the search)
     opp_prev = board.moves[nm - 1] if nm >= 1 else -1
     own_prev = board.moves[nm - 2] if nm >= 2 else -1
@@ -358,140 +578,40 @@ def search(
     unsucc = 0
     while True:
         paths += 1
-        # ---- Box 1: a starting line
-        ns = 0
-        if defending and opp_prev >= 0:
-            ns = lines_through(board, opp_prev, buf, ns)
-        if attacking and own_prev >= 0:
-            ns = lines_through(board, own_prev, buf, ns)
-        if not defending and not attacking:
-            ns = 0
-        if ns == 0:
-            line = int(board.lines[randint(rng, nlines)])
-        else:
-            line = buf[randint(rng, ns)]
+        line = starting_line(board, defending, attacking, opp_prev, own_prev, work.buf, rng)  # Box 1
         parent = -1
         plen = 0
         if per_path:
             unsucc = 0
         cause = C_NONE
-        while True:
+        while True:  # one search path, Boxes 2-6
             stats[T_NODES] += 1
-            # ---- Box 2: the best move in the line, the parent excluded
-            m = -1
-            mv = -1
-            for k in range(5):
-                c = line - (line // N_CELLS) * N_CELLS + k * STEP[line // N_CELLS]
-                if board.colour[c] != EMPTY or c == parent:
-                    continue
-                v = move_value(board, table, c, med, out)
-                stats[T_MOVE_EVALS] += 1
-                if m == -1 or v > mv:
-                    m = c
-                    mv = v
-                elif v == mv and learning and system4:
-                    # System 4: which of two equally valued moves is better?
-                    ans = 0
-                    if teach_mode == TEACH_TABLE:
-                        ta = move_value(board, teacher, m, tmed, tout)
-                        tb = move_value(board, teacher, c, tmed, tout)
-                        ans = 1 if ta > tb else (2 if tb > ta else 0)
-                    else:
-                        ans = _ask(teach_mode, teacher, answers, n_answers, qi, m, c)
-                        if ans < 0:
-                            question[Q_KIND] = 2
-                            question[Q_A] = m
-                            question[Q_B] = c
-                            return QUESTION
-                    stats[T_MOVE_QUESTIONS] += 1
-                    if ans != 0:
-                        pref = c if ans == 2 else m
-                        other = m if ans == 2 else c
-                        npa = move_patterns(board, pref, pa)
-                        npb = move_patterns(board, other, pb)
-                        stats[T_RAISES] += system4_reward(table, pa, npa, pb, npb)
-                        med, out = resolve_thresholds(table, par[P_MEDIOCRE], par[P_OUTSTANDING], par[P_PERCENT] > 0)
-                        m = pref
-                        mv = move_value(board, table, pref, med, out)
+            m, mv, med, out = best_move_in_line(
+                board, table, par, line, parent, med, out, learning and system4, teaching, work, stats, question
+            )
+            if m == QUESTION:
+                return QUESTION
             if m == -1:
                 cause = C_PLACE
                 break
-            loop = False
-            if nodeloop != 1 and m == best and (plen > 0 or nodeloop >= 3):
-                loop = True
-            if nodeloop == 1 or nodeloop == 2 or nodeloop == 4:
-                for i in range(plen):
-                    if visited[i] == m:
-                        loop = True
+            loop = node_loop(m, best, visited, plen, reading)
             if deadend_first and loop:
                 cause = C_NODE
                 break
-            # ---- Box 3: the best move to date
-            if best == -1 or mv > bestv:
-                best = m
-                bestv = mv
-                unsucc = 0
-            elif ties_succeed and mv == bestv:
-                unsucc = 0
-            else:
-                unsucc += 1
-            # ---- Box 4: patience
-            if (unsucc > patience) if exceeds else (unsucc >= patience):
+            best, bestv, unsucc = update_best_move_to_date(m, mv, best, bestv, unsucc, ties_succeed)  # Box 3
+            if out_of_patience(unsucc, patience, exceeds):  # Box 4: a satisfactory move
                 stats[T_CAUSE + C_NONE] += 1
                 stats[T_PATHS + min(paths, MAX_PATHS)] += 1
-                return best
-            # ---- Box 5: dead ends
-            if loop:
+                return best  # Box 8
+            if loop:  # Box 5
                 cause = C_NODE
                 break
-            # ---- Box 6: the best line through the move, the parent excluded, in random order
-            nc = 0
-            for d in range(N_DIRS):
-                for k in range(5):
-                    w = d * N_CELLS + m - k * STEP[d]
-                    if w != line and (board.count[0, w] > 0) != (board.count[1, w] > 0):
-                        if _line_ok(board, w, own, defending, attacking):
-                            buf[nc] = w
-                            nc += 1
-            for i in range(nc - 1, 0, -1):
-                j = randint(rng, i + 1)
-                t = buf[i]
-                buf[i] = buf[j]
-                buf[j] = t
-            bl = -1
-            bv = -1
-            for i in range(nc):
-                w = buf[i]
-                p = line_pattern(board, w, m)
-                v = table[p]
-                stats[T_LINE_EVALS] += 1
-                if bl == -1 or v > bv:
-                    bl = w
-                    bv = v
-                elif v == bv and learning and not system4:
-                    a = line_pattern(board, bl, m)
-                    if same_or_mirror(a, p):
-                        stats[T_AUTO_EQUAL] += 1
-                        continue
-                    ans = _ask(teach_mode, teacher, answers, n_answers, qi, a, p)
-                    if ans < 0:
-                        question[Q_KIND] = 1
-                        question[Q_A] = a
-                        question[Q_B] = p
-                        question[Q_CELL] = m
-                        question[Q_LINE_A] = bl
-                        question[Q_LINE_B] = w
-                        return QUESTION
-                    stats[T_QUESTIONS] += 1
-                    if ans == 1:
-                        table[a] += 1
-                        bv = table[a]
-                        stats[T_RAISES] += 1
-                    elif ans == 2:
-                        table[p] += 1
-                        bl = w
-                        bv = table[p]
-                        stats[T_RAISES] += 1
+            nc = intersecting_lines(board, m, line, own, defending, attacking, work.buf, rng)  # Box 6
+            bl = best_line_intersecting(
+                board, table, m, work.buf, nc, learning and not system4, teaching, stats, question
+            )
+            if bl == QUESTION:
+                return QUESTION
             if bl == -1:
                 cause = C_LINE
                 break
@@ -503,7 +623,7 @@ def search(
             plen += 1
             parent = m
             line = bl
-        # ---- Box 7: a dead-end path
+        # Box 7: a dead-end path; out of patience with dead-end searches takes the best move to date (Box 8)
         stats[T_CAUSE + cause] += 1
         dead += 1
         if dead >= maxdead:

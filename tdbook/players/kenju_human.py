@@ -141,9 +141,6 @@ class TeachingSession:
     def result(self) -> str:
         return STATUS_NAMES[int(status(self.board))]
 
-    def persons_turn(self) -> bool:
-        return not self.over and int(to_move(self.board)) == self.person and self.question is None
-
     def new_game(self) -> None:
         """Clear the board (the learner keeps its table); if the learner plays White, it opens at (0, 0)."""
         from ..games.kenju import reset
