@@ -49,7 +49,11 @@ class Shipped:
 
 _W, _S = "the weights", "the sidecar"
 _SYM_SIDECAR = (Use("09", "ladder_rows", _S), Use("09", "budget_rows", _S), Use("09", "best_shipped", _S))
-_SYM_TEST = (Use("tests/test_backgammon_strength.py", "best_shipped", "the sidecar's selection match"),)
+_SYM_TEST = (
+    Use("tests/test_backgammon_strength.py", "best_shipped", "the sidecar's selection match"),
+    Use("09", "shipped_nets", _W + " (the re-measure panel: any net of the tables, picked by its label)"),
+    Use("tests/test_backgammon_remeasure.py", "remeasure", _W + " (every shipped net plays)"),
+)
 _SYM_LOSS = (Use("09", "shipped_losses", _W + " (the equity-loss diagnosis)"),)
 
 

@@ -15,6 +15,7 @@ from html import unescape  # noqa: E402
 import pytest  # noqa: E402
 
 from tdbook.experiments import backgammon_notebook as nb08  # noqa: E402
+from tdbook.experiments import backgammon_remeasure as remeasure  # noqa: E402
 from tdbook.experiments import backgammon_symmetric as sx  # noqa: E402
 from tdbook.experiments import checkers_notebook as ck  # noqa: E402
 from tdbook.experiments import draw_poker as poker  # noqa: E402
@@ -52,6 +53,7 @@ PANELS = {
     "07": (ttt_net.explore, nplots.explore, "version", "v1.0", "v9", "v9"),
     "08": (nb08.explore, bgplots.explore, "opponent", "pubeval", "kasparov", "unknown opponent 'kasparov'"),
     "09": (sx.explore, bgplots.explore_rival, "rival", "symmetric", "mirror", "unknown rival 'mirror'"),
+    "09 re-measure": (remeasure.remeasure, None, "opponent", "pubeval", "gnubg-god", "unknown opponent 'gnubg-god'"),
 }
 
 

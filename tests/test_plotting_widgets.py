@@ -62,6 +62,15 @@ def test_save_needs_a_session():
     plt.close("all")
 
 
+def test_a_dropdown_of_label_value_pairs_shows_labels_and_passes_values():
+    seen = []
+    p = widgets.panel(lambda net: seen.append(net), None, net=[("(c) the free net", "free"), ("(a) symmetric", "a")])
+    assert seen == ["free"] and p.controls["net"].label == "(c) the free net"
+    p.controls["net"].value = "a"
+    p.button.click()
+    assert seen[-1] == "a"
+
+
 def test_panel_builds_controls_and_reruns():
     calls = []
 

@@ -79,7 +79,8 @@ def control(name: str, spec: Any) -> W.Widget:
     if isinstance(spec, list):
         if not spec:
             raise ValueError(f"dropdown {name}: needs at least one choice")
-        return W.Dropdown(options=spec, value=spec[0], description=name, style=style)
+        first = spec[0][1] if isinstance(spec[0], tuple) else spec[0]  # (label, value) pairs show the label
+        return W.Dropdown(options=spec, value=first, description=name, style=style)
     if isinstance(spec, int):
         return W.IntText(value=spec, description=name, style=style)
     if isinstance(spec, float):

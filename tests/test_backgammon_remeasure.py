@@ -1,0 +1,39 @@
+"""Notebook 09's re-measure panel (issue 31): every shipped symmetric-gammon net loads and plays, by the label its
+tables give it, and the panel refuses bad settings with one sentence before anything runs."""
+
+import pytest
+
+from tdbook.experiments import backgammon_remeasure as remeasure
+from tdbook.experiments.backgammon_symmetric import SHIPPED, SHIPPED_EXTRA
+
+
+def test_every_shipped_net_is_offered_by_its_label_and_plays():
+    nets = remeasure.shipped_nets()
+    assert sorted(nets.values()) == sorted([*SHIPPED, *SHIPPED_EXTRA]) and len(set(nets)) == len(nets)
+    for label, key in nets.items():
+        r = remeasure.remeasure(key, pairs=2, seed=5, progress=False)
+        assert r.label == label and r.match.games == 4 and abs(r.match.ppg) <= 3
+        assert r.stated is not None and r.stated.n >= 1000, key  # every net's sidecar states its pubeval figure
+        assert f"**{label}**" in r._repr_markdown_()
+
+
+def test_the_same_seed_gives_the_same_match():
+    a = remeasure.remeasure("free", pairs=20, seed=9, progress=False).match
+    b = remeasure.remeasure("free", pairs=20, seed=9, progress=False).match
+    assert a.summary() == b.summary() and a.to_dict() == b.to_dict()
+
+
+@pytest.mark.parametrize(
+    ("settings", "words"),
+    [
+        ({"net": "nope"}, "no shipped net 'nope'"),
+        ({"net": "free", "opponent": "gnubg-grandmaster"}, "unknown opponent"),
+        ({"net": "free", "plies": 3}, "plies must be 1 or 2"),
+        ({"net": "free", "pairs": 0}, "pairs must be a positive whole number"),
+        ({"net": "free", "seed": 2**62}, "report set"),
+    ],
+)
+def test_bad_settings_are_refused_naming_the_problem(settings, words):
+    assert words in remeasure.remeasure_check(**settings)
+    with pytest.raises(ValueError, match=words):
+        remeasure.remeasure(progress=False, **settings)
