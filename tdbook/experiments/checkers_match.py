@@ -57,10 +57,6 @@ class MatchResult:
         """The score as mean ± standard error (n = games) for a claim."""
         return Estimate(self.score, self.stderr, self.games)
 
-    def swapped(self) -> MatchResult:
-        """The same match from ``b``'s side."""
-        return MatchResult(self.b, self.a, 1 - self.as_white, 1 - self.as_black, self.plies, self.nodes, self.starts)
-
     def text(self) -> str:
         w, d, lo = self.wdl
         return f"{self.a} v {self.b}: {100 * self.score:.1f}% ± {100 * self.stderr:.1f} (W {w}, D {d}, L {lo})"
@@ -128,12 +124,3 @@ def score_matrix(results: Mapping[tuple[str, str], MatchResult], names: Sequence
         sc[i, j], se[i, j] = r.score, r.stderr
         sc[j, i], se[j, i] = 1 - r.score, r.stderr
     return sc, se
-
-
-def versus(results: Mapping[tuple[str, str], MatchResult], a: str, b: str) -> MatchResult:
-    """The match of ``a`` against ``b`` from a :func:`table`, from ``a``'s side."""
-    if (a, b) in results:
-        return results[(a, b)]
-    if (b, a) in results:
-        return results[(b, a)].swapped()
-    raise ValueError(f"no match between {a!r} and {b!r}; pairs: {list(results)}")
