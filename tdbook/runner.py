@@ -90,10 +90,6 @@ def _wait_in_slices() -> None:
 # ----------------------------------------------------------------------------- names
 
 
-def notebook_choices() -> list[str]:
-    return [p.stem for p in discover()]
-
-
 def resolve_names(names: Sequence[str]) -> list[Path]:
     """Notebook paths for ``names`` (number like ``5``/``05``, stem, or name part); all when empty.
 
@@ -598,7 +594,3 @@ def _run_on_dask(
             cluster.close()
     rank = {p.stem: i for i, p in enumerate(books)}
     return sorted(done, key=lambda r: rank[r.notebook])
-
-
-def environment_note() -> str:
-    return f"python {sys.version.split()[0]} at {sys.prefix}; cwd {os.getcwd()}"

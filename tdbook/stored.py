@@ -97,12 +97,3 @@ def store(executed: Path, target: Path) -> Path:
     nb = json.loads(Path(executed).read_text(encoding="utf-8"))
     atomic_write_bytes(Path(target), dumps(clean(nb)))
     return Path(target)
-
-
-def strip_outputs(nb: dict[str, Any]) -> dict[str, Any]:
-    """``nb`` with every output and execution count removed (what a notebook looks like before any run)."""
-    nb = clean(nb)
-    for cell in nb["cells"]:
-        if cell.get("cell_type") == "code":
-            cell["outputs"], cell["execution_count"] = [], None
-    return nb
