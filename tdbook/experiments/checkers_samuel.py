@@ -345,12 +345,6 @@ class Learner:
         w = self.alpha.weights
         return Polynomial({TERMS[k]: float(w[k]) for k in np.flatnonzero(w)}, self.spec.piece_weight)
 
-    def trim(self, games: int) -> None:
-        """Drop the log rows past ``games``."""
-        for k in self.LOGS:
-            self.log[k] = self.log[k][:games]
-        self.powers = self.powers[:games]
-
 
 class AlphaBeta(Learner):
     """An Alpha/Beta training run in progress (a :class:`~tdbook.experiments.checkers_training.Run`)."""

@@ -200,11 +200,6 @@ class Polynomial:
             raise ValueError(f"piece_weight must be a positive number, got {self.piece_weight!r}")
         object.__setattr__(self, "weights", {k: float(v) for k, v in self.weights.items()})
 
-    @classmethod
-    def equal(cls, names, weight: float = 2.0**10, **kw) -> Polynomial:
-        """Equal weights on the named terms (Samuel's first series started from equal weights)."""
-        return cls({n: weight for n in names}, **kw)
-
     @property
     def vector(self) -> np.ndarray:
         """float64[N_TERMS] in :data:`TERMS` order."""

@@ -85,10 +85,6 @@ class Symbol:
     op: str = ""  # display operator: '>', '≥', '<', '≤', '=', 'set', 'cat'
     label: str = ""  # display text of a 'set' predicate, e.g. "R ≠ -1"
 
-    def contains(self, x: int, a: int | None = None) -> bool:
-        a = x if a is None else a
-        return self.lo <= x <= self.hi and self.lo2 <= a <= self.hi2
-
 
 @dataclass
 class Rule:

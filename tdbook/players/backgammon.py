@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Protocol
 
 import numpy as np
 from numba import njit
@@ -108,14 +107,6 @@ def choose(kind, pos, out_pos, n, w, x, rng) -> int:
 
 
 # ----------------------------------------------------------------------------- Python-level players
-
-
-class BGPlayer(Protocol):
-    """Picks an afterstate: ``choose(pos, d1, d2, after) -> index`` (``after``: int8[n, 28])."""
-
-    name: str
-
-    def choose(self, pos: np.ndarray, d1: int, d2: int, after: np.ndarray) -> int: ...
 
 
 class RandomPlayer:

@@ -419,11 +419,6 @@ class MatchResult:
     def games(self) -> int:
         return self.x_wins + self.o_wins + self.draws
 
-    def percent(self) -> tuple[float, float, float]:
-        """(X wins, O wins, draws) in % of the games."""
-        g = max(self.games, 1)
-        return 100.0 * self.x_wins / g, 100.0 * self.o_wins / g, 100.0 * self.draws / g
-
 
 def play_game(x: MovePolicy, o: MovePolicy, start: int = 0) -> tuple[int, list[int]]:
     """Play one game between any two objects with ``move(code) -> square``; returns (final code, moves).
