@@ -313,7 +313,7 @@ def test_a_kernel_game_is_the_same_game_move_by_move():
     g = Checkers()
     s = ballots()[3][1]
     start = np.array([*s.words, s.side, s.quiet, s.ply], dtype=np.int64)
-    res, plies, _ = ps.play_game(start, 2, g.quiet_limit, 0, 1, ps.Workspace().arrays, *a.spec(), *b.spec())
+    res, plies, _ = ps.play_game(start, 2, g.quiet_limit, 0, 1, ps.Workspace().arrays, a.spec(), b.spec())
     k = 0
     while not g.is_terminal(s):
         s = g.apply(s, (a if s.side == 0 else b).choose(s))

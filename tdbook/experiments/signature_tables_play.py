@@ -75,10 +75,10 @@ class TablePlayer:
             self.karr = ct.kernel_arrays()
         self.ws = ps.Workspace()
 
-    def spec(self) -> tuple:
+    def spec(self) -> ps.Player:
         """The player as :func:`tdbook.players.checkers_signature.search` takes it (after the depth)."""
         st, thr, n, tabs = self.karr
-        return (self.kind, self.w, self.mul, self.shift, st, thr, n, tabs)
+        return ps.Player(self.kind, self.w, self.mul, self.shift, st, thr, n, tabs)
 
     def choose_index(self, s: CheckersState) -> int:
         root = np.array([*s.words, s.side], dtype=np.int64)
@@ -125,8 +125,9 @@ def _game_task(task: tuple) -> tuple[float, int, int]:
     ws = ps.Workspace()
     quiet = g.quiet_limit if g.quiet_limit is not None else 2**62
     limit = g.move_limit if g.move_limit is not None else 0
-    res, plies, nodes = ps.play_game(start, depth, quiet, limit, int(g.adjudicate == "material"), ws.arrays,
-                                     *black, *white)  # fmt: skip
+    res, plies, nodes = ps.play_game(
+        start, depth, quiet, limit, int(g.adjudicate == "material"), ws.arrays, black, white
+    )
     return float(res), int(plies), int(nodes)
 
 
