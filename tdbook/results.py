@@ -375,9 +375,11 @@ class Table:
     __repr__ = __str__
 
 
-def claims_table(claims: Iterable[dict[str, Any]] | None = None) -> Table:
-    """Paper vs ours for the current notebook (or the given claims)."""
+def claims_table(claims: Iterable[dict[str, Any]] | None = None, columns: Sequence[str] | None = None) -> Table:
+    """Paper vs ours for the current notebook (or the given claims); ``columns`` picks some of :data:`CLAIM_COLUMNS`."""
     cl = list(current().claims.values()) if claims is None else list(claims)
+    cols = _columns(columns)
+    keep = [CLAIM_COLUMNS.index(c) for c in cols]
     rows = [
         [
             c["id"],
@@ -391,11 +393,44 @@ def claims_table(claims: Iterable[dict[str, Any]] | None = None) -> Table:
         ]
         for c in cl
     ]
-    return Table(CLAIM_COLUMNS, rows)
+    return Table(cols, [[r[i] for i in keep] for r in rows])
+
+
+def _columns(columns: Sequence[str] | None) -> list[str]:
+    """``columns`` (all of :data:`CLAIM_COLUMNS` when None), refused when one is not a claims-table column."""
+    cols = list(CLAIM_COLUMNS if columns is None else columns)
+    unknown = [c for c in cols if c not in CLAIM_COLUMNS]
+    if unknown:
+        raise ValueError(f"claims table: unknown columns {unknown}; the columns are {CLAIM_COLUMNS}")
+    return cols
+
+
+def check_all(measured: dict[str, Any], *, pairs: bool = False, columns: Sequence[str] | None = None) -> Table:
+    """Check each measured claim by id with :func:`check` and show the rows (the notebooks' ``check`` cells).
+
+    Notebooks 01, 03, 04 and 09 call it after each measurement.  ``measured`` maps a claim id to the keyword
+    arguments of :func:`check` (``ours``, ``note``, ``take``), or with ``pairs=True`` to an ``(ours, note)``
+    pair (notebook 03).  ``columns`` picks some of :data:`CLAIM_COLUMNS` (notebook 03 shows
+    :data:`BRIEF_COLUMNS`); all of them by default.  Bad input is refused before any claim is recorded.
+    """
+    _columns(columns)
+    if pairs:
+        bad = [cid for cid, m in measured.items() if not (isinstance(m, (tuple, list)) and len(m) == 2)]
+        if bad:
+            raise ValueError(f"check_all(pairs=True): claims {bad} are not (ours, note) pairs")
+        checked = [check(cid, ours, note=note) for cid, (ours, note) in measured.items()]
+    else:
+        bad = [cid for cid, m in measured.items() if not isinstance(m, dict)]
+        if bad:
+            raise ValueError(f"check_all: claims {bad} are not dicts of check()'s keyword arguments")
+        checked = [check(cid, **m) for cid, m in measured.items()]
+    return claims_table(checked, columns)
 
 
 #: The columns of :func:`claims_table` (tests read stored notebooks' tables by these names).
 CLAIM_COLUMNS = ["claim", "kind", "source", "paper", "ours", "tolerance", "verdict", "note"]
+#: The shorter claims table of notebook 03 (:func:`check_all` with ``columns=BRIEF_COLUMNS``).
+BRIEF_COLUMNS = ["claim", "paper", "ours", "verdict", "note"]
 
 
 def _tolerance(c: dict[str, Any]) -> str:

@@ -151,6 +151,27 @@ def test_check_writes_file_and_replaces_same_id(session, test_claims):
     assert json.loads(session.path.read_text())["complete"] is True
 
 
+def test_check_all_checks_each_claim_and_shows_the_rows(session, test_claims):
+    """The notebooks' ``check`` cells: keyword arguments of check() per id (01, 04, 09), or (ours, note) pairs
+    with the brief columns (03); the same records and the same rows as checking one by one."""
+    t = results.check_all({"a": {"ours": 1.01, "note": "first"}, "b": {"ours": 2.5}})
+    assert t.header == results.CLAIM_COLUMNS
+    assert [r[0] for r in t.rows] == ["a", "b"] and t.rows[0][-2:] == ["reproduced", "first"]
+    full = results.claims_table()
+    assert t.rows == full.rows  # what check() recorded, row for row
+    brief = results.check_all({"a": (1.5, "again")}, pairs=True, columns=results.BRIEF_COLUMNS)
+    r = json.loads(session.path.read_text())["claims"][0]
+    assert brief.header == ["claim", "paper", "ours", "verdict", "note"]
+    assert brief.rows == [["a", results.fmt(r["paper"]), results.fmt(r["ours"]), "differs", "again"]]
+    with pytest.raises(ValueError, match="'a'"):
+        results.check_all({"a": (1.0, "n")})  # a pair without pairs=True
+    with pytest.raises(ValueError, match="'b'"):
+        results.check_all({"b": {"ours": 1.0}}, pairs=True)
+    with pytest.raises(ValueError, match="unknown columns"):
+        results.check_all({"a": {"ours": 1.0}}, columns=["claim", "paper value"])
+    assert json.loads(session.path.read_text())["claims"][0]["ours"] == 1.5  # nothing refused was recorded
+
+
 def test_check_refuses_an_id_of_another_notebook_and_changes_nothing(session, test_claims):
     with pytest.raises(claims.ClaimError, match="'k'"):
         results.check("k", 1.0)  # a claim of 05_a and 06_b, not of 99_test

@@ -313,7 +313,7 @@ def test_a_kernel_game_is_the_same_game_move_by_move():
     g = Checkers()
     s = ballots()[3][1]
     start = np.array([*s.words, s.side, s.quiet, s.ply], dtype=np.int64)
-    res, plies, _ = ps.play_game(start, 2, g.quiet_limit, 0, 1, ps.Workspace().arrays, *a.spec(), *b.spec())
+    res, plies, _ = ps.play_game(start, 2, g.quiet_limit, 0, 1, ps.Workspace().arrays, a.spec(), b.spec())
     k = 0
     while not g.is_terminal(s):
         s = g.apply(s, (a if s.side == 0 else b).choose(s))
@@ -354,3 +354,12 @@ def test_shipped_models_round_trip_and_refusals(tmp_path, monkeypatch):
     write_sidecar(p, {"fingerprint": "0123456789abcdef", "seed": 0, "command": "python -m x"})
     with pytest.raises(ValueError, match="not the models trained here"):
         play.matches(models, train, 0, shipped=True, ballots=1, depths=[1], mul=0.5)
+
+
+def test_kernel_games_refuse_players_at_two_depths():
+    from tdbook.experiments.signature_tables_play import kernel_games, players
+
+    models, train = _small_models()
+    pl = players(models, train, 0.5, 1)
+    with pytest.raises(ValueError, match="one depth"):
+        kernel_games(pl["tables"], pl["logistic"].at_depth(2), [ballots()[0][1]])

@@ -1,4 +1,4 @@
-"""The match protocol of notebook 02 (issue 16): every start position — by default the 157 ACF 3-move ballots —
+"""The match protocol of notebooks 02 and 01 (issue 16): every start position — by default the 157 ACF 3-move ballots —
 played twice with the colours swapped; a player's score is (wins + draws/2) / games, with its standard error
 from the per-ballot pairs (the two games of a ballot share its opening, so the pair is the independent unit).
 """
@@ -6,8 +6,9 @@ from the per-ballot pairs (the two games of a ballot share its opening, so the p
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -78,14 +79,18 @@ def match(
     game: Checkers | None = None,
     seed: int = 0,
     progress: bool = False,
+    play: Callable[..., Sequence[Any]] = play_games,
 ) -> MatchResult:
-    """``a`` against ``b`` from each start twice, ``a`` Black then White (module docstring)."""
+    """``a`` against ``b`` from each start twice, ``a`` Black then White (module docstring).  ``play`` plays one
+    game from each start, ``play(black, white, positions, seed=, game=, progress=)`` → records with ``result``
+    (for Black), ``plies`` and ``nodes``: :func:`tdbook.players.checkers.play_games` (notebook 02's players) by
+    default, :func:`tdbook.experiments.signature_tables_play.kernel_games` for notebook 01's."""
     st = list(starts) if starts is not None else start_positions()
     if not st:
         raise ValueError("a match needs at least one start position")
     pos = [s for _, s in st]
-    first = play_games(a, b, pos, seed=seed, game=game, progress=progress)
-    second = play_games(b, a, pos, seed=seed + 1, game=game, progress=progress)
+    first = play(a, b, pos, seed=seed, game=game, progress=progress)
+    second = play(b, a, pos, seed=seed + 1, game=game, progress=progress)
     as_black = np.array([(1 + r.result) / 2 for r in first])
     as_white = np.array([(1 - r.result) / 2 for r in second])
     plies = sum(r.plies for r in first + second)

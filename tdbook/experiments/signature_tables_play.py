@@ -8,9 +8,10 @@ there — the players differ in the learned part alone.
 
 **Matches** (the protocol of :mod:`tdbook.experiments.checkers_match`, whose :class:`MatchResult` holds each
 depth's games): every 3-move ballot played twice, colours swapped, at each search depth of ``depths`` (both
-players at the same depth in every game), under :class:`~tdbook.games.checkers.Checkers`' default rules.  A
+players at the same depth in every game), under :class:`~tdbook.games.checkers.Checkers`' default rules; each
+match is :func:`~tdbook.experiments.checkers_match.match` playing its games with :func:`kernel_games`.  A
 ballot's games are correlated, so the pooled score's standard error is over ballots: the unit is a ballot's
-mean over its ``2 × len(depths)`` games.  The games are independent tasks spread over the cores by
+mean over its ``2 × len(depths)`` games.  The matches are independent tasks spread over the cores by
 :func:`tdbook.core.parallel.map_tasks`; every player is deterministic, so the results are the same bytes on
 any number of workers.
 
@@ -25,6 +26,8 @@ shipped ones byte for byte, and reads the games; its ``full`` profile plays them
 from __future__ import annotations
 
 import argparse
+import copy
+import dataclasses
 import hashlib
 import io
 import shlex
@@ -33,9 +36,10 @@ import time
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
+from tqdm.auto import tqdm
 
 from ..core.parallel import map_tasks
 from ..core.paths import data_dir
@@ -45,7 +49,7 @@ from ..learners.checkers_signature import TERM_NAMES, CheckersTables, Layout
 from ..learners.signature_table import Arrangement, SignatureTables
 from ..players import checkers_signature as ps
 from ..results import Estimate
-from .checkers_match import MatchResult, start_positions
+from .checkers_match import MatchResult, match, start_positions
 from .signature_tables import Book
 from .signature_tables_master import Models, fit_models, master
 
@@ -75,10 +79,18 @@ class TablePlayer:
             self.karr = ct.kernel_arrays()
         self.ws = ps.Workspace()
 
-    def spec(self) -> tuple:
+    def spec(self) -> ps.Player:
         """The player as :func:`tdbook.players.checkers_signature.search` takes it (after the depth)."""
         st, thr, n, tabs = self.karr
-        return (self.kind, self.w, self.mul, self.shift, st, thr, n, tabs)
+        return ps.Player(self.kind, self.w, self.mul, self.shift, st, thr, n, tabs)
+
+    def at_depth(self, depth: int) -> TablePlayer:
+        """The same player searching ``depth`` plies (the evaluation's arrays shared, a workspace of its own)."""
+        if depth < 1 or depth >= ps.MAX_PLY:
+            raise ValueError(f"depth must be in 1..{ps.MAX_PLY - 1}, got {depth!r}")
+        p = copy.copy(self)
+        p.depth, p.ws = int(depth), ps.Workspace()
+        return p
 
     def choose_index(self, s: CheckersState) -> int:
         root = np.array([*s.words, s.side], dtype=np.int64)
@@ -118,16 +130,46 @@ def players(models: Models, train: Book, mul: float, depth: int) -> dict[str, Ta
 # ----------------------------------------------------------------------------- matches
 
 
-def _game_task(task: tuple) -> tuple[float, int, int]:
-    """One game: ``(black spec, white spec, start, depth)`` → (result for Black, plies, nodes)."""
-    black, white, start, depth = task
-    g = Checkers()
-    ws = ps.Workspace()
+class KernelGame(NamedTuple):
+    """A game of :func:`kernel_games`: the result for Black, the plies played and the nodes searched."""
+
+    result: float
+    plies: int
+    nodes: int
+
+
+def kernel_games(
+    black: TablePlayer,
+    white: TablePlayer,
+    starts: Sequence[CheckersState],
+    seed: int = 0,
+    game: Checkers | None = None,
+    progress: bool = False,
+) -> list[KernelGame]:
+    """One game from each start, ``black`` as Black, both searching their common depth, each game one call of
+    :func:`tdbook.players.checkers_signature.play_game` under the draw rules of ``game`` (default
+    :class:`Checkers()`) — how :func:`~tdbook.experiments.checkers_match.match` plays these players.  The
+    players have no randomness: ``seed`` is taken (as :func:`tdbook.players.checkers.play_games` takes it) and
+    not used."""
+    if black.depth != white.depth:
+        raise ValueError(f"both players search one depth in a kernel game, got {black.depth} and {white.depth}")
+    g = game if game is not None else Checkers()
     quiet = g.quiet_limit if g.quiet_limit is not None else 2**62
     limit = g.move_limit if g.move_limit is not None else 0
-    res, plies, nodes = ps.play_game(start, depth, quiet, limit, int(g.adjudicate == "material"), ws.arrays,
-                                     *black, *white)  # fmt: skip
-    return float(res), int(plies), int(nodes)
+    adjudicate = int(g.adjudicate == "material")
+    b, w = black.spec(), white.spec()
+    out = []
+    for s in tqdm(starts, desc=f"{black.name} v {white.name}", disable=not progress):
+        start = np.array([*s.words, s.side, s.quiet, s.ply], dtype=np.int64)
+        res, plies, nodes = ps.play_game(start, black.depth, quiet, limit, adjudicate, ps.Workspace().arrays, b, w)
+        out.append(KernelGame(float(res), int(plies), int(nodes)))
+    return out
+
+
+def _match_task(task: tuple) -> MatchResult:
+    """One match: ``(player a, player b, starts)`` at the players' depth."""
+    a, b, st = task
+    return match(a, b, st, play=kernel_games)
 
 
 def round_robin(
@@ -137,25 +179,12 @@ def round_robin(
     """Every pair of ``pairs`` on the first ``ballots`` ballots, both colours, at every depth of ``depths``:
     ``{(a, b): {depth: MatchResult for a}}`` (the players' ``depth`` is overridden by each depth in turn)."""
     st = start_positions(ballots)
-    starts = [np.array([*s.words, s.side, s.quiet, s.ply], dtype=np.int64) for _, s in st]
-    tasks, keys = [], []
-    for a, b in pairs:
-        for d in depths:
-            for i, s in enumerate(starts):
-                tasks += [(pl[a].spec(), pl[b].spec(), s, int(d)), (pl[b].spec(), pl[a].spec(), s, int(d))]
-                keys.append((a, b, int(d), i))
-    res = map_tasks(_game_task, tasks, desc="signature-table matches", progress=progress)
+    keys = [(a, b, int(d)) for a, b in pairs for d in depths]
+    tasks = [(pl[a].at_depth(d), pl[b].at_depth(d), st) for a, b, d in keys]
+    res = map_tasks(_match_task, tasks, desc="signature-table matches", progress=progress)
     out: dict[tuple[str, str], dict[int, MatchResult]] = {}
-    for a, b in pairs:
-        out[a, b] = {}
-        for d in depths:
-            idx = [j for j, k in enumerate(keys) if k[:3] == (a, b, int(d))]
-            first = [res[2 * j] for j in idx]
-            second = [res[2 * j + 1] for j in idx]
-            out[a, b][int(d)] = MatchResult(
-                a, b, np.array([(1 + r[0]) / 2 for r in first]), np.array([(1 - r[0]) / 2 for r in second]),
-                sum(r[1] for r in first + second), sum(r[2] for r in first + second), tuple(n for n, _ in st),
-            )  # fmt: skip
+    for (a, b, d), r in zip(keys, res):
+        out.setdefault((a, b), {})[d] = dataclasses.replace(r, a=a, b=b)  # named by the keys of ``pl``
     return out
 
 

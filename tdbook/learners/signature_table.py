@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -54,6 +55,18 @@ from numba import njit
 RULES = ("plain", "a_k", "d_over_k")
 MODES = ("stagewise", "online")
 REQUANT = ("fixed", "equal")
+
+
+class TreeArrays(NamedTuple):
+    """How the kernels walk an arrangement (:meth:`Arrangement.arrays`): table t reads the nodes
+    ``rnode[rptr[t]:rptr[t+1]]`` with the mixed-radix strides ``rstride[…]``; ``offsets[t]`` is where it starts in
+    the flat count arrays; ``node_levels`` as :attr:`Arrangement.node_levels`."""
+
+    rptr: np.ndarray
+    rnode: np.ndarray
+    rstride: np.ndarray
+    offsets: np.ndarray
+    node_levels: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -144,7 +157,7 @@ class Arrangement:
             out.append(1 + max((out[j - n] for j in ins if j >= n), default=0))
         return tuple(out)
 
-    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def arrays(self) -> TreeArrays:
         """``(rptr, rnode, rstride, offsets, node_levels)`` for the kernels: table t reads the nodes
         ``rnode[rptr[t]:rptr[t+1]]`` with the mixed-radix strides ``rstride[…]``; ``offsets[t]`` is where it starts
         in the flat count arrays; ``node_levels`` as :attr:`node_levels`."""
@@ -161,7 +174,7 @@ class Arrangement:
             rptr[t + 1] = len(rnode)
         offsets = np.zeros(self.n_tables + 1, dtype=np.int64)
         offsets[1:] = np.cumsum(self.sizes)
-        return (
+        return TreeArrays(
             rptr,
             np.array(rnode, dtype=np.int64),
             np.array(rstride, dtype=np.int64),
@@ -228,15 +241,15 @@ def entry_tables(a, d, prior, thresholds, offsets, node_levels, n_in, cval, elev
 
 
 @njit(cache=True)
-def count_kernel(
-    X, wa, wd, rptr, rnode, rstride, offsets, node_levels, a, d, rows, prior, thresholds, elev, memo, lo, hi, tdepth
-):
+def count_kernel(X, wa, wd, tree, a, d, rows, prior, thresholds, elev, memo, lo, hi, tdepth):
     """Add the stream ``X`` (int[n, n_inputs] levels) to the counts ``a``/``d`` of the tables whose depth lies in
     ``lo … hi``: row ``r`` adds ``wa[r]`` to A and ``wd[r]`` to D (one of them is 0) and 1 to the entry's row
     count ``rows``.  With one depth
     (``lo == hi``, stagewise) the lower tables are final and read through their cached levels ``elev``; with
     several (online) every table's output is recomputed from the counts as each vector arrives.  ``memo``
-    (int8[n, n_tables], or empty): the levels of the tables below, kept from one stagewise pass to the next."""
+    (int8[n, n_tables], or empty): the levels of the tables below, kept from one stagewise pass to the next.
+    ``tree``: the arrangement's :class:`TreeArrays`."""
+    rptr, rnode, rstride, offsets, node_levels = tree
     nt = offsets.size - 1
     n_in = X.shape[1]
     node = np.zeros(n_in + nt, dtype=np.int64)
@@ -452,7 +465,7 @@ class SignatureTables:
             raise ValueError(f"{X.shape[0]} input vectors but {wa.shape} A and {wd.shape} D increments")
         elev = self.cached()[1] if lo == top else np.zeros(0, dtype=np.int64)
         memo = memo if memo is not None else np.zeros((0, self.arrangement.n_tables), dtype=np.int8)
-        count_kernel(X, wa, wd, *self._arrays, self.a, self.d, self.n, self.prior, self.thresholds, elev, memo, lo,
+        count_kernel(X, wa, wd, self._arrays, self.a, self.d, self.n, self.prior, self.thresholds, elev, memo, lo,
                      top, depth)  # fmt: skip
         self._cache = None
 

@@ -25,6 +25,8 @@ kernel call, under the end-of-game and draw rules of the collection's game loop
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -39,6 +41,22 @@ POLY, TABLES = 0, 1
 WIN = 1.0e6
 INF = 1.0e9
 MAX_PLY = 40
+
+
+class Player(NamedTuple):
+    """A searching player as :func:`search` takes it after the depth (``*player``) and :func:`play_game` takes
+    each colour: evaluation kind (:data:`TABLES` or :data:`POLY`), the polynomial's weights ``w``, ``mul`` men
+    per unit of the learned part above ``shift``, and the tables' kernel arrays (slot terms, thresholds, their
+    counts, the tables)."""
+
+    kind: int
+    w: np.ndarray
+    mul: float
+    shift: float
+    slot_term: np.ndarray
+    thr: np.ndarray
+    n_thr: np.ndarray
+    tabs: tuple
 
 
 class Workspace:
@@ -172,13 +190,9 @@ def has_capture_side(bm, bk, wm, wk, side) -> bool:
 
 
 @njit(cache=True)
-def play_game(
-    start, depth, quiet_limit, move_limit, adjudicate, ws,
-    kind0, w0, mul0, shift0, st0, thr0, n0, tabs0,
-    kind1, w1, mul1, shift1, st1, thr1, n1, tabs1,
-):  # fmt: skip
-    """One game from ``start`` (int64[7]: bm, bk, wm, wk, side, quiet, ply) between the player of colour 0
-    (Black: ``kind0, w0, mul0, shift0, st0, thr0, n0, tabs0``, as :func:`search` takes them) and colour 1, both
+def play_game(start, depth, quiet_limit, move_limit, adjudicate, ws, black, white):
+    """One game from ``start`` (int64[7]: bm, bk, wm, wk, side, quiet, ply) between ``black`` (colour 0) and
+    ``white`` (colour 1), each a :class:`Player` (what :func:`search` takes after the depth), both
     searching ``depth`` plies; the end of play and the draw rules of :func:`tdbook.players.checkers.game_end`.
     Returns (result for Black, plies played, nodes searched)."""
     buf = np.empty((BUF_ROWS, BUF_COLS), dtype=np.int64)
@@ -193,9 +207,11 @@ def play_game(
             return res, k, nodes
         root[0], root[1], root[2], root[3], root[4] = bm, bk, wm, wk, side
         if side == 0:
-            search(root, depth, MAX_PLY - 1, kind0, w0, mul0, shift0, st0, thr0, n0, tabs0, ws)
+            b = black  # two calls, not one on either player: the two may be of different numba types
+            search(root, depth, MAX_PLY - 1, b.kind, b.w, b.mul, b.shift, b.slot_term, b.thr, b.n_thr, b.tabs, ws)
         else:
-            search(root, depth, MAX_PLY - 1, kind1, w1, mul1, shift1, st1, thr1, n1, tabs1, ws)
+            w = white
+            search(root, depth, MAX_PLY - 1, w.kind, w.w, w.mul, w.shift, w.slot_term, w.thr, w.n_thr, w.tabs, ws)
         nodes += stats[0]
         bm, bk, wm, wk, side, quiet, ply, _ = advance(bm, bk, wm, wk, side, quiet, ply, buf[stats[1]])
         k += 1
