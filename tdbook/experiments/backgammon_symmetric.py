@@ -602,10 +602,6 @@ def gammon_rates(nets: dict[str, Any], games: int, seed: int) -> dict[str, dict[
     return out
 
 
-def calibration_estimate(cal: dict[str, Any], name: str, k: int = 1) -> float:
-    return float(cal["mae"][name][k])
-
-
 def speed(hidden: int, games: int, seed: int = 1) -> dict[str, dict[str, float]]:
     """Self-play training speed of each rival: ``games`` games after ``games`` warm-up games (compilation,
     and long enough learning for games of a learning net's length).  Games/s depends on how long the
@@ -620,14 +616,6 @@ def speed(hidden: int, games: int, seed: int = 1) -> dict[str, dict[str, float]]
         dt = time.perf_counter() - t
         out[rival] = {"games_s": games / dt, "plies_s": float(st[:, 1].sum()) / dt}
     return out
-
-
-def as_estimate(r: MatchResult) -> Estimate:
-    return r.estimate()
-
-
-def path_of(rival: str) -> Path:
-    return data_dir() / SHIPPED[rival]
 
 
 # ----------------------------------------------------------------------------- §4 the panel and the picker
