@@ -151,7 +151,7 @@ def test_bad_requests_are_refused_before_measuring(tmp_path, capsys):
 def test_the_selection_match_is_written_into_the_sidecar_on_the_selection_seed(tmp_path, capsys):
     from tdbook.experiments import backgammon_selection as sel
     from tdbook.experiments.backgammon_match import SELECTION_SEED
-    from tdbook.experiments.backgammon_symmetric import vs_pubeval
+    from tdbook.experiments.backgammon_symmetric_rivals import vs_pubeval
     from tdbook.learners.backgammon_symmetric import SymmetricGammon
 
     m = SymmetricGammon.new("free", hidden=4, seed=3, inputs="expanded")
