@@ -33,6 +33,7 @@ from ..games.backgammon import (
     make_buffers,
     opening_roll,
     roll,
+    set_initial,
     win_multiplier,
 )
 from ..learners.backgammon_net import Buffers, NetArrays
@@ -109,9 +110,7 @@ def play_game(seat0, seat1, w, dice_rng, board) -> tuple:
     """One cubeless game between two :class:`Seat` s; returns (points for colour 0, plies).  Colour 0
     is white; ``w`` are pubeval's weights (read only by a pubeval seat); ``dice_rng`` the dice stream."""
     out_pos, out_mv, ws, x, pos, tmp = board
-    pos[:] = 0
-    pos[24], pos[13], pos[8], pos[6] = 2, 5, 3, 5
-    pos[1], pos[12], pos[17], pos[19] = -2, -5, -3, -5
+    set_initial(pos)
     side, d1, d2 = opening_roll(dice_rng)
     plies = 0
     while plies < MAX_PLIES:
@@ -333,8 +332,7 @@ def record_game(kind0, kind1, w, seed, stream, out_pos, out_dice) -> int:
     ws = np.zeros(WS_SIZE, np.int64)
     x = np.zeros(122)
     pos = np.zeros(NSLOT, np.int8)
-    pos[24], pos[13], pos[8], pos[6] = 2, 5, 3, 5
-    pos[1], pos[12], pos[17], pos[19] = -2, -5, -3, -5
+    set_initial(pos)
     side, d1, d2 = opening_roll(dice)
     m = 0
     while m < out_pos.shape[0]:

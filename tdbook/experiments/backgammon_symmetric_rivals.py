@@ -12,7 +12,18 @@ from numba import njit
 from tqdm.auto import tqdm
 
 from ..core.rng import seed_state
-from ..games.backgammon import MAX_AFTER, NSLOT, OFF, WS_SIZE, flip, gen_afterstates, opening_roll, roll, win_multiplier
+from ..games.backgammon import (
+    MAX_AFTER,
+    NSLOT,
+    OFF,
+    WS_SIZE,
+    flip,
+    gen_afterstates,
+    opening_roll,
+    roll,
+    set_initial,
+    win_multiplier,
+)
 from ..learners.backgammon_net import TDGammon
 from ..learners.backgammon_symmetric import MAX_NNZ, SymmetricGammon, choose_1ply
 from ..players.backgammon import KIND_PUBEVAL, NetPlayer, PubevalPlayer, choose, load_pubeval_weights
@@ -43,9 +54,7 @@ def play_pairs_pubeval(arch, W1, W2, bo, w, seed, first_pair, n_pairs, out) -> N
         for net_colour in range(2):
             dice = seed_state(seed, 2 * pr)
             rng = seed_state(seed, 2 * pr + 1)  # pubeval never draws from it
-            pos[:] = 0
-            pos[24], pos[13], pos[8], pos[6] = 2, 5, 3, 5
-            pos[1], pos[12], pos[17], pos[19] = -2, -5, -3, -5
+            set_initial(pos)
             side, d1, d2 = opening_roll(dice)
             result = 0
             while True:
