@@ -17,8 +17,9 @@ import numpy as np
 from numba import njit
 
 from ..games.backgammon import MAX_AFTER, NSLOT, OFF, WS_SIZE, flip, gen_afterstates, win_multiplier
+from ..games.backgammon_bearoff import NO_TABLE
 from ..learners.backgammon_net import ROLL_WEIGHTS, ROLLS
-from ..learners.backgammon_symmetric import SymmetricGammon, choose_1ply, score_afterstates
+from ..learners.backgammon_symmetric import MAX_NNZ, SymmetricGammon, choose_1ply, score_afterstates
 from .backgammon import best_first
 
 
@@ -52,6 +53,37 @@ class Replies(NamedTuple):
     ws2: np.ndarray
     scores2: np.ndarray
     tmp2: np.ndarray
+
+
+class SymBuffers(NamedTuple):
+    """Scratch of a symmetric net choosing 1-ply inside a jitted match loop: move scores, a position buffer and
+    the evaluator's :class:`Scratch`."""
+
+    scores: np.ndarray
+    tmp: np.ndarray
+    s: Scratch
+
+
+#: The symmetric-net slot of a match seat that is not a symmetric net: never read.
+NO_SYM = SymNet(0, np.zeros((2, 1)), np.zeros((2, 1)), NO_TABLE)
+
+
+@njit(cache=True)
+def sym_buffers(net) -> SymBuffers:
+    """Fresh :class:`SymBuffers` for the :class:`SymNet` ``net``."""
+    n_out = net.W2.shape[1]
+    s = Scratch(
+        np.zeros(MAX_NNZ, np.int64), np.zeros(MAX_NNZ), np.zeros(net.W1.shape[1]), np.zeros(n_out), np.zeros(n_out)
+    )
+    return SymBuffers(np.zeros(MAX_AFTER), np.zeros(NSLOT, np.int8), s)
+
+
+@njit(cache=True)
+def choose_sym_1ply(net, out_pos, n, b) -> int:
+    """:func:`~tdbook.learners.backgammon_symmetric.choose_1ply` of the :class:`SymNet` ``net`` with the
+    :class:`SymBuffers` ``b`` (the form a jitted match loop calls)."""
+    s = b.s
+    return choose_1ply(net.arch, net.W1, net.W2, net.bo, out_pos, n, b.scores, b.tmp, s.idx, s.val, s.g, s.z, s.p)
 
 
 @njit(cache=True)
