@@ -6,8 +6,9 @@ from the same stream ``(seed, 2·pair)`` in both games, so luck largely cancels 
 pair sum.  Results are points per game for A (±1 single, ±2 gammon, ±3 backgammon) with
 the standard error over pairs (the independent units), and A's win percentage.
 
-Jitted players (random, pubeval, TD-Gammon nets) run in one kernel (:func:`play_pairs_net`);
-any other player (gnubg levels) goes through the Python loop, which uses the same dice streams.
+Jitted players (random, pubeval, TD-Gammon nets, notebook 09's symmetric-gammon nets at 1-ply) run in one kernel
+(:func:`play_pairs_net`); any other player (gnubg levels) goes through the Python loop, which uses the same dice
+streams.
 """
 
 from __future__ import annotations
