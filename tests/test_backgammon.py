@@ -53,6 +53,16 @@ def test_initial_position_and_flip():
     assert f[24] == 2 and f[22] == 1 and f[1] == -1 and f[19] == -4
 
 
+def test_set_initial_overwrites_any_position_with_the_start():
+    """The kernels start every game with :func:`set_initial` on a reused buffer: whatever the buffer held (here
+    a finished game's afterstate), it becomes the starting position."""
+    q = position({24: 1, 6: 4}, {1: 2, 3: 1}, my_bar=2, their_bar=1)
+    bg.set_initial(q)
+    assert np.array_equal(q, bg.initial_position())
+    assert q[bg.OFF] == 0 and q[bg.BAR] == 0 and bg.pip_counts(q) == (167, 167)
+    bg.check_position(q)
+
+
 def test_check_position_names_the_problem():
     p = bg.initial_position()
     p[6] -= 1

@@ -151,7 +151,7 @@ def test_bad_requests_are_refused_before_measuring(tmp_path, capsys):
 def test_the_selection_match_is_written_into_the_sidecar_on_the_selection_seed(tmp_path, capsys):
     from tdbook.experiments import backgammon_selection as sel
     from tdbook.experiments.backgammon_match import SELECTION_SEED
-    from tdbook.experiments.backgammon_symmetric import vs_pubeval
+    from tdbook.experiments.backgammon_symmetric_rivals import vs_pubeval
     from tdbook.learners.backgammon_symmetric import SymmetricGammon
 
     m = SymmetricGammon.new("free", hidden=4, seed=3, inputs="expanded")
@@ -254,3 +254,20 @@ def test_notebook_09_aims_read_the_best_shipped_net_with_the_aim_plan(monkeypatc
     monkeypatch.setattr(sx, "SELECTION_PAIRS", sel[best]["pairs"] + 1)  # a net without a large enough selection match
     with pytest.raises(ValueError, match="no selection match of .* run: python -m tdbook.experiments.backgammon_sel"):
         sx.best_shipped()
+
+
+@pytest.mark.parametrize("arch", ["symmetric", "naive", "free"])
+def test_vs_pubeval_of_a_symmetric_net_is_the_python_loop_of_its_player(arch):
+    """The jitted match loop's symmetric-net seat (``KIND_SYM``) plays the games the Python loop plays with
+    :class:`~tdbook.players.backgammon_symmetric.SymNetPlayer`: the same points, pair by pair, on both seeds."""
+    from tdbook.experiments.backgammon_match import run_match
+    from tdbook.experiments.backgammon_symmetric_rivals import vs_pubeval
+    from tdbook.learners.backgammon_symmetric import SymmetricGammon
+    from tdbook.players.backgammon import PubevalPlayer
+    from tdbook.players.backgammon_symmetric import SymNetPlayer
+
+    m = SymmetricGammon.new(arch, hidden=5, seed=2, backgammons=arch == "free", bearoff=True)
+    m.train(3, 0, 400, 0.1)  # a little self-play: games with wins, singles and gammons
+    for report, seed in ((False, selection_seed(5)), (True, REPORT_BASE + 5)):
+        direct = run_match(SymNetPlayer(m), PubevalPlayer(), 6, seed=seed)
+        assert np.array_equal(vs_pubeval(m, 6, seed=5, report=report).points, direct.points)

@@ -8,6 +8,7 @@ import pytest
 from tdbook.core.storage import read_sidecar
 from tdbook.experiments import backgammon_symmetric as sx
 from tdbook.experiments import backgammon_symmetric_expert as ex
+from tdbook.experiments import backgammon_symmetric_rivals as rivals
 from tdbook.experiments.backgammon_symmetric_cli import train_main
 from tdbook.learners.backgammon_symmetric import SymmetricGammon
 
@@ -30,11 +31,11 @@ def test_the_learning_curve_measures_parent_snapshots_and_net_on_the_selection_s
     assert curve["command"] == f"python -m tdbook.experiments.backgammon_symmetric_expert {' '.join(args)}"
     assert [p["games"] for p in curve["points"]] == [1000, 2000, 3000]
     assert curve["points"][1]["vs_pubeval"]["games"] == 8 and curve["points"][1]["vs_gnubg_expert"]["games"] == 2
-    direct = sx.vs_pubeval(SymmetricGammon.load(snaps[0]), 4, seed=ex.SELECTION_SEED)
+    direct = rivals.vs_pubeval(SymmetricGammon.load(snaps[0]), 4, seed=ex.SELECTION_SEED)
     assert curve["points"][1]["vs_pubeval"]["ppg"] == pytest.approx(direct.ppg)
     widened = SymmetricGammon.load(parent).widen("expanded")  # the parent is measured as the run started from it
     assert curve["points"][0]["vs_pubeval"]["ppg"] == pytest.approx(
-        sx.vs_pubeval(widened, 4, seed=ex.SELECTION_SEED).ppg
+        rivals.vs_pubeval(widened, 4, seed=ex.SELECTION_SEED).ppg
     )
     assert "2,000 games: pubeval" in capsys.readouterr().out
     other = tmp_path / "other.npz"
@@ -61,11 +62,11 @@ def test_the_panel_explains_before_run_the_combinations_that_cannot_run():
     that say what to change; every combination the check lets through builds its net."""
     assert "pick rival 'free'" in sx.explore_check(rival="naive", inputs="raw", backgammons=True)
     assert "set inputs to raw" in sx.explore_check(rival="tesauro", inputs="contact", backgammons=False)
-    for rival in sx.RIVALS:
+    for rival in rivals.RIVALS:
         for inputs in ("raw", "expanded", "contact"):
             for bgs in (False, True):
                 if sx.explore_check(rival=rival, inputs=inputs, backgammons=bgs) is None:
-                    sx.new_rival(rival, 3, 0.1, 1, inputs, bgs)
+                    rivals.new_rival(rival, 3, 0.1, 1, inputs, bgs)
                 else:
                     with pytest.raises(ValueError):
-                        sx.new_rival(rival, 3, 0.1, 1, inputs, bgs)
+                        rivals.new_rival(rival, 3, 0.1, 1, inputs, bgs)

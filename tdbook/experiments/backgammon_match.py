@@ -6,8 +6,9 @@ from the same stream ``(seed, 2·pair)`` in both games, so luck largely cancels 
 pair sum.  Results are points per game for A (±1 single, ±2 gammon, ±3 backgammon) with
 the standard error over pairs (the independent units), and A's win percentage.
 
-Jitted players (random, pubeval, TD-Gammon nets) run in one kernel (:func:`play_pairs_net`);
-any other player (gnubg levels) goes through the Python loop, which uses the same dice streams.
+Jitted players (random, pubeval, TD-Gammon nets, notebook 09's symmetric-gammon nets at 1-ply) run in one kernel
+(:func:`play_pairs_net`); any other player (gnubg levels) goes through the Python loop, which uses the same dice
+streams.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from ..games.backgammon import (
     make_buffers,
     opening_roll,
     roll,
+    set_initial,
     win_multiplier,
 )
 from ..learners.backgammon_net import Buffers, NetArrays
@@ -41,6 +43,7 @@ from ..players.backgammon import (
     GNUBG_LEVELS,
     KIND_NET,
     KIND_NET2,
+    KIND_SYM,
     GnubgPlayer,
     NetPlayer,
     PubevalPlayer,
@@ -48,6 +51,7 @@ from ..players.backgammon import (
     choose,
     choose_net,
 )
+from ..players.backgammon_symmetric import NO_SYM, SymBuffers, SymNet, choose_sym_1ply, sym_buffers
 
 MAX_PLIES = 100_000  # safety net; real games are a few hundred plies at most
 
@@ -57,11 +61,13 @@ NO_NET = NetArrays(np.zeros((2, 1)), np.zeros((2, 1)), 1.0, 0, 0, 0)
 
 class Contestant(NamedTuple):
     """A jitted player of a match: ``kind`` (``KIND_RANDOM``, ``KIND_PUBEVAL``, ``KIND_NET`` 1-ply,
-    ``KIND_NET2`` 2-ply over the ``keep`` best 1-ply candidates) and, for a net, its arrays."""
+    ``KIND_NET2`` 2-ply over the ``keep`` best 1-ply candidates, ``KIND_SYM`` a symmetric-gammon net of notebook 09
+    1-ply) and, for a TD-Gammon net, its arrays (``net``), for a symmetric-gammon net its :class:`SymNet` (``sym``)."""
 
     kind: int
     net: NetArrays
     keep: int
+    sym: SymNet
 
 
 class Seat(NamedTuple):
@@ -72,6 +78,8 @@ class Seat(NamedTuple):
     keep: int
     rng: np.ndarray
     buf: Buffers
+    sym: SymNet
+    sbuf: SymBuffers
 
 
 class Board(NamedTuple):
@@ -89,6 +97,8 @@ class Board(NamedTuple):
 def _pick(seat, pos, colour, out_pos, n, w, x):
     if seat.kind < KIND_NET:
         return choose(seat.kind, pos, out_pos, n, w, x, seat.rng)
+    if seat.kind == KIND_SYM:
+        return choose_sym_1ply(seat.sym, out_pos, n, seat.sbuf)
     return choose_net(1 if seat.kind == KIND_NET else 2, seat.net, colour, out_pos, n, seat.keep, seat.buf)
 
 
@@ -109,9 +119,7 @@ def play_game(seat0, seat1, w, dice_rng, board) -> tuple:
     """One cubeless game between two :class:`Seat` s; returns (points for colour 0, plies).  Colour 0
     is white; ``w`` are pubeval's weights (read only by a pubeval seat); ``dice_rng`` the dice stream."""
     out_pos, out_mv, ws, x, pos, tmp = board
-    pos[:] = 0
-    pos[24], pos[13], pos[8], pos[6] = 2, 5, 3, 5
-    pos[1], pos[12], pos[17], pos[19] = -2, -5, -3, -5
+    set_initial(pos)
     side, d1, d2 = opening_roll(dice_rng)
     plies = 0
     while plies < MAX_PLIES:
@@ -140,12 +148,15 @@ def play_pairs_net(a, b, w, seed, first_pair, n_pairs, out, plies) -> None:
     board = _board()
     ba = net_buffers(a.net.W1.shape[1], a.net.W2.shape[1], a.kind == KIND_NET2)
     bb = net_buffers(b.net.W1.shape[1], b.net.W2.shape[1], b.kind == KIND_NET2)
+    sba, sbb = sym_buffers(a.sym), sym_buffers(b.sym)
     for i in range(n_pairs):
         p = first_pair + i
         for g in range(2):
             dice = seed_state(seed, 2 * p)
-            sa = Seat(a.kind, a.net, a.keep, seed_state(seed, 2 * p + 1), ba)  # A's own stream (random choices)
-            sb = Seat(b.kind, b.net, b.keep, seed_state(seed, 2 * p + 1 + (1 << 40)), bb)  # B's own stream
+            sa = Seat(
+                a.kind, a.net, a.keep, seed_state(seed, 2 * p + 1), ba, a.sym, sba
+            )  # A's own stream (random choices)
+            sb = Seat(b.kind, b.net, b.keep, seed_state(seed, 2 * p + 1 + (1 << 40)), bb, b.sym, sbb)  # B's own stream
             if g == 0:
                 r, n = play_game(sa, sb, w, dice, board)
                 out[i, 0] = r
@@ -159,7 +170,14 @@ def play_pairs_net(a, b, w, seed, first_pair, n_pairs, out, plies) -> None:
 def play_pairs(kind_a, kind_b, w, seed, first_pair, n_pairs, out, plies) -> None:
     """:func:`play_pairs_net` between the jitted non-net players (random, pubeval)."""
     play_pairs_net(
-        Contestant(kind_a, NO_NET, 8), Contestant(kind_b, NO_NET, 8), w, seed, first_pair, n_pairs, out, plies
+        Contestant(kind_a, NO_NET, 8, NO_SYM),
+        Contestant(kind_b, NO_NET, 8, NO_SYM),
+        w,
+        seed,
+        first_pair,
+        n_pairs,
+        out,
+        plies,
     )
 
 
@@ -255,7 +273,7 @@ def run_match(
 def contestant(player, keep: int = 8) -> Contestant:
     """The jitted form of a player with a ``kind`` (random, pubeval or a net)."""
     net = player.net if player.kind >= KIND_NET else NO_NET
-    return Contestant(int(player.kind), net, int(keep))
+    return Contestant(int(player.kind), net, int(keep), NO_SYM)
 
 
 def _run_net(player_a, player_b, n_pairs: int, seed: int, progress: bool, chunk: int) -> MatchResult:
@@ -333,8 +351,7 @@ def record_game(kind0, kind1, w, seed, stream, out_pos, out_dice) -> int:
     ws = np.zeros(WS_SIZE, np.int64)
     x = np.zeros(122)
     pos = np.zeros(NSLOT, np.int8)
-    pos[24], pos[13], pos[8], pos[6] = 2, 5, 3, 5
-    pos[1], pos[12], pos[17], pos[19] = -2, -5, -3, -5
+    set_initial(pos)
     side, d1, d2 = opening_roll(dice)
     m = 0
     while m < out_pos.shape[0]:

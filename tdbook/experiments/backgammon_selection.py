@@ -24,7 +24,8 @@ from pathlib import Path
 from ..core.storage import code_version, read_sidecar, write_sidecar
 from ..learners.backgammon_symmetric import SymmetricGammon
 from .backgammon_match import SELECTION_SEED
-from .backgammon_symmetric import SELECTION_PAIRS, vs_pubeval
+from .backgammon_symmetric import SELECTION_PAIRS
+from .backgammon_symmetric_rivals import vs_pubeval
 
 
 def record(net_path: str | Path, pairs: int, command: str, progress: bool = True) -> dict:

@@ -32,7 +32,7 @@ from ..core.storage import code_version, sidecar_path
 from ..learners.backgammon_symmetric import ARCHS, INPUTS, N_OUT_BG, SymmetricGammon
 from . import training_driver as driver
 from .backgammon_match import SELECTION_SEED
-from .backgammon_symmetric import vs_pubeval
+from .backgammon_symmetric_rivals import vs_pubeval
 
 INTERRUPTED = driver.INTERRUPTED
 

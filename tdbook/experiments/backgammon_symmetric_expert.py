@@ -31,7 +31,8 @@ from ..learners.backgammon_symmetric import SymmetricGammon
 from ..players.backgammon_symmetric import SymNetPlayer
 from .backgammon_match import SELECTION_SEED, make_opponent, run_match, selection_seed
 from .backgammon_strength import strength as figure
-from .backgammon_symmetric import CHANGES, SHIPPED, SHIPPED_EXTRA, short_label, vs_pubeval
+from .backgammon_symmetric import CHANGES, SHIPPED, SHIPPED_EXTRA, short_label
+from .backgammon_symmetric_rivals import vs_pubeval
 
 #: Duplicate pairs per point of a learning curve: the selection match's pubeval pairs and a tenth as many
 #: against gnubg-expert (±0.02 ppg: a curve that still rises by a few hundredths shows over several points).

@@ -61,11 +61,19 @@ _TAB = 16384  # open-addressing table for de-duplication (power of two, > 2 * MA
 _ZOB = np.random.default_rng(20260707).integers(-(2**62), 2**62, size=(NSLOT, 33), dtype=np.int64)
 
 
+@njit(cache=True)
+def set_initial(p: np.ndarray) -> None:
+    """Write the starting position into ``p`` (the same from either side's view: it is symmetric); the one
+    place it is typed out, for the kernels that start games and for :func:`initial_position`."""
+    p[:] = 0
+    p[24], p[13], p[8], p[6] = 2, 5, 3, 5
+    p[1], p[12], p[17], p[19] = -2, -5, -3, -5
+
+
 def initial_position() -> np.ndarray:
     """The starting position from either side's view (it is symmetric)."""
     p = np.zeros(NSLOT, dtype=np.int8)
-    p[24], p[13], p[8], p[6] = 2, 5, 3, 5
-    p[1], p[12], p[17], p[19] = -2, -5, -3, -5
+    set_initial(p)
     return p
 
 

@@ -40,7 +40,18 @@ import numpy as np
 from numba import njit
 
 from ..core.rng import seed_state
-from ..games.backgammon import MAX_AFTER, NSLOT, OFF, WS_SIZE, flip, gen_afterstates, opening_roll, roll, win_multiplier
+from ..games.backgammon import (
+    MAX_AFTER,
+    NSLOT,
+    OFF,
+    WS_SIZE,
+    flip,
+    gen_afterstates,
+    opening_roll,
+    roll,
+    set_initial,
+    win_multiplier,
+)
 from ..games.backgammon_encoding import MAX_NNZ, N_INPUTS, N_INPUTS_RELATIVE, encode_tesauro
 from .td_net import TDNet, add_gradient, fold_output_gradient, forward, mark_rows, update_remap_rows
 
@@ -239,9 +250,7 @@ def train_games(net, eW1, eW2, rule, seed, first_game, n_games, stats) -> None:
     eW2[:] = 0.0
     for g in range(n_games):
         rng = seed_state(seed, first_game + g)
-        pos[:] = 0
-        pos[24], pos[13], pos[8], pos[6] = 2, 5, 3, 5
-        pos[1], pos[12], pos[17], pos[19] = -2, -5, -3, -5
+        set_initial(pos)
         colour, d1, d2 = opening_roll(rng)
         started = False
         plies = 0

@@ -65,7 +65,18 @@ import numpy as np
 from numba import njit
 
 from ..core.rng import seed_state
-from ..games.backgammon import MAX_AFTER, NSLOT, OFF, WS_SIZE, flip, gen_afterstates, opening_roll, roll, win_multiplier
+from ..games.backgammon import (
+    MAX_AFTER,
+    NSLOT,
+    OFF,
+    WS_SIZE,
+    flip,
+    gen_afterstates,
+    opening_roll,
+    roll,
+    set_initial,
+    win_multiplier,
+)
 from ..games.backgammon_bearoff import NO_TABLE, combined_cached, is_bearoff
 from ..games.backgammon_bearoff import probabilities as bearoff_probabilities
 from ..games.backgammon_encoding import MAX_NNZ as MAX_NNZ_RAW
@@ -348,9 +359,7 @@ def train_games(arch, W1, W2, bo, alpha, seed, first_game, n_games, stats) -> No
     delta = np.zeros(n_out)
     for gi in range(n_games):
         rng = seed_state(seed, first_game + gi)
-        pos[:] = 0
-        pos[24], pos[13], pos[8], pos[6] = 2, 5, 3, 5
-        pos[1], pos[12], pos[17], pos[19] = -2, -5, -3, -5
+        set_initial(pos)
         colour, d1, d2 = opening_roll(rng)
         started = False
         nnz_c = 0

@@ -28,6 +28,7 @@ KIND_RANDOM = 0
 KIND_PUBEVAL = 1
 KIND_NET = 2  # a TD-Gammon net choosing 1-ply (tdbook.learners.backgammon_net)
 KIND_NET2 = 3  # the same net choosing 2-ply
+KIND_SYM = 4  # a symmetric-gammon net of notebook 09 choosing 1-ply (tdbook.players.backgammon_symmetric)
 
 _WEIGHTS_FILE = "data/pubeval_weights.json"
 

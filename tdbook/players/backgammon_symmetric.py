@@ -11,49 +11,116 @@ off its last checker); the afterstate with the best mean is played.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from ..games.backgammon import MAX_AFTER, NSLOT, OFF, WS_SIZE, flip, gen_afterstates, win_multiplier
+from ..games.backgammon_bearoff import NO_TABLE
 from ..learners.backgammon_net import ROLL_WEIGHTS, ROLLS
-from ..learners.backgammon_symmetric import SymmetricGammon, choose_1ply, score_afterstates
+from ..learners.backgammon_symmetric import MAX_NNZ, SymmetricGammon, choose_1ply, score_afterstates
 from .backgammon import best_first
 
 
+class SymNet(NamedTuple):
+    """What the 2-ply kernels read of a symmetric-gammon net: its architecture code, weights and bear-off table
+    (:attr:`~tdbook.learners.backgammon_symmetric.SymmetricGammon.table`)."""
+
+    arch: int
+    W1: np.ndarray
+    W2: np.ndarray
+    bo: np.ndarray
+
+
+class Scratch(NamedTuple):
+    """The evaluator's scratch (:meth:`~tdbook.learners.backgammon_symmetric.SymmetricGammon.scratch`): the sparse
+    input, hidden, node and output values."""
+
+    idx: np.ndarray
+    val: np.ndarray
+    g: np.ndarray
+    z: np.ndarray
+    p: np.ndarray
+
+
+class Replies(NamedTuple):
+    """The opponent's side of a 2-ply search: its afterstates, moves and move-generator workspace, their scores,
+    and a position buffer."""
+
+    out2: np.ndarray
+    mv2: np.ndarray
+    ws2: np.ndarray
+    scores2: np.ndarray
+    tmp2: np.ndarray
+
+
+class SymBuffers(NamedTuple):
+    """Scratch of a symmetric net choosing 1-ply inside a jitted match loop: move scores, a position buffer and
+    the evaluator's :class:`Scratch`."""
+
+    scores: np.ndarray
+    tmp: np.ndarray
+    s: Scratch
+
+
+#: The symmetric-net slot of a match seat that is not a symmetric net: never read.
+NO_SYM = SymNet(0, np.zeros((2, 1)), np.zeros((2, 1)), NO_TABLE)
+
+
 @njit(cache=True)
-def value_2ply(arch, W1, W2, bo, after, tmp, out2, mv2, ws2, scores2, tmp2, idx, val, g, z, p) -> float:
+def sym_buffers(net) -> SymBuffers:
+    """Fresh :class:`SymBuffers` for the :class:`SymNet` ``net``."""
+    n_out = net.W2.shape[1]
+    s = Scratch(
+        np.zeros(MAX_NNZ, np.int64), np.zeros(MAX_NNZ), np.zeros(net.W1.shape[1]), np.zeros(n_out), np.zeros(n_out)
+    )
+    return SymBuffers(np.zeros(MAX_AFTER), np.zeros(NSLOT, np.int8), s)
+
+
+@njit(cache=True)
+def choose_sym_1ply(net, out_pos, n, b) -> int:
+    """:func:`~tdbook.learners.backgammon_symmetric.choose_1ply` of the :class:`SymNet` ``net`` with the
+    :class:`SymBuffers` ``b`` (the form a jitted match loop calls)."""
+    s = b.s
+    return choose_1ply(net.arch, net.W1, net.W2, net.bo, out_pos, n, b.scores, b.tmp, s.idx, s.val, s.g, s.z, s.p)
+
+
+@njit(cache=True)
+def value_2ply(net, after, tmp, rep, s) -> float:
     """Mean over the opponent's 21 rolls of the value to its mover of afterstate ``after`` once the opponent has
-    played its best 1-ply reply (points won when ``after`` bears off the last checker)."""
+    played its best 1-ply reply (points won when ``after`` bears off the last checker); ``net`` a :class:`SymNet`,
+    ``rep`` :class:`Replies`, ``s`` :class:`Scratch`."""
     if after[OFF] == 15:
         return float(win_multiplier(after))
     flip(after, tmp)  # the opponent on roll
     total = 0.0
     for r in range(21):
-        n2 = gen_afterstates(tmp, ROLLS[r, 0], ROLLS[r, 1], out2, mv2, ws2)
-        score_afterstates(arch, W1, W2, bo, out2, n2, scores2, tmp2, idx, val, g, z, p)
-        best = scores2[0]
+        n2 = gen_afterstates(tmp, ROLLS[r, 0], ROLLS[r, 1], rep.out2, rep.mv2, rep.ws2)
+        score_afterstates(
+            net.arch, net.W1, net.W2, net.bo, rep.out2, n2, rep.scores2, rep.tmp2, s.idx, s.val, s.g, s.z, s.p
+        )
+        best = rep.scores2[0]
         for j in range(1, n2):
-            if scores2[j] > best:
-                best = scores2[j]
+            if rep.scores2[j] > best:
+                best = rep.scores2[j]
         total -= ROLL_WEIGHTS[r] * best
     return total / 36.0
 
 
 @njit(cache=True)
-def choose_2ply(
-    arch, W1, W2, bo, out_pos, n, keep, scores, order, tmp, out2, mv2, ws2, scores2, tmp2, idx, val, g, z, p
-) -> int:
+def choose_2ply(net, out_pos, n, keep, scores, order, tmp, rep, s) -> int:
     """The 2-ply choice among ``out_pos[:n]``: the ``keep`` best by 1-ply score re-valued by :func:`value_2ply`
     (first of equals)."""
     if n <= 1:
         return 0
-    score_afterstates(arch, W1, W2, bo, out_pos, n, scores, tmp, idx, val, g, z, p)
+    score_afterstates(net.arch, net.W1, net.W2, net.bo, out_pos, n, scores, tmp, s.idx, s.val, s.g, s.z, s.p)
     m = best_first(scores, n, keep, order)
     best = order[0]
     bv = -1e300
     for a in range(m):
         j = order[a]
-        v = value_2ply(arch, W1, W2, bo, out_pos[j], tmp, out2, mv2, ws2, scores2, tmp2, idx, val, g, z, p)
+        v = value_2ply(net, out_pos[j], tmp, rep, s)
         if v > bv:
             bv = v
             best = j
@@ -77,39 +144,31 @@ class SymNetPlayer:
         self._table = model.table
         if plies == 2:
             self._order = np.zeros(MAX_AFTER, np.int64)
-            self._out2 = np.zeros((MAX_AFTER, NSLOT), np.int8)
-            self._mv2 = np.full((MAX_AFTER, 8), -1, np.int8)
-            self._ws2 = np.zeros(WS_SIZE, np.int64)
-            self._scores2 = np.zeros(MAX_AFTER)
-            self._tmp2 = np.zeros(NSLOT, np.int8)
+            self._replies = Replies(
+                np.zeros((MAX_AFTER, NSLOT), np.int8),
+                np.full((MAX_AFTER, 8), -1, np.int8),
+                np.zeros(WS_SIZE, np.int64),
+                np.zeros(MAX_AFTER),
+                np.zeros(NSLOT, np.int8),
+            )
 
     def choose(self, pos, d1, d2, after) -> int:
         idx, val, g, z, p = self._scratch
         m = self.model
         after = np.asarray(after, np.int8)
         if self.plies == 2:
+            net = SymNet(m.code, m.W1, m.W2, self._table)
             return int(
                 choose_2ply(
-                    m.code,
-                    m.W1,
-                    m.W2,
-                    self._table,
+                    net,
                     after,
                     len(after),
                     self.keep,
                     self._scores,
                     self._order,
                     self._tmp,
-                    self._out2,
-                    self._mv2,
-                    self._ws2,
-                    self._scores2,
-                    self._tmp2,
-                    idx,
-                    val,
-                    g,
-                    z,
-                    p,
+                    self._replies,
+                    Scratch(idx, val, g, z, p),
                 )
             )
         return int(
