@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from tdbook.experiments.backgammon_match import play_pairs, run_match
+from tdbook.experiments.backgammon.match import play_pairs, run_match
 from tdbook.games import backgammon as bg
 from tdbook.players.backgammon import KIND_PUBEVAL, KIND_RANDOM, GnubgPlayer, PubevalPlayer, load_pubeval_weights
 
@@ -32,7 +32,7 @@ def games_per_s(kind: int, w: np.ndarray, pairs: int) -> tuple[float, float]:
 
 
 def movegen_per_s(n_games: int = 20) -> float:
-    from tdbook.experiments.backgammon_match import sample_positions
+    from tdbook.experiments.backgammon.match import sample_positions
 
     P, D = sample_positions(n_games, seed=3)
     b = bg.make_buffers()

@@ -15,7 +15,7 @@ import time
 
 import numba
 
-from tdbook.experiments.checkers_ladder import book_models, held_out_sample
+from tdbook.experiments.checkers.ladder import book_models, held_out_sample
 from tdbook.games.checkers import ballots
 from tdbook.games.checkers_bitboard import START, perft
 from tdbook.learners.checkers_polynomial import SAMUEL_42_GAMES

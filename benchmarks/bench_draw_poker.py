@@ -12,8 +12,8 @@ import time
 import numba
 import numpy as np
 
-from tdbook.experiments.draw_poker_matches import match, proficiency
-from tdbook.experiments.draw_poker_training import train_explicit, train_implicit
+from tdbook.experiments.draw_poker.matches import match, proficiency
+from tdbook.experiments.draw_poker.training import train_explicit, train_implicit
 from tdbook.games import draw_poker as dp
 from tdbook.learners.draw_poker_heuristics import built_in
 from tdbook.players.draw_poker import equity_player, experienced, program_player

@@ -12,8 +12,8 @@ import time
 
 import numba
 
-from tdbook.experiments.kenju_play import match, train
-from tdbook.experiments.kenju_ram import system1_run
+from tdbook.experiments.kenju.play import match, train
+from tdbook.experiments.kenju.ram import system1_run
 from tdbook.players.kenju import FIG_4_7, learner, max_player, null_player
 
 

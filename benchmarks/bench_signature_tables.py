@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import argparse
 
-from tdbook.experiments.signature_tables import archive_speed, speeds
-from tdbook.experiments.signature_tables_master import fit_models, master
+from tdbook.experiments.checkers.signature_tables import archive_speed, speeds
+from tdbook.experiments.checkers.signature_tables_master import fit_models, master
 
 
 def main() -> None:

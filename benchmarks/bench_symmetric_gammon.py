@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from tdbook.experiments.backgammon_symmetric_rivals import RIVALS, new_rival, train_chunk
+from tdbook.experiments.backgammon.symmetric_gammon_rivals import RIVALS, new_rival, train_chunk
 from tdbook.learners.backgammon_symmetric import INPUTS
 
 

@@ -11,7 +11,7 @@ import time
 
 import numba
 
-from tdbook.experiments.tictactoe_table_training import Training, train
+from tdbook.experiments.tictactoe.table_training import Training, train
 from tdbook.learners.tictactoe_table import empty_table
 from tdbook.players.tictactoe import match, perfect_player, random_player, table_player
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numba
 
-from tdbook.experiments.tictactoe_net_training import Training, train
+from tdbook.experiments.tictactoe.net_training import Training, train
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_td_net import bench as bench_steps  # noqa: E402  (the shared net's own step benchmark)

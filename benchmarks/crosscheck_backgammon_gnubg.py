@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from tdbook.experiments.backgammon_match import positions_from_games
+from tdbook.experiments.backgammon.match import positions_from_games
 from tdbook.games.backgammon_gnubg import crosscheck_all
 
 

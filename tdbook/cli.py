@@ -92,11 +92,11 @@ def _parser() -> argparse.ArgumentParser:
 
 #: ``python -m tdbook train GAME …`` → ``module:function(argv) -> exit code``
 TRAINERS: dict[str, str] = {
-    "backgammon": "tdbook.experiments.backgammon_cli:train_main",
-    "checkers": "tdbook.experiments.checkers_cli:train_main",
-    "signature-book": "tdbook.experiments.signature_tables_book:make_main",
-    "symmetric-gammon": "tdbook.experiments.backgammon_symmetric_cli:train_main",
-    "tictactoe-net": "tdbook.experiments.tictactoe_net_perfect:train_main",
+    "backgammon": "tdbook.experiments.backgammon.cli:train_main",
+    "checkers": "tdbook.experiments.checkers.cli:train_main",
+    "signature-book": "tdbook.experiments.checkers.signature_tables_book:make_main",
+    "symmetric-gammon": "tdbook.experiments.backgammon.symmetric_gammon_cli:train_main",
+    "tictactoe-net": "tdbook.experiments.tictactoe.net_perfect:train_main",
 }
 
 

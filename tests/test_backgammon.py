@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tdbook.experiments.backgammon_match import play_pairs, record_game, run_match, sample_positions
+from tdbook.experiments.backgammon.match import play_pairs, record_game, run_match, sample_positions
 from tdbook.games import backgammon as bg
 from tdbook.games.backgammon_encoding import encode_dense, encode_tesauro, pubeval_inputs, sparse_buffers, swap_sides
 from tdbook.games.base import Game, IllegalMove

@@ -17,9 +17,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tdbook.experiments.backgammon_cli import INTERRUPTED, train_main
-from tdbook.experiments.backgammon_spec import TrainSpec
-from tdbook.experiments.backgammon_training import train
+from tdbook.experiments.backgammon.cli import INTERRUPTED, train_main
+from tdbook.experiments.backgammon.spec import TrainSpec
+from tdbook.experiments.backgammon.training import train
 from tdbook.learners.backgammon_net import TDGammon
 
 ROOT = Path(__file__).resolve().parents[1]

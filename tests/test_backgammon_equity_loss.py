@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from tdbook.core.rng import seed_state
-from tdbook.experiments.backgammon_equity_loss import CLASSES, JudgedPlayer, equity_losses, judged_scores
-from tdbook.experiments.backgammon_match import REPORT_BASE, play_python_game
+from tdbook.experiments.backgammon.equity_loss import CLASSES, JudgedPlayer, equity_losses, judged_scores
+from tdbook.experiments.backgammon.match import REPORT_BASE, play_python_game
 from tdbook.games import backgammon as bg
 from tdbook.learners.backgammon_symmetric import SymmetricGammon
 from tdbook.players.backgammon import GnubgPlayer, RandomPlayer

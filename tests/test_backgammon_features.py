@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tdbook.experiments.backgammon_match import sample_positions
+from tdbook.experiments.backgammon.match import sample_positions
 from tdbook.games import backgammon as bg
 from tdbook.games.backgammon_features import (
     FEATURE_NAMES,

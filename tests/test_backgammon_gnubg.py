@@ -13,7 +13,7 @@ import gnubg  # noqa: F401  pinned dependency: a broken install must fail here, 
 import numpy as np
 import pytest
 
-from tdbook.experiments.backgammon_match import positions_from_games, run_match, sample_positions  # noqa: E402
+from tdbook.experiments.backgammon.match import positions_from_games, run_match, sample_positions  # noqa: E402
 from tdbook.games import backgammon as bg  # noqa: E402
 from tdbook.games.backgammon_gnubg import crosscheck, equity, from_gnubg, gnubg_moves, to_gnubg  # noqa: E402
 from tdbook.players.backgammon import KIND_PUBEVAL, KIND_RANDOM, GnubgPlayer, PubevalPlayer, load_pubeval_weights  # noqa: E402

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tdbook.core.rng import make_state
-from tdbook.experiments.backgammon_match import play_pairs, run_match
+from tdbook.experiments.backgammon.match import play_pairs, run_match
 from tdbook.games import backgammon as bg
 from tdbook.games.backgammon_encoding import encode_dense
 from tdbook.learners import td_net

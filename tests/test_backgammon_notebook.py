@@ -10,11 +10,13 @@ matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from tdbook.experiments import backgammon_analysis as analysis  # noqa: E402
-from tdbook.experiments import backgammon_curves as curves  # noqa: E402
-from tdbook.experiments import backgammon_notebook as nb08  # noqa: E402
-from tdbook.experiments.backgammon_match import make_opponent, paired_difference, run_match  # noqa: E402
-from tdbook.experiments.backgammon_spec import CurvePoint  # noqa: E402
+from tdbook.experiments.backgammon import (
+    analysis,  # noqa: E402
+    curves,  # noqa: E402
+)
+from tdbook.experiments.backgammon import td_gammon as nb08  # noqa: E402
+from tdbook.experiments.backgammon.match import make_opponent, paired_difference, run_match  # noqa: E402
+from tdbook.experiments.backgammon.spec import CurvePoint  # noqa: E402
 from tdbook.games import backgammon as bg  # noqa: E402
 from tdbook.learners.backgammon_net import TDGammon  # noqa: E402
 from tdbook.players.backgammon import PubevalPlayer, RandomPlayer  # noqa: E402

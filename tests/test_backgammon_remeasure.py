@@ -3,8 +3,8 @@ tables give it, and the panel refuses bad settings with one sentence before anyt
 
 import pytest
 
-from tdbook.experiments import backgammon_remeasure as remeasure
-from tdbook.experiments.backgammon_symmetric import SHIPPED, SHIPPED_EXTRA
+from tdbook.experiments.backgammon import remeasure
+from tdbook.experiments.backgammon.symmetric_gammon import SHIPPED, SHIPPED_EXTRA
 
 
 def test_every_shipped_net_is_offered_by_its_label_and_plays():

@@ -10,12 +10,12 @@ import pytest
 
 from tdbook import claims
 from tdbook.core.storage import read_sidecar, write_sidecar
-from tdbook.experiments import backgammon_ladder as ladder08
-from tdbook.experiments import backgammon_notebook as nb08
-from tdbook.experiments import backgammon_strength as bs
-from tdbook.experiments.backgammon_match import REPORT_BASE, evaluate, ladder, selection_seed
-from tdbook.experiments.backgammon_shipped import Shipped
-from tdbook.experiments.backgammon_spec import CurvePoint
+from tdbook.experiments.backgammon import ladder as ladder08
+from tdbook.experiments.backgammon import strength as bs
+from tdbook.experiments.backgammon import td_gammon as nb08
+from tdbook.experiments.backgammon.match import REPORT_BASE, evaluate, ladder, selection_seed
+from tdbook.experiments.backgammon.shipped import Shipped
+from tdbook.experiments.backgammon.spec import CurvePoint
 from tdbook.learners.backgammon_net import TDGammon
 
 
@@ -45,7 +45,7 @@ def test_one_command_writes_the_figure_into_the_sidecar(tmp_path, capsys):
     side = read_sidecar(p)
     s = side["strength"]
     assert side["command"] == "made by a test"  # the rest of the sidecar is kept
-    assert s["command"] == "python -m tdbook.experiments.backgammon_strength " + " ".join([*argv, "--no-progress"])
+    assert s["command"] == "python -m tdbook.experiments.backgammon.strength " + " ".join([*argv, "--no-progress"])
     assert s["seed"] == REPORT_BASE and "tdbook" in s["code_version"]
     assert list(s["vs"]) == ["pubeval", "gnubg-beginner", "gnubg-intermediate", "gnubg-advanced", "gnubg-expert"]
     assert list(s["vs_2ply"]) == ["pubeval", "gnubg-expert"]
@@ -69,7 +69,7 @@ def test_one_command_writes_the_figure_into_the_sidecar(tmp_path, capsys):
 
 
 def test_notebook_09_nets_are_measured_at_1_and_2_ply_by_the_same_command(tmp_path, capsys):
-    from tdbook.experiments.backgammon_match import make_opponent, run_match
+    from tdbook.experiments.backgammon.match import make_opponent, run_match
     from tdbook.learners.backgammon_symmetric import SymmetricGammon
     from tdbook.players.backgammon_symmetric import SymNetPlayer
 
@@ -143,15 +143,15 @@ def test_bad_requests_are_refused_before_measuring(tmp_path, capsys):
     assert "missing" in capsys.readouterr().err
     assert json.loads((tmp_path / "net3.json").read_text()) == before
     assert bs.StrengthPlan(10, 2, 0, 4).command(["a.npz"]) == (
-        "python -m tdbook.experiments.backgammon_strength a.npz --pubeval-pairs 10 --gnubg-pairs 2 "
+        "python -m tdbook.experiments.backgammon.strength a.npz --pubeval-pairs 10 --gnubg-pairs 2 "
         "--worldclass-pairs 0 --two-ply-pairs 4"
     )
 
 
 def test_the_selection_match_is_written_into_the_sidecar_on_the_selection_seed(tmp_path, capsys):
-    from tdbook.experiments import backgammon_selection as sel
-    from tdbook.experiments.backgammon_match import SELECTION_SEED
-    from tdbook.experiments.backgammon_symmetric_rivals import vs_pubeval
+    from tdbook.experiments.backgammon import selection as sel
+    from tdbook.experiments.backgammon.match import SELECTION_SEED
+    from tdbook.experiments.backgammon.symmetric_gammon_rivals import vs_pubeval
     from tdbook.learners.backgammon_symmetric import SymmetricGammon
 
     m = SymmetricGammon.new("free", hidden=4, seed=3, inputs="expanded")
@@ -161,7 +161,7 @@ def test_the_selection_match_is_written_into_the_sidecar_on_the_selection_seed(t
     side = read_sidecar(p)
     s = side["selection"]
     assert side["command"] == "made by a test"  # the rest of the sidecar is kept
-    assert s["command"] == f"python -m tdbook.experiments.backgammon_selection {p} --pairs 15 --no-progress"
+    assert s["command"] == f"python -m tdbook.experiments.backgammon.selection {p} --pairs 15 --no-progress"
     assert s["seed"] == SELECTION_SEED < REPORT_BASE and s["pairs"] == 15
     # the figure is the trainers' pubeval match, longer: its first pairs are that match's pairs
     assert s["vs_pubeval"] == vs_pubeval(m, 15, seed=SELECTION_SEED).to_dict()
@@ -230,7 +230,7 @@ def test_notebook_09_aims_read_the_best_shipped_net_with_the_aim_plan(monkeypatc
     """The shipped nets of notebook 09 each carry a ladder; the aims read the best one's, which must have been
     measured with :data:`AIM_PLAN` (a smaller plan is refused, naming the command that fixes it); every claim
     the strength section writes is in the claims data and has the form its value needs."""
-    from tdbook.experiments import backgammon_symmetric as sx
+    from tdbook.experiments.backgammon import symmetric_gammon as sx
 
     files = {**sx.SHIPPED, **sx.SHIPPED_EXTRA}
     assert set(files) <= set(sx.LABELS)
@@ -260,8 +260,8 @@ def test_notebook_09_aims_read_the_best_shipped_net_with_the_aim_plan(monkeypatc
 def test_vs_pubeval_of_a_symmetric_net_is_the_python_loop_of_its_player(arch):
     """The jitted match loop's symmetric-net seat (``KIND_SYM``) plays the games the Python loop plays with
     :class:`~tdbook.players.backgammon_symmetric.SymNetPlayer`: the same points, pair by pair, on both seeds."""
-    from tdbook.experiments.backgammon_match import run_match
-    from tdbook.experiments.backgammon_symmetric_rivals import vs_pubeval
+    from tdbook.experiments.backgammon.match import run_match
+    from tdbook.experiments.backgammon.symmetric_gammon_rivals import vs_pubeval
     from tdbook.learners.backgammon_symmetric import SymmetricGammon
     from tdbook.players.backgammon import PubevalPlayer
     from tdbook.players.backgammon_symmetric import SymNetPlayer

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tdbook.experiments.backgammon_match import sample_positions
+from tdbook.experiments.backgammon.match import sample_positions
 from tdbook.games import backgammon as bg
 from tdbook.learners import backgammon_symmetric as sym
 from tdbook.learners.backgammon_symmetric import SymmetricGammon
@@ -293,7 +293,7 @@ def test_difference_encoding_is_the_blocks_difference():
 
 
 def test_cli_resumes_to_the_uninterrupted_weights_and_refuses_bad_files(tmp_path, capsys):
-    from tdbook.experiments.backgammon_symmetric_cli import train_main
+    from tdbook.experiments.backgammon.symmetric_gammon_cli import train_main
 
     base = ["--arch", "symmetric", "--hidden", "6", "--checkpoint-every", "50", "--pubeval-pairs", "5", "--no-progress"]
     one = tmp_path / "one.npz"
@@ -322,7 +322,7 @@ def test_cli_resumes_to_the_uninterrupted_weights_and_refuses_bad_files(tmp_path
 def test_cli_anneals_in_a_third_stage_and_resumes_a_run_before_it(tmp_path, capsys):
     """The annealed third stage: a checkpoint of the two-stage run resumes into it (its games are the same
     games), equals the run that had the third stage from the start, and a checkpoint past its start is refused."""
-    from tdbook.experiments.backgammon_symmetric_cli import train_main
+    from tdbook.experiments.backgammon.symmetric_gammon_cli import train_main
 
     base = ["--arch", "free", "--hidden", "5", "--checkpoint-every", "40", "--pubeval-pairs", "5", "--no-progress"]
     two = [*base, "--alpha-late", "0.05", "--late-after", "40"]
@@ -350,7 +350,7 @@ def test_cli_anneals_in_a_third_stage_and_resumes_a_run_before_it(tmp_path, caps
 def test_cli_warm_start_widens_a_trained_net_carries_on_its_games_and_resumes(tmp_path, capsys):
     """--warm-start: the widened net starts at the file's game count on the same dice streams, a checkpoint of
     the run resumes it to the uninterrupted weights, and a file of another run is refused, naming what differs."""
-    from tdbook.experiments.backgammon_symmetric_cli import train_main
+    from tdbook.experiments.backgammon.symmetric_gammon_cli import train_main
 
     base = ["--arch", "free", "--hidden", "5", "--checkpoint-every", "30", "--pubeval-pairs", "5", "--no-progress"]
     warm = tmp_path / "warm.npz"
@@ -409,7 +409,7 @@ def test_cli_warm_start_widens_a_trained_net_carries_on_its_games_and_resumes(tm
 def test_cli_backgammon_outputs_from_scratch_and_by_warm_start(tmp_path, capsys):
     """--backgammon-outputs: a 5-output free net from scratch, or a 3-output net warm-started into one (its spec
     says so); refused for the symmetric archs and for a warm start that would drop a net's backgammon outputs."""
-    from tdbook.experiments.backgammon_symmetric_cli import train_main
+    from tdbook.experiments.backgammon.symmetric_gammon_cli import train_main
 
     base = ["--arch", "free", "--hidden", "5", "--checkpoint-every", "30", "--pubeval-pairs", "5", "--no-progress"]
     fresh = tmp_path / "fresh.npz"
@@ -437,7 +437,7 @@ def test_cli_bearoff_and_positional_warm_start_resume_to_the_uninterrupted_weigh
     """--bearoff with a warm start widened to the positional inputs: resumed equals from scratch, equals the same
     games by hand, snapshots are kept along the way (without changing the run), and a table net's file is refused
     by a run without the table."""
-    from tdbook.experiments.backgammon_symmetric_cli import train_main
+    from tdbook.experiments.backgammon.symmetric_gammon_cli import train_main
 
     base = ["--arch", "free", "--hidden", "4", "--checkpoint-every", "20", "--pubeval-pairs", "5", "--no-progress"]
     warm = tmp_path / "warm.npz"
@@ -476,7 +476,7 @@ def test_cli_bearoff_and_positional_warm_start_resume_to_the_uninterrupted_weigh
 def test_free_parameters_are_counted_by_behaviour_and_a_wrong_node_would_show():
     """§13–§14 counted on nets: M − 1 for the P(win) node, M + 1 for the biased gammon node of (a), M − 1 for the
     naive gammon node of (b); a free net's nodes (bias and weights all free) give M + 1, so the count can fail."""
-    from tdbook.experiments.backgammon_symmetric import free_parameters, trained_outputs
+    from tdbook.experiments.backgammon.symmetric_gammon import free_parameters, trained_outputs
 
     positions = np.array(POSITIONS[:40])
     m = 7

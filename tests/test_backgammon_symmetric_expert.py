@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from tdbook.core.storage import read_sidecar
-from tdbook.experiments import backgammon_symmetric as sx
-from tdbook.experiments import backgammon_symmetric_expert as ex
-from tdbook.experiments import backgammon_symmetric_rivals as rivals
-from tdbook.experiments.backgammon_symmetric_cli import train_main
+from tdbook.experiments.backgammon import symmetric_gammon as sx
+from tdbook.experiments.backgammon import symmetric_gammon_expert as ex
+from tdbook.experiments.backgammon import symmetric_gammon_rivals as rivals
+from tdbook.experiments.backgammon.symmetric_gammon_cli import train_main
 from tdbook.learners.backgammon_symmetric import SymmetricGammon
 
 
@@ -28,7 +28,7 @@ def test_the_learning_curve_measures_parent_snapshots_and_net_on_the_selection_s
     args = [str(net), "--snapshots", snaps[0], "--pubeval-pairs", "4", "--gnubg-pairs", "1", "--no-progress"]
     assert ex.main(args) == 0
     curve = read_sidecar(net)["curve"]
-    assert curve["command"] == f"python -m tdbook.experiments.backgammon_symmetric_expert {' '.join(args)}"
+    assert curve["command"] == f"python -m tdbook.experiments.backgammon.symmetric_gammon_expert {' '.join(args)}"
     assert [p["games"] for p in curve["points"]] == [1000, 2000, 3000]
     assert curve["points"][1]["vs_pubeval"]["games"] == 8 and curve["points"][1]["vs_gnubg_expert"]["games"] == 2
     direct = rivals.vs_pubeval(SymmetricGammon.load(snaps[0]), 4, seed=ex.SELECTION_SEED)

@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 
 from tdbook.core.storage import read_sidecar
-from tdbook.experiments.backgammon_cli import train_main
-from tdbook.experiments.backgammon_shipped import Shipped, retrain
-from tdbook.experiments.backgammon_spec import TrainSpec
-from tdbook.experiments.backgammon_training import Schedule, train
+from tdbook.experiments.backgammon.cli import train_main
+from tdbook.experiments.backgammon.shipped import Shipped, retrain
+from tdbook.experiments.backgammon.spec import TrainSpec
+from tdbook.experiments.backgammon.training import Schedule, train
 from tdbook.learners.backgammon_net import TDGammon
 
 ROOT = Path(__file__).resolve().parents[1]

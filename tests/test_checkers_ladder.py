@@ -1,4 +1,4 @@
-"""The checkers ladder (tdbook.experiments.checkers_ladder): signature tables evaluated by the one search kernel
+"""The checkers ladder (tdbook.experiments.checkers.ladder): signature tables evaluated by the one search kernel
 (a tables player with no weight on the tables is material α-β; at one ply it picks the move the tables rate
 best), many positions chosen in one kernel call as choose() would, book agreement clustered by game, a small
 round robin played, written, read back, replayed and rated, and a newcomer placed on its scale."""
@@ -11,7 +11,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from tdbook.experiments import checkers_ladder as cl
+from tdbook.experiments.checkers import ladder as cl
 from tdbook.games.checkers import Checkers, moves_of
 from tdbook.games.checkers_bitboard import credit
 from tdbook.games.checkers_book import split_games

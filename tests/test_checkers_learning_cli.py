@@ -1,4 +1,4 @@
-"""``python -m tdbook train checkers`` (tdbook.experiments.checkers_cli): weights and a sidecar with the exact
+"""``python -m tdbook train checkers`` (tdbook.experiments.checkers.cli): weights and a sidecar with the exact
 command; a shipped data/ file is never overwritten without --force (checked before training); a corrupt weights
 file is refused by name; with TDBOOK_FULL_CHECKS=1, a real process killed mid-run and started again with the same
 command ends with the same weights as an uninterrupted run."""
@@ -15,8 +15,8 @@ import time
 import numpy as np
 import pytest
 
-from tdbook.experiments import checkers_training as tr
-from tdbook.experiments.checkers_cli import train_main
+from tdbook.experiments.checkers import training as tr
+from tdbook.experiments.checkers.cli import train_main
 from tdbook.learners.checkers_polynomial import N_TERMS
 
 FULL = os.environ.get("TDBOOK_FULL_CHECKS") == "1"

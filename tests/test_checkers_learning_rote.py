@@ -1,4 +1,4 @@
-"""Samuel's rote learning (Powell (2000) §3.3; tdbook.learners.checkers_rote, tdbook.experiments.checkers_rote): the
+"""Samuel's rote learning (Powell (2000) §3.3; tdbook.learners.checkers_rote, tdbook.experiments.checkers.rote): the
 store's standardized keys, ageing, forgetting and culling, the two reuse rules, the discount by ply, the search
 reading the store at its frontier, and the rote program's self-play."""
 
@@ -95,7 +95,7 @@ def test_the_search_uses_a_stored_frontier_board_discounted_by_its_ply():
 
 
 def test_rote_self_play_stores_boards_and_counts_by_phase():
-    from tdbook.experiments.checkers_rote import RoteRun, rote_player, train
+    from tdbook.experiments.checkers.rote import RoteRun, rote_player, train
 
     t = train(RoteRun(RoteSpec(merge_every=20)), 6, progress=False)
     assert t.size[-1] == len(t.store) and np.all(np.diff(t.size) >= 0) and t.size[0] > 0

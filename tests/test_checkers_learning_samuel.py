@@ -1,5 +1,5 @@
 """Samuel's learning by generalization (Powell (2000) §3.3 eq. 3.1–3.2; tdbook.learners.checkers_generalization,
-tdbook.experiments.checkers_samuel): eq. 3.2's running correction and its N schedule, the coefficients made from
+tdbook.experiments.checkers.samuel): eq. 3.2's running correction and its N schedule, the coefficients made from
 the correlation coefficients, the dead zone and the weightings, the second series' selective updates in both
 readings, the term tally in both readings and the replacement queue; the Alpha/Beta protocol; training that
 resumes after a kill to the same weights, and a corrupt or foreign checkpoint refused by name."""
@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tdbook.experiments import checkers_training as tr
-from tdbook.experiments.checkers_samuel import AlphaBeta, SamuelRun, initial_polynomial, signed_powers
+from tdbook.experiments.checkers import training as tr
+from tdbook.experiments.checkers.samuel import AlphaBeta, SamuelRun, initial_polynomial, signed_powers
 from tdbook.learners.checkers_generalization import (
     N_SAMUEL,
     SAMUEL_TERMS,
@@ -188,7 +188,7 @@ def test_settings_are_validated():
 
 
 def test_the_credit_assignment_fix_keeps_the_anchor_until_delta_reaches_the_minimum():
-    from tdbook.experiments.checkers_samuel import N_COUNTERS, _static_for_mover, learn_cycle
+    from tdbook.experiments.checkers.samuel import N_COUNTERS, _static_for_mover, learn_cycle
     from tdbook.games.checkers import Checkers
     from tdbook.games.checkers_features import N_PARAMS, scratch
     from tdbook.players.checkers_search import search_spec
@@ -230,7 +230,7 @@ def test_without_the_kick_start_black_marks_never_zero_the_leader():
 
 
 def test_book_games_follow_training_games_only_deterministically_and_resume(tmp_path):
-    from tdbook.experiments.checkers_book_learning import BookGames, BookRun
+    from tdbook.experiments.checkers.book_learning import BookGames, BookRun
     from tdbook.games.checkers_book import split_games
 
     spec = BookRun(seed=3)

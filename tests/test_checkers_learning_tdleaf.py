@@ -1,4 +1,4 @@
-"""TD-Leaf(λ) on Samuel's terms (tdbook.learners.checkers_tdleaf, tdbook.experiments.checkers_tdleaf): the λ-return
+"""TD-Leaf(λ) on Samuel's terms (tdbook.learners.checkers_tdleaf, tdbook.experiments.checkers.tdleaf): the λ-return
 step against its definition, the leaf's score recomputed equals the search's backed-up value, exact resume."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tdbook.experiments import checkers_training as tr
-from tdbook.experiments.checkers_tdleaf import TDLeaf, TDLeafRun
+from tdbook.experiments.checkers import training as tr
+from tdbook.experiments.checkers.tdleaf import TDLeaf, TDLeafRun
 from tdbook.games.checkers import Checkers
 from tdbook.games.checkers_features import ALL_PARAMS, N_PARAMS, scratch
 from tdbook.learners.checkers_generalization import N_SAMUEL, SAMUEL_TERMS

@@ -1,4 +1,4 @@
-"""The study of Samuel's learner (tdbook.experiments.checkers_samuel_study): the configurations are one change each
+"""The study of Samuel's learner (tdbook.experiments.checkers.samuel_study): the configurations are one change each
 from the second series; snapshot ratings against fixed anchors, the χ² of "erratic", the Bonferroni count of "worse
 with time", the ablations' seed-by-seed effects, checked on data built to give known answers; and a tiny study played
 end to end, written and read back."""
@@ -10,8 +10,8 @@ from dataclasses import asdict
 import numpy as np
 import pytest
 
-from tdbook.experiments import checkers_samuel_study as ss
-from tdbook.experiments.ratings import Ratings
+from tdbook.experiments.checkers import samuel_study as ss
+from tdbook.experiments.common.ratings import Ratings
 
 
 def test_every_ablation_is_one_change_from_the_second_series():
@@ -117,7 +117,7 @@ def test_the_spec_is_validated():
 
 
 def test_a_tiny_study_plays_writes_and_reads(tmp_path):
-    from tdbook.experiments.checkers_ladder import Context, LadderSpec, players_of
+    from tdbook.experiments.checkers.ladder import Context, LadderSpec, players_of
 
     spec = ss.StudySpec(games=2, seeds=2, snapshots=(0, 2), ballots=2, first_seeds=2, first_games=2,
                         configs=(ss.FIRST, ss.SECOND))  # fmt: skip

@@ -1,4 +1,4 @@
-"""Notebook 02's measurements of the board and the look-ahead (tdbook.experiments.checkers_board,
+"""Notebook 02's measurements of the board and the look-ahead (tdbook.experiments.checkers.board,
 checkers_lookahead) and the match protocol (checkers_match)."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tdbook.experiments import checkers_board as cb
-from tdbook.experiments import checkers_lookahead as cl
-from tdbook.experiments import checkers_match as cm
-from tdbook.experiments.checkers_notebook import (
+from tdbook.experiments.checkers import board as cb
+from tdbook.experiments.checkers import lookahead as cl
+from tdbook.experiments.checkers import match as cm
+from tdbook.experiments.checkers.samuel_checkers import (
     SHIPPED,
     centuries_log10,
     config,

@@ -315,7 +315,7 @@ def test_list_gives_each_notebook_its_claims_file_and_the_experiments_modules_it
         nbformat.v4.new_markdown_cell("from tdbook.experiments import not_code"),
         nbformat.v4.new_code_cell(
             "from tdbook import results\nfrom tdbook.experiments import kenju as k3, kenju_ram\n"
-            "from tdbook.experiments.backgammon_analysis import agreement\nfrom tdbook.experiments import kenju"
+            "from tdbook.experiments.backgammon.analysis import agreement\nfrom tdbook.experiments import kenju"
         ),
     ]
     p = tmp_path / "x.ipynb"

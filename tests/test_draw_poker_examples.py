@@ -8,8 +8,8 @@ import ast
 import numpy as np
 
 from tdbook import claims
-from tdbook.experiments import draw_poker_claims as dpc
-from tdbook.experiments import draw_poker_examples as ex
+from tdbook.experiments.draw_poker import claims as dpc
+from tdbook.experiments.draw_poker import examples as ex
 from tdbook.learners.draw_poker_heuristics import built_in
 
 NB = "04_waterman_poker"

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tdbook.core.rng import make_state
-from tdbook.experiments.draw_poker_matches import Protocol, match, proficiency
+from tdbook.experiments.draw_poker.matches import Protocol, match, proficiency
 from tdbook.games import draw_poker as dp
 from tdbook.learners.draw_poker_heuristics import C_CALL, C_SB, built_in, lisp, random_program
 from tdbook.learners.production_rules import RANDOM

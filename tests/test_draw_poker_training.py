@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from tdbook import claims
-from tdbook.experiments import draw_poker as poker
-from tdbook.experiments import draw_poker_claims as dpc
-from tdbook.experiments.draw_poker_training import (
+from tdbook.experiments.draw_poker import claims as dpc
+from tdbook.experiments.draw_poker import waterman_poker as poker
+from tdbook.experiments.draw_poker.training import (
     AgreementSpec,
     Bookkeeping,
     ExplicitSpec,

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from tdbook.experiments import kenju_ram as kr
+from tdbook.experiments.kenju import ram as kr
 from tdbook.games import kenju as K
 from tdbook.games import kenju_codes as C
 from tdbook.learners import ram_net as R

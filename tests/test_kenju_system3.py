@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from tdbook.claims import table
-from tdbook.experiments import kenju as k3
-from tdbook.experiments import kenju_play as kplay
-from tdbook.experiments import kenju_training as kt
+from tdbook.experiments.kenju import kenju as k3
+from tdbook.experiments.kenju import play as kplay
+from tdbook.experiments.kenju import training as kt
 from tdbook.games import kenju as K
 from tdbook.learners import kenju_line_table as L
 from tdbook.players import kenju as P
@@ -227,7 +227,7 @@ def test_each_value_map_is_one_claim_that_a_wrong_heuristic_fails(figure):
 
 
 def test_fig_4_24_reading_is_chosen_on_nodepatience_1_and_tested_on_4_and_9():
-    from tdbook.experiments import kenju_search as ks
+    from tdbook.experiments.kenju import search as ks
 
     def stats(reading, np1, np4):
         paths = {n: np.array(ks.FIG_4_24_PATHS[n], float) for n in ks.NODEPATIENCES}

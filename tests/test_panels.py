@@ -14,16 +14,16 @@ from html import unescape  # noqa: E402
 
 import pytest  # noqa: E402
 
-from tdbook.experiments import backgammon_notebook as nb08  # noqa: E402
-from tdbook.experiments import backgammon_remeasure as remeasure  # noqa: E402
-from tdbook.experiments import backgammon_symmetric as sx  # noqa: E402
-from tdbook.experiments import checkers_notebook as ck  # noqa: E402
-from tdbook.experiments import draw_poker as poker  # noqa: E402
-from tdbook.experiments import kenju_training as kt  # noqa: E402
-from tdbook.experiments import random_walk as rw  # noqa: E402
-from tdbook.experiments import signature_tables_panel as sigpanel  # noqa: E402
-from tdbook.experiments import tictactoe_net as ttt_net  # noqa: E402
-from tdbook.experiments import tictactoe_table as ttt_table  # noqa: E402
+from tdbook.experiments.backgammon import remeasure  # noqa: E402
+from tdbook.experiments.backgammon import symmetric_gammon as sx  # noqa: E402
+from tdbook.experiments.backgammon import td_gammon as nb08  # noqa: E402
+from tdbook.experiments.checkers import samuel_checkers as ck  # noqa: E402
+from tdbook.experiments.checkers import signature_tables_panel as sigpanel  # noqa: E402
+from tdbook.experiments.draw_poker import waterman_poker as poker  # noqa: E402
+from tdbook.experiments.kenju import training as kt  # noqa: E402
+from tdbook.experiments.random_walk import random_walk as rw  # noqa: E402
+from tdbook.experiments.tictactoe import tictactoe_td_net as ttt_net  # noqa: E402
+from tdbook.experiments.tictactoe import tictactoe_td_table as ttt_table  # noqa: E402
 from tdbook.plots import backgammon as bgplots  # noqa: E402
 from tdbook.plots import checkers_learning as lplots  # noqa: E402
 from tdbook.plots import draw_poker as poker_plots  # noqa: E402

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tdbook.experiments import random_walk as rw
-from tdbook.experiments import random_walk_appendix_c as appc
+from tdbook.experiments.random_walk import appendix_c as appc
+from tdbook.experiments.random_walk import random_walk as rw
 from tdbook.games.random_walk import (
     RandomWalk,
     parse_start,

@@ -1,4 +1,4 @@
-"""Bradley–Terry ratings with bootstrap intervals (tdbook.experiments.ratings): exact for two players, recovers
+"""Bradley–Terry ratings with bootstrap intervals (tdbook.experiments.common.ratings): exact for two players, recovers
 known strengths from simulated round robins, invariant to the order of the players, a newcomer's anchored
 rating, and bad input refused by name."""
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tdbook.experiments.ratings import ELO, bradley_terry, matrices, rate, rate_against
+from tdbook.experiments.common.ratings import ELO, bradley_terry, matrices, rate, rate_against
 
 
 def _simulate(theta, units=400, seed=0, draw=0.5):

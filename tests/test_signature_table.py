@@ -190,7 +190,7 @@ def test_equal_frequency_bins_balance():
 
 def test_xor_table_learns_linear_cannot():
     """A table over (x1, x2) learns preferred = x1 XOR x2; no linear sum of x1, x2 can rank it (C ≤ 0)."""
-    from tdbook.experiments.signature_tables import xor_check
+    from tdbook.experiments.checkers.signature_tables import xor_check
 
     r = xor_check(300, seed=1)
     assert r["table"] > 0.6

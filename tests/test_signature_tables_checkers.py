@@ -11,7 +11,7 @@ import zipfile
 import numpy as np
 import pytest
 
-from tdbook.experiments.signature_tables_book import BookSpec, load_book, save_book, teach
+from tdbook.experiments.checkers.signature_tables_book import BookSpec, load_book, save_book, teach
 from tdbook.games.checkers import Checkers, CheckersState, ballots, moves_of
 from tdbook.learners.book_learning import alternatives, preferred_mask
 from tdbook.learners.checkers_polynomial import TERMS, Polynomial, Scorer
@@ -192,7 +192,7 @@ def _negamax(s: CheckersState, parent: CheckersState, ply: int, depth: int, w: n
 
 @pytest.mark.parametrize("depth", [1, 2, 3])
 def test_alpha_beta_equals_negamax(depth):
-    from tdbook.experiments.signature_tables_play import TablePlayer
+    from tdbook.experiments.checkers.signature_tables_play import TablePlayer
 
     w = np.random.default_rng(depth).normal(size=N_TERMS)
     p = TablePlayer("poly", 0.1, depth, w=w, shift=0.25)
@@ -207,7 +207,7 @@ def test_alpha_beta_equals_negamax(depth):
 def test_teach_session_counts_the_chosen_move():
     """'Teach it': the chosen move's first-level cells gain one A (and a D for every other move sharing the cell),
     the tables' totals grow by one A and k D per table."""
-    from tdbook.experiments.signature_tables_panel import TeachSession
+    from tdbook.experiments.checkers.signature_tables_panel import TeachSession
 
     s = TeachSession(train_positions=200, seed=0, train_games=40, held_games=5)
     moves = s.moves()
@@ -230,7 +230,7 @@ def test_a_teach_counts_each_move_in_the_root_entry_it_then_reaches():
     """Samuel's counting, level by level as in training: after a teach every root entry the position's moves
     reach holds one more A per taught move and one more D per other move reaching it, and nothing else changed
     (counting all levels in one pass let the root count entries the moves no longer reach)."""
-    from tdbook.experiments.signature_tables_panel import TeachSession
+    from tdbook.experiments.checkers.signature_tables_panel import TeachSession
 
     s = TeachSession(train_positions=200, seed=0, train_games=40, held_games=5)
     st = s.ct.tables
@@ -251,7 +251,7 @@ def test_a_teach_counts_each_move_in_the_root_entry_it_then_reaches():
 def test_taught_again_and_again_the_move_rises_above_the_others():
     """The taught move climbs relative to the untaught ones: taught repeatedly, the tables' worst move in a
     position becomes their best (a teach that did not count A for it, or D for the others, never gets there)."""
-    from tdbook.experiments.signature_tables_panel import TeachSession
+    from tdbook.experiments.checkers.signature_tables_panel import TeachSession
 
     s = TeachSession(train_positions=200, seed=0, train_games=40, held_games=5)
     for i in _teach_positions(s, 6):
@@ -296,7 +296,7 @@ def test_teach_widget_teaches_on_click():
 
 
 def _small_models():
-    from tdbook.experiments.signature_tables_master import fit_models, master
+    from tdbook.experiments.checkers.signature_tables_master import fit_models, master
 
     train, _ = master(40, 5)
     return fit_models(train, 0), train
@@ -305,7 +305,7 @@ def _small_models():
 def test_a_kernel_game_is_the_same_game_move_by_move():
     """:func:`play_game` (a whole game in one kernel call) plays exactly the moves the two players choose one
     at a time on the façade, to the same result."""
-    from tdbook.experiments.signature_tables_play import players
+    from tdbook.experiments.checkers.signature_tables_play import players
 
     models, train = _small_models()
     pl = players(models, train, 0.5, 2)
@@ -322,7 +322,7 @@ def test_a_kernel_game_is_the_same_game_move_by_move():
 
 
 def test_a_player_against_itself_scores_one_half_on_every_ballot():
-    from tdbook.experiments.signature_tables_play import players, pooled, round_robin
+    from tdbook.experiments.checkers.signature_tables_play import players, pooled, round_robin
 
     models, train = _small_models()
     pl = players(models, train, 0.5, 1)
@@ -336,7 +336,7 @@ def test_a_player_against_itself_scores_one_half_on_every_ballot():
 
 def test_shipped_models_round_trip_and_refusals(tmp_path, monkeypatch):
     from tdbook.core.storage import atomic_write_bytes, write_sidecar
-    from tdbook.experiments import signature_tables_play as play
+    from tdbook.experiments.checkers import signature_tables_play as play
 
     models, train = _small_models()
     p = tmp_path / play.MODELS_FILE
@@ -357,7 +357,7 @@ def test_shipped_models_round_trip_and_refusals(tmp_path, monkeypatch):
 
 
 def test_kernel_games_refuse_players_at_two_depths():
-    from tdbook.experiments.signature_tables_play import kernel_games, players
+    from tdbook.experiments.checkers.signature_tables_play import kernel_games, players
 
     models, train = _small_models()
     pl = players(models, train, 0.5, 1)

@@ -1,14 +1,14 @@
-"""Notebook 01 on master games (tdbook.experiments.signature_tables_master): the book sets keep the collection's
-one split, training draws are nested and exact, the per-game sums give back Samuel's C and the top-1 share, the
-bootstrap is seeded and paired, the overtaking size is the first of a lasting lead, and the note's output rule is
-calibrated on held-out master moves while the balanced rule is not."""
+"""Notebook 01 on master games (tdbook.experiments.checkers.signature_tables_master): the book sets keep the
+collection's one split, training draws are nested and exact, the per-game sums give back Samuel's C and the top-1
+share, the bootstrap is seeded and paired, the overtaking size is the first of a lasting lead, and the note's output
+rule is calibrated on held-out master moves while the balanced rule is not."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from tdbook.experiments import signature_tables_master as sm
+from tdbook.experiments.checkers import signature_tables_master as sm
 from tdbook.games.checkers_book import split_games
 from tdbook.learners.book_learning import agreement
 

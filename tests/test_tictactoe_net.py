@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from tdbook.core.rng import randint, uniform
-from tdbook.experiments import tictactoe_net_training as training
-from tdbook.experiments.tictactoe_net_training import Opponent, Training, net_state
+from tdbook.experiments.tictactoe import net_training as training
+from tdbook.experiments.tictactoe.net_training import Opponent, Training, net_state
 from tdbook.games.tictactoe import (
     DRAW,
     EMPTY,
@@ -424,8 +424,8 @@ def test_corrected_net_passes_the_perfect_player_test_on_a_small_budget():
 
 
 def test_shipped_net_plays_perfectly():
-    from tdbook.experiments.tictactoe_net_evaluation import ALL_POSITIONS
-    from tdbook.experiments.tictactoe_net_perfect import load_perfect
+    from tdbook.experiments.tictactoe.net_evaluation import ALL_POSITIONS
+    from tdbook.experiments.tictactoe.net_perfect import load_perfect
 
     pn = load_perfect()
     p = pn.player.as_table_player()
@@ -439,7 +439,7 @@ def test_shipped_net_plays_perfectly():
 def test_shipped_net_is_what_its_command_makes(tmp_path):
     """The shipped net is retrained from its sidecar's command (about a minute) and must come out
     bit-identical: the weights in data/ are what the recorded command makes."""
-    from tdbook.experiments.tictactoe_net_perfect import load_perfect, train_main
+    from tdbook.experiments.tictactoe.net_perfect import load_perfect, train_main
 
     pn = load_perfect()
     out = tmp_path / "net.npz"
@@ -452,7 +452,7 @@ def test_shipped_net_is_what_its_command_makes(tmp_path):
 
 
 def test_corrupt_or_mismatched_shipped_weights_are_refused(tmp_path):
-    from tdbook.experiments.tictactoe_net_perfect import PerfectNet, load_perfect, save_perfect
+    from tdbook.experiments.tictactoe.net_perfect import PerfectNet, load_perfect, save_perfect
 
     (tmp_path / "bad.npz").write_bytes(b"not a zip file")
     (tmp_path / "bad.json").write_text("{}")
@@ -592,7 +592,7 @@ def test_train_cli_any_game_count_works_and_writes_under_build_by_default(fake_r
     assert code == 0, err
     written = fake_root / "build" / "tictactoe_net_perfect.npz"
     assert written.is_file() and written.with_suffix(".json").is_file() and "wrote" in out
-    from tdbook.experiments.tictactoe_net_perfect import load_perfect
+    from tdbook.experiments.tictactoe.net_perfect import load_perfect
 
     pn = load_perfect(written)
     assert pn.games == 200 and pn.curve[-1]["games"] == 200 and "--games 200" in pn.command
@@ -630,7 +630,7 @@ def test_train_cli_never_overwrites_the_shipped_net_without_force(fake_root, cap
 
 
 def test_train_cli_ctrl_c_says_what_was_written_and_how_to_run_again(fake_root, capsys, monkeypatch):
-    from tdbook.experiments import tictactoe_net_perfect as perfect
+    from tdbook.experiments.tictactoe import net_perfect as perfect
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
@@ -644,7 +644,7 @@ def test_train_cli_ctrl_c_says_what_was_written_and_how_to_run_again(fake_root, 
 
 
 def test_corrupt_or_foreign_weights_name_the_file_and_what_was_expected(tmp_path):
-    from tdbook.experiments.tictactoe_net_perfect import load_perfect
+    from tdbook.experiments.tictactoe.net_perfect import load_perfect
 
     for name, write in (
         ("garbage.npz", lambda p: p.write_bytes(b"\x00not an archive")),

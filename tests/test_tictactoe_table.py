@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tdbook.core import rng
-from tdbook.experiments import tictactoe_table_training as TR
+from tdbook.experiments.tictactoe import table_training as TR
 from tdbook.games import tictactoe as T
 from tdbook.learners import tictactoe_table as L
 from tdbook.players import tictactoe as P
@@ -270,8 +270,8 @@ def test_train_rejects_bad_parameters():
 
 
 def test_appendix_d_transcription():
-    from tdbook.experiments import tictactoe_table as E
-    from tdbook.experiments import tictactoe_table_evaluation as EV
+    from tdbook.experiments.tictactoe import table_evaluation as EV
+    from tdbook.experiments.tictactoe import tictactoe_td_table as E
 
     codes, vals = EV.appendix_d()
     assert len(codes) >= 500 and np.all(np.abs(vals) <= 1.0)
@@ -289,7 +289,7 @@ def test_appendix_d_transcription():
 
 
 def test_sure_draw_after_states_and_fig68_on_a_hand_made_table():
-    from tdbook.experiments import tictactoe_table_evaluation as E
+    from tdbook.experiments.tictactoe import table_evaluation as E
 
     sure = E.sure_draw_after_states()
     for c in sure:
@@ -304,7 +304,7 @@ def test_sure_draw_after_states_and_fig68_on_a_hand_made_table():
 
 
 def test_config_and_tolerance():
-    from tdbook.experiments import tictactoe_table as E
+    from tdbook.experiments.tictactoe import tictactoe_td_table as E
 
     cfg = E.config("quick")
     assert cfg.GAMES % cfg.CHUNK == 0 and 0.05 in cfg.ALPHAS
@@ -325,7 +325,7 @@ def test_config_and_tolerance():
 
 
 def test_explore_runs_and_rejects_bad_parameters():
-    from tdbook.experiments import tictactoe_table as E
+    from tdbook.experiments.tictactoe import tictactoe_td_table as E
 
     d = E.explore(games=4000, side="X", opponent="self", version="corrected", seed=3)
     assert d.result.games == 4000 and d.result.learning == (True, True) and 0 <= d.evaluation.optimal <= 1
@@ -352,7 +352,7 @@ def test_training_schedule_and_side_refuse_bad_settings_by_name():
             TR.Training(**kw)
     with pytest.raises(ValueError, match="spec must be a Training"):
         TR.train(P.random_player(), P.random_player(), (False, False), {"games": 10})
-    from tdbook.experiments import tictactoe_table as E
+    from tdbook.experiments.tictactoe import tictactoe_td_table as E
 
     with pytest.raises(ValueError, match="side must be 'X' or 'O'"):
         E.Side("Z")
@@ -363,7 +363,7 @@ def test_app_d_correlation_has_the_same_bits_whatever_the_order_or_layout_of_the
     root: np.corrcoef's sums (BLAS dot products, SIMD reductions) associate the terms in an order that
     depends on the CPU's kernel and on the order of the values.  pearson_r sums exactly (math.fsum), so its
     bits depend on neither; the mean over runs likewise."""
-    from tdbook.experiments import tictactoe_table_evaluation as EV
+    from tdbook.experiments.tictactoe import table_evaluation as EV
 
     _, vals = EV.appendix_d()
     rng = np.random.default_rng(3)
@@ -390,7 +390,7 @@ def test_table_6_1_transcription_agrees_with_its_claims():
     """Table 6.1 is transcribed once as a table (the rows' settings and results) and its scored columns are
     claims, one per column: the two must say the same."""
     from tdbook import claims
-    from tdbook.experiments import tictactoe_table as E
+    from tdbook.experiments.tictactoe import tictactoe_td_table as E
 
     rows = E.table61_printed()
     assert [s.label for s, _ in rows][-2:] == ["λ=0.5 (computer X)", "λ=0.5 (tie=−0.1)"] and len(rows) == 7

@@ -1,4 +1,4 @@
-"""The one training driver (tdbook.experiments.training_driver) behind every ``python -m tdbook train GAME``:
+"""The one training driver (tdbook.experiments.common.training_driver) behind every ``python -m tdbook train GAME``:
 each numbered point of issue 33 as a test, over every trainer where it applies, and the committed record
 untouched by every refused command (the SHA-256 of every file in ``data/`` is the same before and after).
 
@@ -26,7 +26,7 @@ import pytest
 from tdbook.cli import TRAINERS
 from tdbook.cli import main as tdbook
 from tdbook.core.paths import repo_root
-from tdbook.experiments import training_driver as driver
+from tdbook.experiments.common import training_driver as driver
 
 FULL = os.environ.get("TDBOOK_FULL_CHECKS") == "1"
 DATA = repo_root() / "data"
@@ -350,7 +350,7 @@ def test_5_ctrl_c_names_the_checkpoint_and_the_resume_command_and_resume_equals_
 def _hold_lock(ckpt: Path) -> subprocess.Popen:
     code = (
         "import sys, time; from pathlib import Path\n"
-        "from tdbook.experiments.training_driver import CheckpointLock\n"
+        "from tdbook.experiments.common.training_driver import CheckpointLock\n"
         f"with CheckpointLock(Path({str(ckpt)!r})):\n"
         "    print('locked', flush=True); time.sleep(120)\n"
     )

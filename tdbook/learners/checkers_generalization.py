@@ -1,7 +1,7 @@
 """Samuel's learning by generalization (Powell (2000) §3.3, eq. 3.1–3.2; Samuel 1959): the update rule of the
 learning program Alpha — correlation coefficients, their running correction, the coefficients made from them,
 and the term-replacement queue.  The self-play protocol around it (Alpha against the frozen Beta, black marks)
-is in :mod:`tdbook.experiments.checkers_samuel`; the polynomial itself in
+is in :mod:`tdbook.experiments.checkers.samuel`; the polynomial itself in
 :mod:`tdbook.learners.checkers_polynomial`.
 
 **Terms.**  §3.3: "thirty-eight different parameters … sixteen were used by the linear polynomial while
@@ -58,7 +58,7 @@ to that historical position"; Samuel's second series): delta is taken against th
 *anchor* board.  Without the fix the anchor is always Alpha's previous board.  With it, while |delta| stays
 below the minimum the anchor stays where it is, so the span of remembered moves grows; once |delta| reaches
 the minimum the update is made with the anchor's term values and the anchor moves to the current board (a
-one-move span again).  The game kernels (:mod:`tdbook.experiments.checkers_samuel`) keep the anchor; the
+one-move span again).  The game kernels (:mod:`tdbook.experiments.checkers.samuel`) keep the anchor; the
 flag travels in the integer parameters.
 """
 

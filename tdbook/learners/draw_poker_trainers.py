@@ -11,7 +11,7 @@
   (:func:`matrix_reasons`).
 
 The procedures that play games and run these trials are in
-:mod:`tdbook.experiments.draw_poker_training`.
+:mod:`tdbook.experiments.draw_poker.training`.
 """
 
 from __future__ import annotations

@@ -44,7 +44,7 @@ again with the new weights and its gradient added to the decayed traces
 - ``first_move_start`` — no zero-input reset: a player's episode starts at its first after-state.
 
 The game loops that call the learning step (self-play, against a table or random player, the negamax
-target) are protocols: :mod:`tdbook.experiments.tictactoe_net_training`.
+target) are protocols: :mod:`tdbook.experiments.tictactoe.net_training`.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ so the first move of a game teaches nothing, the after-state just played has tra
 updated, and a terminal after-state is never changed (it stays 0 in the table).  The thesis saved the
 table with ``ostream``'s default 6 significant digits, non-zero entries only (:func:`round_significant`,
 :func:`states_stored`).  The game loop that calls ``learn`` (App. B.1 ``main.cc``) is a protocol with
-opponents: :mod:`tdbook.experiments.tictactoe_table_training`.
+opponents: :mod:`tdbook.experiments.tictactoe.table_training`.
 """
 
 from __future__ import annotations

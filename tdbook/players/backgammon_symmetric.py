@@ -1,7 +1,7 @@
 """Notebook 09's nets as players: the greedy 1-ply choice of
 :func:`tdbook.learners.backgammon_symmetric.choose_1ply`, or a 2-ply choice (issue 34: the best net at 2-ply
 against gnubg-expert), at the Python level (for matches against gnubg, which plays through the Python loop of
-:mod:`tdbook.experiments.backgammon_match`).
+:mod:`tdbook.experiments.backgammon.match`).
 
 2-ply, as for notebook 08's nets (:func:`tdbook.players.backgammon.choose_2ply`): the ``keep`` best afterstates
 by 1-ply score are re-valued over the opponent's 21 rolls, the opponent answering each with its best 1-ply reply

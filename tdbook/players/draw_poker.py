@@ -20,9 +20,9 @@ opponents, their jitted move kernels, and a table that plays an r-o-p one decisi
 
 Every player replaces cards with the fixed draw policy :func:`~tdbook.games.draw_poker.draw_mask`.
 :class:`Table` drives one r-o-p from Python decision by decision (the training procedures of
-:mod:`tdbook.experiments.draw_poker_training` and the person-trainer session of
+:mod:`tdbook.experiments.draw_poker.training` and the person-trainer session of
 :mod:`tdbook.players.draw_poker_human`); whole matches and duplicate tests are jitted in
-:mod:`tdbook.experiments.draw_poker_matches`.
+:mod:`tdbook.experiments.draw_poker.matches`.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ does not count against patience either); and the *scope* of the count — per ``
 NODEPATIENCE 1 column** (chosen on that column alone; the columns for NODEPATIENCE 4 and 9 then test it):
 flow-chart order, node-loop ``"path"``, patience ``"exceeds"``, ties ``"successful"``, scope ``"path"`` (§4.8.5:
 "NODEPATIENCE controls the length of successful paths").  The reading nearest the whole figure differs only in
-scope ``"search"``; the flow chart read word for word (``tdbook.experiments.kenju_search.LITERAL``: node-loop
+scope ``"search"``; the flow chart read word for word (``tdbook.experiments.kenju.search.LITERAL``: node-loop
 ``"best"``, patience ``"reaches"``, ties ``"unsuccessful"``, scope ``"search"``) is an option, and the farthest
 of all.  A path of
 :data:`MAX_PATH_NODES` nodes, which some readings never end (a cycle of equally valued moves), ends as a node-loop.

@@ -9,7 +9,7 @@ from typing import Any
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..experiments.backgammon_curves import curve_arrays
+from ..experiments.backgammon.curves import curve_arrays
 from ..plotting import PALETTE, band
 
 

@@ -10,8 +10,8 @@ from typing import Any
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..experiments.checkers_ladder import Agreement
-from ..experiments.ratings import Ratings
+from ..experiments.checkers.ladder import Agreement
+from ..experiments.common.ratings import Ratings
 from ..plotting import PALETTE
 
 

@@ -10,11 +10,11 @@ from typing import Any
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..experiments.checkers_book_learning import BookGames
-from ..experiments.checkers_match import MatchResult
-from ..experiments.checkers_rote import PHASES, RoteTraining
-from ..experiments.checkers_samuel import AlphaBeta
-from ..experiments.checkers_tdleaf import TDLeaf
+from ..experiments.checkers.book_learning import BookGames
+from ..experiments.checkers.match import MatchResult
+from ..experiments.checkers.rote import PHASES, RoteTraining
+from ..experiments.checkers.samuel import AlphaBeta
+from ..experiments.checkers.tdleaf import TDLeaf
 from ..learners.checkers_generalization import SAMUEL_TERMS
 from ..plotting import PALETTE
 

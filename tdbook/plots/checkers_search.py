@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import FancyArrowPatch
 
-from ..experiments.checkers_lookahead import NodeCounts, TreeSearch
+from ..experiments.checkers.lookahead import NodeCounts, TreeSearch
 from ..games.checkers import samuel_bit
 from ..plotting import PALETTE
 from .checkers import empty_board

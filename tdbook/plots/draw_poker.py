@@ -1,6 +1,6 @@
 """Figures of notebook 04 (Waterman (1968) ch. 5).  Every function takes data computed by
-:mod:`tdbook.experiments.draw_poker` (and the printed values of
-:func:`tdbook.experiments.draw_poker_claims.printed_table_53`) and returns a matplotlib figure."""
+:mod:`tdbook.experiments.draw_poker.waterman_poker` (and the printed values of
+:func:`tdbook.experiments.draw_poker.claims.printed_table_53`) and returns a matplotlib figure."""
 
 from __future__ import annotations
 

@@ -9,9 +9,9 @@ from typing import Any
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..experiments.kenju import GRID_X, GRID_Y, MARKED, POSITION_4_16, ModeResult, Trace, evaluation_grid
-from ..experiments.kenju_ram import System1Run, System2Curve
-from ..experiments.kenju_search import (
+from ..experiments.kenju.kenju import GRID_X, GRID_Y, MARKED, POSITION_4_16, ModeResult, Trace, evaluation_grid
+from ..experiments.kenju.ram import System1Run, System2Curve
+from ..experiments.kenju.search import (
     CHOSEN_ON,
     FIG_4_24_CAUSES,
     FIG_4_24_PATHS,
@@ -20,7 +20,7 @@ from ..experiments.kenju_search import (
     Work,
     reading_name,
 )
-from ..experiments.kenju_training import SCHEMES, FirstMoveBias, PerformanceCurves, Schemes, System4Comparison
+from ..experiments.kenju.training import SCHEMES, FirstMoveBias, PerformanceCurves, Schemes, System4Comparison
 from ..games.kenju import DX, DY, pattern_string, x_of, y_of
 from ..learners.kenju_line_table import MAX, N_PATTERNS, REACHABLE, learnable_limit
 from ..plotting import PALETTE, band

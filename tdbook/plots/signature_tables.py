@@ -225,7 +225,7 @@ def heatmap(heat: dict) -> Any:
 
 def matches(rr: dict) -> Any:
     """Each match's score per depth (± 1 s.e. over ballots) and pooled over the depths."""
-    from ..experiments.signature_tables_play import pooled
+    from ..experiments.checkers.signature_tables_play import pooled
 
     fig, ax = plt.subplots(figsize=(7.6, 3.8))
     pairs = list(rr)

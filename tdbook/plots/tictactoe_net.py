@@ -11,7 +11,7 @@ from typing import Any
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..experiments.tictactoe_net_training import NetRun
+from ..experiments.tictactoe.net_training import NetRun
 from ..plotting import PALETTE
 
 OUTCOMES = ("X wins", "O wins", "draws")

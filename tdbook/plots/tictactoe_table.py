@@ -9,7 +9,7 @@ from typing import Any
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..experiments.tictactoe_table_training import TrainResult
+from ..experiments.tictactoe.table_training import TrainResult
 from ..games.tictactoe import X
 from ..plotting import PALETTE
 

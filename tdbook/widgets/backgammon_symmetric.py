@@ -9,14 +9,14 @@ import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import display
 
-from ..experiments import backgammon_symmetric as sx
+from ..experiments.backgammon import symmetric_gammon as sx
 from ..results import Table
 from .backgammon import board
 
 
 def position_picker(nets: dict[str, Any], positions: np.ndarray, labels: list[str] | None = None) -> W.Widget:
     """A dropdown of ``positions`` (side on roll's view); on a choice, the board and the table of
-    :func:`tdbook.experiments.backgammon_symmetric.position_rows`."""
+    :func:`tdbook.experiments.backgammon.symmetric_gammon.position_rows`."""
     labels = labels or [f"position {i} ({sx.position_class(p)})" for i, p in enumerate(positions)]
     pick = W.Dropdown(options=list(zip(labels, range(len(positions)))), value=0, description="position")
     out = W.Output()

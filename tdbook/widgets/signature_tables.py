@@ -1,7 +1,7 @@
 """The "teach it" panel of notebook 01: a person plays Samuel's book.  A position from the held-out games is
 shown on a clickable board with its legal moves ranked by the tables; the person picks the move they prefer —
 a click on the piece, then on where it goes, or from the list — and sees the A and D counts of the chosen
-move's nine first-level cells change (:class:`tdbook.experiments.signature_tables_panel.TeachSession`)."""
+move's nine first-level cells change (:class:`tdbook.experiments.checkers.signature_tables_panel.TeachSession`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import html
 
 import ipywidgets as W
 
-from ..experiments.signature_tables_panel import TeachSession
+from ..experiments.checkers.signature_tables_panel import TeachSession
 from ..games.checkers import COLOUR, moves_of, piece_char
 from .checkers import BoardButtons
 

@@ -1,0 +1,784 @@
+"""Notebook 09's protocols: symmetric gammon outputs (Symmetric gammon post (2011)) measured.
+
+- :func:`symmetry_errors` — the flip identities on positions from recorded games and random weights;
+- :func:`opening_values` — each net's outputs at the starting position (side on roll, and before the
+  opening roll for the symmetric nets) beside gnubg's;
+- :func:`train_rival` — one rival trained by self-play with a learning curve against pubeval (duplicate dice;
+  the rivals, their training chunks and the match are :mod:`~tdbook.experiments.backgammon.symmetric_gammon_rivals`);
+  (d) is notebook 08's TD-Gammon net through its own trainer;
+- :func:`calibration` — P(win), P(gammon win), P(gammon loss) of each net against GNU Backgammon's
+  0-ply evaluation on positions from recorded pubeval games, by position class;
+- :func:`gammon_rates` — the observed gammon rate of each net's self-play games beside its prediction;
+- :func:`speed` — self-play training games per second of each architecture;
+- the strength section's tables and claims (:func:`budget_rows`, :func:`ladder_rows`, :func:`strength_claims`)
+  from the shipped nets' sidecars; where their equity goes against gnubg is
+  :mod:`~tdbook.experiments.backgammon.equity_loss`.
+
+The module is long (about 780 lines) but one thing: notebook 09's measurements, in the notebook's order, all
+reading the same recorded positions and shipped nets, so that a reader of a section finds here how each of
+its numbers is measured.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from ...claims import Estimate
+from ...core.paths import data_dir
+from ...core.profiles import resolve
+from ...core.storage import read_sidecar
+from ...games import backgammon as bg
+from ...learners.backgammon_net import TDGammon
+from ...learners.backgammon_symmetric import ARCH_FREE, SymmetricGammon
+from .analysis import game_positions
+from .strength import strength as figure  # a sidecar's 1-ply report-seed figure
+from .symmetric_gammon_rivals import RIVALS, Curve, new_rival, train_chunk, vs_pubeval
+
+PROFILES: dict[str, dict[str, Any]] = {
+    "quick": dict(
+        HIDDEN=20,
+        GAMES=1500,
+        EVAL_EVERY=500,
+        EVAL_PAIRS=60,
+        SEEDS=1,
+        ALPHA=0.1,
+        POSITIONS=150,
+        RATE_GAMES=200,
+        SYM_POSITIONS=30,
+        SYM_NETS=3,
+        SPEED_GAMES=300,
+        LOSS_PAIRS=10,
+    ),
+    "standard": dict(
+        HIDDEN=40,
+        GAMES=25000,
+        EVAL_EVERY=5000,
+        EVAL_PAIRS=250,
+        SEEDS=3,
+        ALPHA=0.1,
+        POSITIONS=4000,
+        RATE_GAMES=2000,
+        SYM_POSITIONS=200,
+        SYM_NETS=10,
+        SPEED_GAMES=3000,
+        LOSS_PAIRS=500,
+    ),
+    "full": dict(
+        HIDDEN=40,
+        GAMES=100000,
+        EVAL_EVERY=10000,
+        EVAL_PAIRS=1000,
+        SEEDS=3,
+        ALPHA=0.1,
+        POSITIONS=5000,
+        RATE_GAMES=5000,
+        SYM_POSITIONS=1000,
+        SYM_NETS=20,
+        SPEED_GAMES=10000,
+        LOSS_PAIRS=2000,
+    ),
+}
+
+LABELS = {
+    "symmetric": "(a) symmetric, biased gammon node",
+    "naive": "(b) symmetric, unbiased gammon nodes",
+    "free": "(c) unconstrained 3-output, side on roll",
+    "tesauro": "(d) TD-Gammon 4-output (notebook 08)",
+    "free80": "(c′) unconstrained 3-output, 80 hidden, longer, α 0.1 → 0.02",
+    "free80x": "(c″) as (c′), plus 4 hand-made inputs per side",
+    "free80xl": "(c″, 1.6 M) (c″) trained on to 1.6 M games",
+    "free80xxl": "(c″, 3.2 M) (c″) trained on to 3.2 M games",
+    "free80xxxl": "(c″, 5.6 M) (c″) trained on to 5.6 M games",
+    "free160x": "(c″, 160) (c″) with 160 hidden units",
+    "free160xl": "(c″, 160, 1.6 M) (c″, 160) trained on to 1.6 M games",
+    "free160xxl": "(c″, 160, 3.2 M) (c″, 160) trained on to 3.2 M games",
+    "free160xxxl": "(c″, 160, 4.0 M) (c″, 160) trained on to 4.0 M games",
+    "free160ann": "(c″, 160, 4.0 M, α 0.005) (c″, 160, 3.2 M) trained on to 4.0 M games at α 0.005",
+    "free160ct": "(c″, 160, 4.0 M, contact) (c″, 160, 3.2 M) trained on to 4.0 M games with 3 more inputs per side",
+    "free160bg": "(c″, 160, 4.0 M, bg) (c″, 160, 3.2 M) trained on to 4.0 M games with backgammon outputs",
+    "free160bgl": "(c″, 160, 4.8 M, bg) (c″, 160, 4.0 M, bg) trained on to 4.8 M games",
+    "free160bgct": "(c″, 160, 4.8 M, bg, contact) (c″, 160, 4.0 M, bg) trained on to 4.8 M games, contact inputs",
+    "symmetric80x": "(a″) symmetric, as (c″): 80 hidden, longer, hand-made inputs",
+}
+#: Shipped nets (``python -m tdbook train symmetric-gammon …``; the sidecars say how each was made).
+SHIPPED = {"symmetric": "symgammon_a.npz", "naive": "symgammon_b.npz", "free": "symgammon_c.npz"}
+TESAURO_SHIPPED = "td_gammon_80.npz"
+#: Larger budgets for the strength aim, one change at a time from (c′) on: (c′) 80 hidden units, more games,
+#: α 0.1 → 0.02; (c″) the same with the expanded inputs (:mod:`tdbook.games.backgammon_features`); (c″) trained
+#: on to twice, four and seven times the games; (c″) with twice the hidden units, and that net trained on to twice,
+#: four and five times the games, the last also, over the same extra games, with its step size annealed from 0.02
+#: to 0.005, or with the contact inputs, or with backgammon outputs (one change each), and the last of these trained
+#: on to six times the games without and with the contact inputs; (a″) the symmetric net with (c″)'s budget and
+#: inputs.
+SHIPPED_EXTRA = {
+    "free80": "symgammon_c80.npz",
+    "free80x": "symgammon_c80x.npz",
+    "free80xl": "symgammon_c80xl.npz",
+    "free80xxl": "symgammon_c80xxl.npz",
+    "free80xxxl": "symgammon_c80xxxl.npz",
+    "free160x": "symgammon_c160x.npz",
+    "free160xl": "symgammon_c160xl.npz",
+    "free160xxl": "symgammon_c160xxl.npz",
+    "free160xxxl": "symgammon_c160xxxl.npz",
+    "free160ann": "symgammon_c160ann.npz",
+    "free160ct": "symgammon_c160ct.npz",
+    "free160bg": "symgammon_c160bg.npz",
+    "free160bgl": "symgammon_c160bgl.npz",
+    "free160bgct": "symgammon_c160bgct.npz",
+    "symmetric80x": "symgammon_a80x.npz",
+}
+#: Issue 34's nets (toward gnubg-expert at equal search, one change each from a parent), named by the house rule
+#: ``symgammon_<arch><hidden>_<inputs>[_bg][_<lever>…]_<games>k``: the code key is the file stem, the label is built
+#: from the sidecar (:func:`label_of`).  (c″, 160, 4.8 M, bg, contact) trained on 0.2 M games as it was (the games
+#: lever, and the control of the others) and with the positional inputs; the same net with the bear-off table at play.
+EXPERT = (
+    "symgammon_free160_contact_bg_5000k",
+    "symgammon_free160_positional_bg_5000k",
+    "symgammon_free160_contact_bg_bearoff_4800k",
+)
+
+
+def label_of(stem: str) -> str:
+    """The label of an issue-34 net, from its sidecar: ``(c″, hidden, games, bg, inputs, bear-off)`` and how it
+    was made from its parent (the ``--warm-start`` file)."""
+    side = read_sidecar(data_dir() / f"{stem}.npz")
+    sp = side["spec"]
+    parts = ["c″", str(sp["hidden"]), f"{side['games'] / 1e6:.1f} M"]
+    parts += ["bg"] if sp.get("backgammons") else []
+    parts += [sp["inputs"]] if sp.get("inputs", "raw") not in ("raw", "expanded") else []
+    parts += ["bear-off"] if sp.get("bearoff") else []
+    short = "(" + ", ".join(parts) + ")"
+    warm = sp.get("warm_start")
+    if not warm:
+        return short
+    files = {f: k for k, f in {**SHIPPED, **SHIPPED_EXTRA}.items()}
+    parent = files.get(Path(warm["file"]).name, Path(warm["file"]).stem)
+    pshort = short_label(parent)
+    pside = read_sidecar(data_dir() / Path(warm["file"]).name)
+    changes = []
+    if sp.get("inputs") != pside["spec"].get("inputs"):
+        changes.append(f"the {sp.get('inputs')} inputs")
+    if sp.get("bearoff") and not pside["spec"].get("bearoff"):
+        changes.append("the bear-off table")
+    how = f"trained on to {side['games'] / 1e6:.1f} M games" if side["games"] > warm["games"] else "as it is"
+    return f"{short} {pshort} {how}" + (f", with {' and '.join(changes)}" if changes else "")
+
+
+def short_label(key: str) -> str:
+    """A net's name: the four rivals' whole labels (they are named by what they are), for the larger budgets the
+    parenthesised name alone, ``(c″, 160, 4.8 M, bg, contact)``, without how it was made from its parent."""
+    label = LABELS.get(key, key)
+    return label if key in RIVALS or ")" not in label else label.split(")")[0] + ")"
+
+
+for _stem in EXPERT:
+    SHIPPED_EXTRA[_stem] = f"{_stem}.npz"
+    if (data_dir() / SHIPPED_EXTRA[_stem]).is_file():  # the label needs the sidecar; the module imports without it
+        LABELS[_stem] = label_of(_stem)
+#: What each single change bought, as claims: (claim id prefix, net with the change, net without it).
+CHANGES = (
+    ("inputs-gain", "free80x", "free80"),
+    ("games-gain", "free80xl", "free80x"),
+    ("games-gain-2", "free80xxl", "free80xl"),
+    ("games-gain-3", "free80xxxl", "free80xxl"),
+    ("hidden-gain", "free160x", "free80x"),
+    ("hidden-gain-2", "free160xl", "free80xl"),
+    ("hidden-gain-3", "free160xxl", "free80xxl"),
+    ("games-gain-4", "free160xxxl", "free160xxl"),
+    ("anneal-gain", "free160ann", "free160xxxl"),
+    ("contact-gain", "free160ct", "free160xxxl"),
+    ("bg-gain", "free160bg", "free160xxxl"),
+    ("games-gain-5", "free160bgl", "free160bg"),
+    ("contact-gain-2", "free160bgct", "free160bgl"),
+    ("expanded-a-minus-c", "symmetric80x", "free80x"),
+    ("games-gain-6", "symgammon_free160_contact_bg_5000k", "free160bgct"),
+    ("positional-gain", "symgammon_free160_positional_bg_5000k", "symgammon_free160_contact_bg_5000k"),
+    ("bearoff-play-gain", "symgammon_free160_contact_bg_bearoff_4800k", "free160bgct"),
+)
+#: The ladder plan of the net the aims read (pairs of duplicate games; each pair is two games): four times the
+#: gnubg games of the other nets' ladders and twice the pubeval games.  Decided when (c″, 1.6 M)'s first ladder
+#: left the gnubg-expert aim within one standard error of its bar, before any larger ladder ran.
+AIM_PLAN = {"pubeval_pairs": 50_000, "gnubg_pairs": 10_000}
+#: Duplicate pairs of the selection match every candidate plays (:mod:`~tdbook.experiments.backgammon.selection`):
+#: 50,000 games against pubeval on the selection seed, ±0.006 ppg, where the trainers' own 4,000 games (±0.02)
+#: could not tell apart nets 0.02 ppg apart.  Fixed before (c″, 5.6 M) finished training.
+SELECTION_PAIRS = 25_000
+#: The opponents of the ladder table, from the sidecars' report-seed strength figures.
+LADDER = ("pubeval", "gnubg-beginner", "gnubg-intermediate", "gnubg-advanced", "gnubg-expert")
+
+
+def config(profile: str, **overrides: Any):
+    """The knobs of ``profile`` with the notebook's non-None overrides (ValueError naming a bad one)."""
+    return resolve(profile, PROFILES, **overrides)
+
+
+# ----------------------------------------------------------------------------- §1 the identities
+
+
+def _random_net(arch: str, hidden: int, seed: int, scale: float) -> SymmetricGammon:
+    model = SymmetricGammon.new(arch, hidden=hidden, seed=seed)
+    rng = np.random.default_rng(seed)
+    model.W1[:] = rng.normal(0.0, scale, model.W1.shape)
+    model.W2[:] = rng.normal(0.0, scale, model.W2.shape)
+    return SymmetricGammon(model.net, arch)
+
+
+def symmetry_errors(n_positions: int, n_nets: int, seed: int, hidden: int = 20) -> dict[str, dict[str, float]]:
+    """Largest violations over ``n_nets`` random-weight nets × ``n_positions`` recorded positions of
+    ``P(win)(x) + P(win)(flip x) = 1`` and ``P(gl|l)(x) = P(gw|w)(flip x)``, per architecture (the
+    unconstrained net as the control that breaks them), and of the naive net's ``P(gl|l) = 1 − P(gw|w)``."""
+    positions, _ = game_positions(n_positions, seed=seed)
+    out: dict[str, dict[str, float]] = {}
+    for arch in ("symmetric", "naive", "free"):
+        e_win = e_gam = e_naive = 0.0
+        for k in range(n_nets):
+            m = _random_net(arch, hidden, seed + 1000 * k, scale=1.0 + k % 3)
+            for pos in positions:
+                if arch == "free":
+                    p, pf = m.probabilities(pos), m.probabilities(bg.flipped(pos))
+                    e_win = max(e_win, abs(p[0] + pf[0] - 1.0))
+                    e_gam = max(e_gam, abs(p[2] - pf[1]))  # P(gl)(x) vs P(gw)(flip x), unconditional
+                    continue
+                z, _ = m.nodes(pos, 1.0)
+                zf, _ = m.nodes(bg.flipped(pos), -1.0)
+                e_win = max(e_win, abs(z[0] + zf[0] - 1.0))
+                e_gam = max(e_gam, abs(z[2] - zf[1]))
+                if arch == "naive":
+                    e_naive = max(e_naive, abs(z[2] - (1.0 - z[1])))
+        out[arch] = {"win": e_win, "gammon": e_gam, "cases": n_nets * len(positions)}
+        if arch == "naive":
+            out[arch]["naive_tie"] = e_naive
+    return out
+
+
+def quarter_check(models: dict[str, SymmetricGammon], n_random: int, seed: int) -> dict[str, Any]:
+    """P(gammon win) before the opening roll (side-to-move unit 0): for ``n_random`` random-weight naive
+    nets and for the given (trained) nets.  The naive net's value is ¼ whatever its weights."""
+    naive = [
+        float(_random_net("naive", 20, seed + k, 1.0 + k % 4).nodes(bg.initial_position(), 0.0)[1][1])
+        for k in range(n_random)
+    ]
+    trained = {a: float(m.nodes(bg.initial_position(), 0.0)[1][1]) for a, m in models.items()}
+    return {"random_naive": naive, "trained": trained}
+
+
+def free_parameters(model: SymmetricGammon, positions: np.ndarray) -> dict[str, int]:
+    """Free parameters of the P(win) node and of the gammon node (§13–§14), counted on a net as the rank of the
+    Jacobian of each node's logit over ``positions`` with respect to every stored weight of that node's column of
+    ``W2`` (its hidden-unit weights and its bias slot): the number of directions in which the node's weights can
+    move the node's value.  The logits are linear in those weights, so central differences are exact to rounding;
+    positions where a node saturates (logit beyond ±20) are left out."""
+    w2 = model.W2
+    out = {}
+    for name, k in (("win", 0), ("gammon", 1)):
+        base = np.array([model.nodes(p)[0][k] for p in positions])
+        keep = (base > 2e-9) & (base < 1 - 2e-9)
+        rows = []
+        for i in range(w2.shape[0]):
+            logit = []
+            for h in (0.5, -0.5):
+                old = w2[i, k]
+                w2[i, k] = old + h
+                z = np.array([model.nodes(p)[0][k] for p in positions[keep]])
+                w2[i, k] = old
+                logit.append(np.log(z) - np.log1p(-z))
+            rows.append(logit[0] - logit[1])
+        jac = np.array(rows).T
+        out[name] = int(np.linalg.matrix_rank(jac, tol=1e-6 * np.abs(jac).max()))
+    return out
+
+
+def trained_outputs(model: SymmetricGammon) -> int:
+    """Output nodes a net trains: the columns of ``W2`` with a weight that is not exactly zero (§15–§16: the
+    symmetric nets' third node is computed from the second node's weights, and its column stays zero)."""
+    return int(np.count_nonzero(np.any(model.W2 != 0.0, axis=0)))
+
+
+def parameter_claims(nets: dict[str, Any], n_positions: int, seed: int) -> dict:
+    """``{claim id: {"ours": …, "note": …}}`` for §13–§16: the free parameters of the nodes of the shipped net (a),
+    counted (:func:`free_parameters`) minus its hidden units M, and the output nodes it trains."""
+    positions, _ = game_positions(n_positions, seed=seed)
+    a, b = nets["symmetric"], nets["naive"]
+    fa, fb = free_parameters(a, positions), free_parameters(b, positions)
+    m = a.hidden
+    return {
+        "free-params-win": {
+            "ours": fa["win"] - m,
+            "note": f"net (a), M = {m}: rank {fa['win']} over {len(positions)} positions; "
+            f"net (b)'s P(win) node: {fb['win']}",
+        },
+        "free-params-gammon": {
+            "ours": fa["gammon"] - m,
+            "note": f"net (a), M = {m}: rank {fa['gammon']}; the naive net (b)'s unbiased gammon node has "
+            f"{fb['gammon']} = M − 1, the post's counter-example",
+        },
+        "two-output-nodes": {
+            "ours": trained_outputs(a),
+            "note": f"net (a); (b) {trained_outputs(b)}, the unconstrained (c) {trained_outputs(nets['free'])}, "
+            "notebook 08's TD-Gammon net 4",
+        },
+    }
+
+
+# ----------------------------------------------------------------------------- §3 training the rivals
+
+
+def train_rival(
+    rival: str,
+    hidden: int,
+    games: int,
+    alpha: float,
+    seed: int,
+    eval_every: int,
+    eval_pairs: int,
+    eval_seed: int = 99,
+    progress: bool = True,
+    inputs: str = "raw",
+    backgammons: bool = False,
+) -> tuple[Any, Curve]:
+    """Train ``rival`` by self-play TD(0) for ``games`` games (dice streams of ``seed``) and measure it
+    against pubeval every ``eval_every`` games (``eval_pairs`` duplicate pairs on ``eval_seed``)."""
+    if games < 1 or eval_every < 1 or games % eval_every:
+        raise ValueError(f"games ({games}) must be a positive multiple of eval_every ({eval_every})")
+    model = new_rival(rival, hidden, alpha, seed, inputs, backgammons)
+    curve = Curve(rival, seed, [], [], [], 0.0)
+    wall = 0.0
+    with tqdm(total=games, desc=f"train {rival} (seed {seed})", disable=not progress, unit="game") as bar:
+        for first in range(0, games, eval_every):
+            t = time.perf_counter()
+            train_chunk(model, alpha, seed, first, eval_every)
+            wall += time.perf_counter() - t
+            r = vs_pubeval(model, eval_pairs, seed=eval_seed)
+            curve.games.append(first + eval_every)
+            curve.ppg.append(r.ppg)
+            curve.stderr.append(r.stderr)
+            bar.update(eval_every)
+    curve.wall_s = wall
+    return model, curve
+
+
+def final_gap(curves: list[Curve], a: str, b: str) -> tuple[float, float, int]:
+    """Mean final ppg of rival ``a`` minus rival ``b`` over seeds, its standard error (from the matches'
+    own errors) and the seeds used."""
+    fa = [c for c in curves if c.rival == a]
+    fb = [c for c in curves if c.rival == b]
+    ma = np.mean([c.ppg[-1] for c in fa])
+    mb = np.mean([c.ppg[-1] for c in fb])
+    va = np.sum([c.stderr[-1] ** 2 for c in fa]) / len(fa) ** 2
+    vb = np.sum([c.stderr[-1] ** 2 for c in fb]) / len(fb) ** 2
+    return float(ma - mb), float(math.sqrt(va + vb)), len(fa)
+
+
+# ----------------------------------------------------------------------------- §2 calibration against gnubg
+
+
+def probabilities(model, pos: np.ndarray) -> np.ndarray:
+    """(P(win), P(gammon win), P(gammon loss)) of the side on roll for either kind of net (gammons
+    include backgammons)."""
+    if isinstance(model, TDGammon):
+        o = model.outputs_of(pos, 0)
+        return np.array([0.5 * (o[0] + 1.0 - o[2]), o[1], o[3]])
+    return model.probabilities(pos)[:3]
+
+
+def gnubg_probabilities(positions: np.ndarray) -> np.ndarray:
+    """gnubg 0-ply (win, gammon win, gammon loss) of the side on roll of each position (its gammon
+    figures include backgammons, as ours do)."""
+    from ...games.backgammon_gnubg import context, gnubg, to_gnubg
+
+    g = gnubg()
+    ctx, cube = context(), g.cube_info()
+    out = np.empty((len(positions), 3))
+    for i, pos in enumerate(positions):
+        e = g.evaluate(to_gnubg(pos), cube, ctx)
+        out[i] = (e[0], e[1], e[3])
+    return out
+
+
+def position_class(pos: np.ndarray) -> str:
+    """``bear-off`` (no contact, every checker home), ``race`` (no contact), or ``contact``."""
+    p = np.asarray(pos, np.int64)
+    mine = [i for i in range(1, 25) if p[i] > 0] + ([25] if p[25] > 0 else [])
+    theirs = [i for i in range(1, 25) if p[i] < 0] + ([0] if p[0] < 0 else [])
+    back_mine = max(mine, default=0)
+    back_theirs = min(theirs, default=25)
+    if back_mine >= back_theirs:
+        return "contact"
+    if back_mine <= 6 and back_theirs >= 19:
+        return "bear-off"
+    return "race"
+
+
+def load_nets(hidden_tesauro_file: str = TESAURO_SHIPPED) -> dict[str, Any]:
+    """The shipped nets of (a)–(c) and notebook 08's 80-hidden TD-Gammon net as (d)."""
+    nets: dict[str, Any] = {r: SymmetricGammon.load(data_dir() / f) for r, f in SHIPPED.items()}
+    nets["tesauro"] = TDGammon.load(data_dir() / hidden_tesauro_file)
+    return nets
+
+
+def shipped_info() -> list[list[str]]:
+    """One row per shipped net: rival, net, games, wall time, the command that made it."""
+    rows = []
+    for r, f in {**SHIPPED, "tesauro": TESAURO_SHIPPED, **SHIPPED_EXTRA}.items():
+        side = read_sidecar(data_dir() / f)
+        rows.append(
+            [LABELS[r], side.get("net", ""), f"{side['games']:,}", f"{side['wall_time_s']:.0f} s", side["command"]]
+        )
+    return rows
+
+
+def calibration(nets: dict[str, Any], n_positions: int, seed: int, progress: bool = True) -> dict[str, Any]:
+    """Each net's three probabilities against gnubg's on ``n_positions`` positions from recorded
+    pubeval-vs-pubeval games: mean absolute errors overall and by position class (near-certain =
+    gnubg's P(win) below 0.05 or above 0.95), and the raw pairs for a reliability diagram."""
+    positions, _ = game_positions(n_positions, seed=seed)
+    ref = gnubg_probabilities(positions)
+    classes = np.array([position_class(p) for p in positions])
+    near = (ref[:, 0] < 0.05) | (ref[:, 0] > 0.95)
+    pred = {}
+    for name, m in tqdm(nets.items(), desc="nets vs gnubg", disable=not progress, leave=False):
+        pred[name] = np.array([probabilities(m, p) for p in positions])
+    mae = {n: [float(np.mean(np.abs(pr[:, k] - ref[:, k]))) for k in range(3)] for n, pr in pred.items()}
+    groups = {c: classes == c for c in ("contact", "race", "bear-off")}
+    groups["near-certain"] = near
+    by_class = {
+        n: {
+            c: (float(np.mean(np.abs(pr[mask, 0] - ref[mask, 0]))) if mask.any() else float("nan"))
+            for c, mask in groups.items()
+        }
+        for n, pr in pred.items()
+    }
+    counts = {c: int(mask.sum()) for c, mask in groups.items()}
+    return {"positions": len(positions), "ref": ref, "pred": pred, "mae": mae, "by_class": by_class, "counts": counts}
+
+
+def opening_values(nets: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """Each net's (P(win), P(gammon win), P(gammon loss)) for the side on roll at the starting position
+    (before its roll), gnubg's, and for the symmetric nets the values with nobody on roll."""
+    start = bg.initial_position()
+    out = {"gnubg": dict(zip(("win", "gw", "gl"), gnubg_probabilities(start[None])[0].tolist()))}
+    for name, m in nets.items():
+        p = probabilities(m, start)
+        out[name] = {"win": float(p[0]), "gw": float(p[1]), "gl": float(p[2])}
+        if isinstance(m, SymmetricGammon) and m.kind != ARCH_FREE:
+            q = m.nodes(start, 0.0)[1]
+            out[name].update({"win_preroll": float(q[0]), "gw_preroll": float(q[1])})
+    return out
+
+
+def gammon_rates(nets: dict[str, Any], games: int, seed: int) -> dict[str, dict[str, float]]:
+    """Each net in self-play (its greedy 1-ply choice, no learning: step 0) for ``games`` games: the
+    observed share of games ending in a gammon or backgammon (± s.e.) beside the net's own prediction
+    at the start (P(gammon win) + P(gammon loss) of the side on roll)."""
+    out = {}
+    start = bg.initial_position()
+    for name, m in nets.items():
+        w1 = m.net.W1.copy()
+        st = train_chunk(m, 0.0, seed, 0, games)
+        if not np.array_equal(w1, m.net.W1):
+            raise RuntimeError("self-play with step 0 moved the weights")
+        g = np.abs(st[:, 0]) >= 2
+        rate = float(g.mean())
+        p = probabilities(m, start)
+        out[name] = {
+            "observed": rate,
+            "stderr": float(math.sqrt(rate * (1 - rate) / len(g))),
+            "predicted": float(p[1] + p[2]),
+            "games": int(games),
+        }
+    return out
+
+
+def speed(hidden: int, games: int, seed: int = 1) -> dict[str, dict[str, float]]:
+    """Self-play training speed of each rival: ``games`` games after ``games`` warm-up games (compilation,
+    and long enough learning for games of a learning net's length).  Games/s depends on how long the
+    games are, which differs between rivals that have learned differently, so moves (plies) per second —
+    the cost of one training step with its 1-ply search — is reported beside it."""
+    out = {}
+    for rival in RIVALS:
+        m = new_rival(rival, hidden, 0.1, seed)
+        train_chunk(m, 0.1, seed, 0, games)
+        t = time.perf_counter()
+        st = train_chunk(m, 0.1, seed, games, games)
+        dt = time.perf_counter() - t
+        out[rival] = {"games_s": games / dt, "plies_s": float(st[:, 1].sum()) / dt}
+    return out
+
+
+# ----------------------------------------------------------------------------- §4 the panel and the picker
+
+
+def five_numbers(model, pos: np.ndarray) -> list[float]:
+    """P(win), P(gammon win | win), P(gammon loss | loss), P(gammon win), P(gammon loss) and the cubeless
+    equity of the side on roll (gnubg: pass ``None`` as ``model``)."""
+    p = gnubg_probabilities(np.asarray(pos)[None])[0] if model is None else probabilities(model, pos)
+    w, gw, gl = (float(x) for x in p)
+    return [w, gw / w if w > 0 else float("nan"), gl / (1 - w) if w < 1 else float("nan"), gw, gl, 2 * w - 1 + gw - gl]
+
+
+def position_rows(nets: dict[str, Any], pos: np.ndarray) -> list[list[str]]:
+    """Table rows: each net's :func:`five_numbers` for ``pos`` and gnubg's."""
+    rows = [["gnubg 0-ply"] + [f"{x:.3f}" for x in five_numbers(None, pos)]]
+    for name, m in nets.items():
+        rows.append([short_label(name)] + [f"{x:.3f}" for x in five_numbers(m, pos)])
+    return rows
+
+
+POSITION_HEADER = ["net", "P(win)", "P(gw | w)", "P(gl | l)", "P(gw)", "P(gl)", "equity"]
+
+
+def explore(
+    rival: str = "symmetric",
+    hidden: int = 20,
+    games: int = 2000,
+    seed: int = 1,
+    eval_pairs: int = 100,
+    inputs: str = "raw",
+    backgammons: bool = False,
+):
+    """Train one rival for ``games`` games (evaluating 4 times) and report its curve and opening numbers."""
+    if rival not in RIVALS:
+        raise ValueError(f"unknown rival {rival!r}; choose from: {', '.join(RIVALS)}")
+    if games < 4 or games % 4:
+        raise ValueError(f"games must be a positive multiple of 4, got {games}")
+    model, curve = train_rival(
+        rival,
+        int(hidden),
+        int(games),
+        0.1,
+        int(seed),
+        games // 4,
+        int(eval_pairs),
+        inputs=inputs,
+        backgammons=bool(backgammons),
+    )
+    start = bg.initial_position()
+    label = (
+        LABELS[rival]
+        + ("" if inputs == "raw" else f", {inputs} inputs")
+        + (", backgammon outputs" if backgammons else "")
+    )
+    return {"curve": curve.as_dict(), "opening": probabilities(model, start).tolist(), "label": label}
+
+
+def explore_check(rival: str = "symmetric", inputs: str = "raw", backgammons: bool = False, **_: Any) -> str | None:
+    """Why the panel's combination of settings cannot run (None when it can), said before Run: the checks of
+    :func:`new_rival`, as one sentence that names what to change."""
+    if rival == "tesauro" and (inputs != "raw" or backgammons):
+        return (
+            "(d) is notebook 08's net: raw inputs and its four outputs only — set inputs to raw and untick backgammons"
+        )
+    if backgammons and rival != "free":
+        return "backgammon outputs are for (c), the free net, only — pick rival 'free' or untick backgammons"
+    return None
+
+
+def best_shipped() -> str:
+    """The shipped net of :data:`SHIPPED` and :data:`SHIPPED_EXTRA` with the best selection match in its sidecar
+    (:mod:`~tdbook.experiments.backgammon.selection`, ``SELECTION_PAIRS`` pairs on the selection seed: choosing
+    on report seeds would bias the figure); ValueError naming the command for a net without one."""
+    ppg = {}
+    for r, f in {**SHIPPED, **SHIPPED_EXTRA}.items():
+        sel = read_sidecar(data_dir() / f).get("selection", {})
+        if sel.get("pairs", 0) < SELECTION_PAIRS:
+            raise ValueError(
+                f"{f} has no selection match of {SELECTION_PAIRS:,} pairs (has {sel.get('pairs', 0):,}); run: "
+                f"python -m tdbook.experiments.backgammon.selection data/{f}"
+            )
+        ppg[r] = sel["vs_pubeval"]["ppg"]
+    return max(ppg, key=lambda r: ppg[r])
+
+
+def load_shipped(rival: str) -> SymmetricGammon:
+    """A shipped net of notebook 09 by its key in :data:`SHIPPED` or :data:`SHIPPED_EXTRA`."""
+    files = {**SHIPPED, **SHIPPED_EXTRA}
+    if rival not in files:
+        raise ValueError(f"no shipped net {rival!r}; choose from: {', '.join(files)}")
+    return SymmetricGammon.load(data_dir() / files[rival])
+
+
+def budget_rows() -> list[list[str]]:
+    """What each larger budget bought: (c) and every net of :data:`SHIPPED_EXTRA` side by side, from
+    their sidecars: the pubeval match taken when training ended and the larger selection match
+    (:mod:`~tdbook.experiments.backgammon.selection`), both on the selection seed."""
+    rows = []
+    for r in ("free", *SHIPPED_EXTRA):
+        side = read_sidecar(data_dir() / {**SHIPPED, **SHIPPED_EXTRA}[r])
+        sp, m, sel = side["spec"], side["vs_pubeval"], side.get("selection", {}).get("vs_pubeval")
+        outputs = "5 (with backgammons)" if sp.get("backgammons") else "3"
+        sched = f"{sp['alpha']}"
+        if "alpha_late" in sp:
+            sched += f" → {sp['alpha_late']} after {sp['late_after']:,}"
+        if "alpha_final" in sp:
+            sched += f" → {sp['alpha_final']} after {sp['final_after']:,}"
+        rows.append(
+            [
+                LABELS[r],
+                str(sp["hidden"]),
+                sp.get("inputs", "raw"),
+                outputs,
+                f"{side['games']:,}",
+                sched,
+                f"{m['ppg']:+.3f} ± {m['stderr']:.3f} ({m['games']:,} games)",
+                f"{sel['ppg']:+.3f} ± {sel['stderr']:.3f} ({sel['games']:,} games)" if sel else "not played",
+            ]
+        )
+    return rows
+
+
+def ladder_rows() -> tuple[list[str], list[list[str]]]:
+    """(header, rows): each shipped net's strength figure from its sidecar — 1-ply, cubeless, duplicate
+    dice, report seeds (:mod:`tdbook.experiments.backgammon.strength`), ppg ± s.e. per opponent of
+    :data:`LADDER`.  A net whose sidecar has no figure is left out (ValueError if none has one)."""
+    rows = []
+    for r, f in {**SHIPPED, "tesauro": TESAURO_SHIPPED, **SHIPPED_EXTRA}.items():
+        side = read_sidecar(data_dir() / f)
+        if "strength" not in side:
+            continue
+        cells = []
+        for opp in LADDER:
+            try:
+                e = figure(side, opp)
+                cells.append(f"{e.mean:+.3f} ± {e.stderr:.3f}")
+            except ValueError:
+                cells.append("—")
+        n = side["strength"]["vs"].get("gnubg-expert", {}).get("games", 0)
+        rows.append([LABELS[r], *cells, f"{side['strength']['vs']['pubeval']['games']:,} / {n:,}"])
+    if not rows:
+        raise ValueError(
+            "no shipped net of notebook 09 has a strength figure; see tdbook.experiments.backgammon.strength"
+        )
+    return ["net", *LADDER, "games (pubeval / each gnubg level)"], rows
+
+
+# ----------------------------------------------------------------------------- the claims' measured values
+
+
+def identity_claims(errs: dict[str, dict[str, float]], quarter: dict[str, Any], opening: dict[str, Any]) -> dict:
+    """``{claim id: {"ours": …, "note": …}}`` for §1's identities, the ¼ and gnubg's opening gammons."""
+    worst_quarter = max(
+        [abs(q - 0.25) for q in quarter["random_naive"]] + [abs(quarter["trained"]["naive"] - 0.25)], default=0.0
+    )
+    quarter_value = 0.25 + worst_quarter if worst_quarter else quarter["trained"]["naive"]
+    cases = errs["symmetric"]["cases"] + errs["naive"]["cases"]
+    g = opening["gnubg"]
+    return {
+        "opening-pwin-half": {
+            "ours": g["win"],
+            "note": "gnubg 0-ply, the side on roll at the start (before its roll); nobody on roll, the symmetric "
+            "nets give exactly ½ (the ¼ above rests on it)",
+        },
+        "flip-pwin": {
+            "ours": max(errs["symmetric"]["win"], errs["naive"]["win"]),
+            "note": f"{cases} net × position cases; the unconstrained net (c) breaks it by {errs['free']['win']:.2f}",
+        },
+        "flip-gammon-tied": {
+            "ours": max(errs["symmetric"]["gammon"], errs["naive"]["gammon"]),
+            "note": f"{cases} cases; (c) breaks it by {errs['free']['gammon']:.2f}",
+        },
+        "naive-complement": {"ours": errs["naive"]["naive_tie"], "note": f"{errs['naive']['cases']} cases"},
+        "naive-quarter": {
+            "ours": quarter_value,
+            "note": f"{len(quarter['random_naive'])} random naive nets and the trained one; largest |P − ¼| "
+            f"{worst_quarter:.1e}; net (a) trained: {quarter['trained']['symmetric']:.3f}",
+        },
+        "quarter-much-too-high": {
+            "ours": 0.5 * (g["gw"] + g["gl"]),
+            "note": f"gnubg at the start: side on roll P(gw) {g['gw']:.3f}, its opponent {g['gl']:.3f}",
+        },
+    }
+
+
+def calibration_claims(cal: dict[str, Any], opening: dict[str, Any], rates: dict[str, Any]) -> dict:
+    """``{claim id: {"ours": …, "note": …}}`` for §2: the gammon MAEs, near-certain errors, opening, rates."""
+    mae = cal["mae"]
+    best = min(("symmetric", "free"), key=lambda n: mae[n][1])
+    near = cal["by_class"]
+    r = rates["symmetric"]
+    return {
+        "gammon-mae-all": {
+            "ours": [mae[n][1] for n in RIVALS],
+            "note": f"{cal['positions']} positions; P(gl) MAEs {[round(mae[n][2], 4) for n in RIVALS]}",
+        },
+        "gammon-mae-best": {
+            "ours": mae[best][1],
+            "note": f"the better of (a) and (c) is {LABELS[best]}; {cal['positions']} positions",
+        },
+        "near-certain-a-minus-c": {
+            "ours": near["symmetric"]["near-certain"] - near["free"]["near-certain"],
+            "note": f"{cal['counts']['near-certain']} near-certain positions: "
+            f"(a) {near['symmetric']['near-certain']:.4f}, (c) {near['free']['near-certain']:.4f}",
+        },
+        "opening-pwin-a": {
+            "ours": opening["symmetric"]["win"],
+            "note": f"gnubg {opening['gnubg']['win']:.4f}; (c) {opening['free']['win']:.4f}; "
+            f"before the opening roll (a) gives exactly {opening['symmetric']['win_preroll']}",
+        },
+        "gammon-rate-a": {
+            "ours": Estimate(r["observed"], r["stderr"], r["games"]),
+            "note": f"its own prediction at the start {r['predicted']:.3f}; gnubg's "
+            f"{opening['gnubg']['gw'] + opening['gnubg']['gl']:.3f}",
+        },
+    }
+
+
+def curve_claims(curves: list[Curve]) -> dict:
+    gap, se, n = final_gap(curves, "symmetric", "free")
+    return {
+        "gap-a-minus-c": {
+            "ours": Estimate(gap, se, n),
+            "note": f"after {curves[0].games[-1]:,} games, mean of {n} seeds; "
+            f"(a) − (b): {final_gap(curves, 'symmetric', 'naive')[0]:+.3f}, "
+            f"(a) − (d): {final_gap(curves, 'symmetric', 'tesauro')[0]:+.3f}",
+        },
+    }
+
+
+def strength_claims(best: str) -> dict:
+    """The aims, from the best net's sidecar strength figure (report seeds, never used to choose it), and
+    what each single change of :data:`CHANGES` bought, against pubeval and gnubg-expert on the same
+    report-seed matches."""
+    files = {**SHIPPED, **SHIPPED_EXTRA}
+    side = {r: read_sidecar(data_dir() / f) for r, f in files.items()}
+    plan = side[best].get("strength", {}).get("plan", {})
+    if any(plan.get(k, 0) < n for k, n in AIM_PLAN.items()):
+        raise ValueError(
+            f"the aims read {files[best]}, whose ladder plan {plan or 'is missing'} is smaller than AIM_PLAN "
+            f"{AIM_PLAN}; run: python -m tdbook.experiments.backgammon.strength data/{files[best]} "
+            f"--pubeval-pairs {AIM_PLAN['pubeval_pairs']} --gnubg-pairs {AIM_PLAN['gnubg_pairs']} --worldclass-pairs 0"
+        )
+    p, g = figure(side[best], "pubeval"), figure(side[best], "gnubg-expert")
+    out = {
+        "best-vs-pubeval": {"ours": p, "note": f"{LABELS[best]}: {p.n:,} games (sidecar, report seed)"},
+        "best-vs-gnubg-expert": {"ours": g, "note": f"{LABELS[best]}: {g.n:,} games (sidecar, report seed)"},
+    }
+    for cid, x, y in CHANGES:
+        for opp, suffix in (("pubeval", "pubeval"), ("gnubg-expert", "expert")):
+            a, b = figure(side[x], opp), figure(side[y], opp)
+            out[f"{cid}-{suffix}"] = {
+                "ours": Estimate(a.mean - b.mean, math.hypot(a.stderr, b.stderr), min(a.n, b.n)),
+                "note": f"{short_label(x)} − {short_label(y)}, ppg against {opp} (sidecars, report seed)",
+            }
+    return out
+
+
+def picker_positions(n: int, seed: int) -> np.ndarray:
+    """``n`` positions for the picker: the start, then positions from recorded pubeval games."""
+    positions, _ = game_positions(4 * n, seed=seed)
+    pick = positions[:: max(1, len(positions) // max(1, n - 1))][: n - 1]
+    return np.concatenate([bg.initial_position()[None], pick])
+
+
+def speed_rows(speeds: dict[str, dict[str, float]]) -> list[list[str]]:
+    """Table rows of :func:`speed`, with the time per training move relative to the unconstrained net (c)."""
+    base = speeds["free"]["plies_s"]
+    return [
+        [LABELS[r], f"{v['games_s']:.0f}", f"{v['plies_s']:,.0f}", f"{base / v['plies_s']:.2f}"]
+        for r, v in speeds.items()
+    ]

@@ -1,0 +1,301 @@
+"""``python -m tdbook train symmetric-gammon …``: train one of notebook 09's nets from scratch.
+
+The files, the checkpoint's lock and reading, Ctrl-C and the messages are the one training driver's
+(:mod:`.training_driver`).  Checkpoints every ``--checkpoint-every`` games (the net's weight file, with the games
+done) and resumes from the checkpoint when it belongs to the same run — or to the same run before an annealed
+third step size (``--alpha-final``) was added, not yet past its start; writes the net with a sidecar recording
+the exact command, games, wall time and a 1-ply match against pubeval (selection seed); with
+``--snapshot-every`` it also keeps copies of the net along the way, for learning curves.
+
+``--warm-start FILE`` starts from a trained net of the same architecture, hidden units and seed instead of
+fresh weights, widened to this run's input set (:meth:`~tdbook.learners.backgammon_symmetric.SymmetricGammon.widen`:
+the new inputs' weights start at zero) and, with ``--backgammon-outputs``, given backgammon outputs
+(:meth:`~tdbook.learners.backgammon_symmetric.SymmetricGammon.with_backgammons`) and, with ``--bearoff``, the
+bear-off table (:meth:`~tdbook.learners.backgammon_symmetric.SymmetricGammon.with_bearoff`), and carried on from its
+game count on the same dice streams; the file's SHA-256 goes into the run's spec, so a checkpoint resumes only a run
+from the same file.  The wall time recorded is this run's own.  ``--games`` equal to the file's games trains no
+further: the file's net with only the changes asked for (e.g. ``--bearoff``, the table at play; issue 34).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from tqdm.auto import tqdm
+
+from ...core.paths import repo_root
+from ...core.storage import code_version, sidecar_path
+from ...learners.backgammon_symmetric import ARCHS, INPUTS, N_OUT_BG, SymmetricGammon
+from ..common import training_driver as driver
+from .match import SELECTION_SEED
+from .symmetric_gammon_rivals import vs_pubeval
+
+INTERRUPTED = driver.INTERRUPTED
+
+
+def _options(ap: argparse.ArgumentParser) -> None:
+    ap.add_argument("--arch", choices=list(ARCHS), required=True, help="(a) symmetric, (b) naive, (c) free")
+    ap.add_argument("--hidden", type=int, default=40, help="hidden units (default 40)")
+    ap.add_argument(
+        "--inputs",
+        choices=list(INPUTS),
+        default="raw",
+        help="raw: TD-Gammon's units; expanded: plus pip count, shot, prime and escape features per side; "
+        "contact: those and pips lost to a hit, pips to break contact, containment; positional: those and double "
+        "shots, back checker, anchors, mobility, moment, entering, timing, back games, free pips",
+    )
+    ap.add_argument(
+        "--backgammon-outputs",
+        action="store_true",
+        help="free only: two more outputs, P(backgammon win) and P(backgammon loss), and an equity that scores a "
+        "backgammon 3 (with --warm-start from a net without them, they start from its gammon outputs)",
+    )
+    ap.add_argument(
+        "--bearoff",
+        action="store_true",
+        help="value bear-off positions by the exact one-sided bear-off table (tdbook.games.backgammon_bearoff) in "
+        "choices and as the targets of the positions before them; the net is not trained on them",
+    )
+    ap.add_argument("--games", type=int, required=True, help="self-play games in all")
+    ap.add_argument("--alpha", type=float, default=0.1, help="step size (default 0.1)")
+    ap.add_argument(
+        "--alpha-late", type=float, default=None, help="step size after --late-after games (default: --alpha)"
+    )
+    ap.add_argument("--late-after", type=int, default=0, help="games before --alpha-late takes over")
+    ap.add_argument(
+        "--alpha-final",
+        type=float,
+        default=None,
+        help="a third, annealed step size after --final-after games (needs --alpha-late)",
+    )
+    ap.add_argument("--final-after", type=int, default=None, help="games before --alpha-final takes over")
+    ap.add_argument("--seed", type=int, default=1, help="initial weights and dice streams (default 1)")
+    ap.add_argument(
+        "--warm-start",
+        metavar="FILE",
+        help="start from this trained net (same arch, hidden units and seed), widened to --inputs, at its game count",
+    )
+    ap.add_argument(
+        "--snapshot-every",
+        type=int,
+        default=0,
+        help="also keep a copy of the net at every multiple of this many games that a checkpoint lands on, beside "
+        "the checkpoint as <out stem>_<games/1000>k.snap.npz, for learning curves (default 0: none; not part of the "
+        "run's spec, so a run resumes with or without it)",
+    )
+    ap.add_argument("--pubeval-pairs", type=int, default=1000, help="duplicate pairs of the final pubeval match")
+
+
+def _check(a: argparse.Namespace) -> None:
+    """ValueError naming the first bad option."""
+    for name in ("hidden", "games", "pubeval_pairs"):
+        if getattr(a, name) < 1:
+            raise ValueError(f"--{name.replace('_', '-')} must be >= 1, got {getattr(a, name)}")
+    if a.snapshot_every < 0:
+        raise ValueError(f"--snapshot-every must be >= 0, got {a.snapshot_every}")
+    if not a.alpha > 0:
+        raise ValueError(f"--alpha must be > 0, got {a.alpha}")
+    if a.alpha_late is not None and not a.alpha_late > 0:
+        raise ValueError(f"--alpha-late must be > 0, got {a.alpha_late}")
+    if a.late_after < 0:
+        raise ValueError(f"--late-after must be >= 0, got {a.late_after}")
+    if a.backgammon_outputs and a.arch != "free":
+        raise ValueError(f"--backgammon-outputs is for --arch free only, got --arch {a.arch}")
+    if (a.alpha_final is None) != (a.final_after is None):
+        raise ValueError("--alpha-final and --final-after go together (give both or neither)")
+    if a.alpha_final is not None:
+        if a.alpha_late is None:
+            raise ValueError("--alpha-final needs --alpha-late (it is the schedule's third stage)")
+        if not a.alpha_final > 0:
+            raise ValueError(f"--alpha-final must be > 0, got {a.alpha_final}")
+        if a.final_after <= a.late_after:
+            raise ValueError(f"--final-after must be > --late-after ({a.late_after}), got {a.final_after}")
+
+
+def _stages(a: argparse.Namespace) -> list[tuple[int, float]]:
+    """The step-size schedule as (first game, α) stages, in order."""
+    stages = [(0, a.alpha)]
+    if a.alpha_late is not None:
+        stages.append((a.late_after, a.alpha_late))
+    if a.alpha_final is not None:
+        stages.append((a.final_after, a.alpha_final))
+    return stages
+
+
+def _resumable(saved: dict | None, spec: dict, done: int) -> bool:
+    """A checkpoint resumes this run if it is the same run, or the same run before an annealed third stage
+    was added to its schedule and not yet past that stage's start (its games so far are this run's games)."""
+    if saved == spec:
+        return True
+    if "alpha_final" not in spec or not isinstance(saved, dict) or "alpha_final" in saved:
+        return False
+    earlier = {k: v for k, v in spec.items() if k not in ("alpha_final", "final_after")}
+    return saved == earlier and done <= spec["final_after"]
+
+
+def _warm_start(a: argparse.Namespace, spec: dict) -> SymmetricGammon:
+    """The widened net of ``--warm-start`` with its games done; ``spec`` gains the file's name, SHA-256 and games.
+    ValueError naming the file and the mismatch."""
+    path = Path(a.warm_start)
+    if not path.is_file():
+        raise ValueError(f"--warm-start {path}: no such file")
+    warm = SymmetricGammon.load(path)
+    games = int(warm.info.get("games_done", 0))
+    seed = (warm.info.get("spec") or {}).get("seed")
+    for what, theirs, ours in (
+        ("arch", warm.arch, a.arch),
+        ("hidden units", warm.hidden, a.hidden),
+        ("seed", seed, a.seed),
+    ):
+        if theirs != ours:
+            raise ValueError(f"--warm-start {path}: its {what} is {theirs!r}, this run's is {ours!r}")
+    if warm.outputs == N_OUT_BG and not a.backgammon_outputs:
+        raise ValueError(
+            f"--warm-start {path}: it has backgammon outputs; this run has none (add --backgammon-outputs)"
+        )
+    if warm.bearoff and not a.bearoff:
+        raise ValueError(
+            f"--warm-start {path}: it values bear-off positions by the table and was not trained on them; "
+            "this run has no table (add --bearoff)"
+        )
+    if not 0 < games <= a.games:
+        raise ValueError(
+            f"--warm-start {path}: it has {games:,} games done; --games must be at least that ({a.games:,})"
+        )
+    model = warm.widen(a.inputs)
+    if a.backgammon_outputs and model.outputs != N_OUT_BG:
+        model = model.with_backgammons()
+    if a.bearoff:
+        model = model.with_bearoff()
+    spec["warm_start"] = {
+        "file": path.as_posix(),
+        "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        "games": games,
+    }
+    model.info = {"spec": spec, "games_done": games, "wall_time_s": 0.0}
+    return model
+
+
+class SymmetricGammonTrainer(driver.Trainer):
+    game = "symmetric-gammon"
+    description = (
+        "Self-play TD(0) training of a notebook 09 net (symmetric, naive, free; raw, expanded or contact inputs); "
+        "checkpointed, resumable."
+    )
+    checkpoint_every = 5000
+    out_help = "weights file (.npz, a .json sidecar beside it; default build/symmetric_gammon/symgammon_<arch>.npz)"
+
+    def options(self, ap: argparse.ArgumentParser) -> None:
+        _options(ap)
+
+    def ignored(self, a: argparse.Namespace) -> list[str]:
+        return ["late_after"] if a.alpha_late is None else []
+
+    def prepare(self, a: argparse.Namespace) -> dict:
+        _check(a)
+        spec = {"arch": a.arch, "hidden": a.hidden, "alpha": a.alpha, "seed": a.seed}
+        if a.inputs != "raw":
+            spec["inputs"] = a.inputs
+        if a.backgammon_outputs:
+            spec["backgammons"] = True
+        if a.bearoff:
+            spec["bearoff"] = True
+        if a.alpha_late is not None:
+            spec.update(alpha_late=a.alpha_late, late_after=a.late_after)
+        if a.alpha_final is not None:
+            spec.update(alpha_final=a.alpha_final, final_after=a.final_after)
+        if a.warm_start:
+            a.warm = _warm_start(a, spec)  # checks the file now; spec gains its name, SHA-256 and games
+        return spec
+
+    def default_out(self, a: argparse.Namespace) -> Path:
+        return repo_root() / "build" / "symmetric_gammon" / f"symgammon_{a.arch}.npz"
+
+    def default_checkpoint(self, a: argparse.Namespace, out: Path) -> Path:
+        return repo_root() / "build" / "symmetric_gammon" / f"{out.stem}.ckpt.npz"
+
+    def extra_targets(self, a: argparse.Namespace, out: Path, checkpoint: Path) -> list[driver.Target]:
+        if not a.snapshot_every:
+            return []
+        return [driver.Target("--snapshot-every", checkpoint.with_name(f"{out.stem}_0k.snap.npz"))]
+
+    def read_checkpoint(self, a: argparse.Namespace, spec: dict, path: Path) -> None:
+        model = SymmetricGammon.load(path)
+        if not _resumable(model.info.get("spec"), spec, int(model.info.get("games_done", 0))):
+            raise ValueError(f"checkpoint {path} belongs to another run ({model.info.get('spec')}), not {spec}")
+
+    def done(self, path: Path) -> int | None:
+        try:
+            return int(SymmetricGammon.load(path).info.get("games_done", 0))
+        except (ValueError, TypeError):
+            return None
+
+    def train(self, a: argparse.Namespace, spec: dict, plan: driver.Plan, command: str) -> SymmetricGammon:
+        ckpt, out = plan.checkpoint, plan.out
+        if ckpt.exists():
+            model = SymmetricGammon.load(ckpt)
+            model.info["spec"] = spec
+        elif a.warm_start:
+            model = a.warm
+        else:
+            model = SymmetricGammon.new(
+                a.arch,
+                a.hidden,
+                alpha=a.alpha,
+                seed=a.seed,
+                inputs=a.inputs,
+                backgammons=a.backgammon_outputs,
+                bearoff=a.bearoff,
+            )
+            model.info.update(spec=spec, games_done=0, wall_time_s=0.0)
+        stages = _stages(a)
+        done = int(model.info["games_done"])
+        with tqdm(total=a.games, initial=done, desc=f"train {a.arch}", disable=a.no_progress, unit="game") as bar:
+            while done < a.games:
+                n = min(a.checkpoint_every, a.games - done)
+                alpha = [al for start, al in stages if start <= done][-1]
+                later = [start for start, _ in stages if start > done]
+                if later:
+                    n = min(n, later[0] - done)  # a chunk never straddles a change of step size
+                t = time.perf_counter()
+                model.train(a.seed, done, n, alpha)
+                done += n
+                model.info["games_done"] = done
+                model.info["wall_time_s"] = float(model.info["wall_time_s"]) + time.perf_counter() - t
+                model.save(ckpt)
+                if a.snapshot_every and done % a.snapshot_every == 0:
+                    model.save(ckpt.with_name(f"{out.stem}_{done // 1000}k.snap.npz"))
+                bar.update(n)
+        return model
+
+    def write(self, a: argparse.Namespace, spec: dict, plan: driver.Plan, model: SymmetricGammon, cmd: str) -> dict:
+        model.save(plan.out, command=cmd)
+        return {
+            "command": cmd,
+            "seed": a.seed,
+            "games": int(model.info["games_done"]),
+            "wall_time_s": round(float(model.info["wall_time_s"]), 1),
+            "code_version": code_version(),
+            "net": model.describe(),
+            "spec": spec,
+        }
+
+    def finish(self, a: argparse.Namespace, spec: dict, plan: driver.Plan, model: SymmetricGammon, side: dict) -> dict:
+        r = vs_pubeval(model, a.pubeval_pairs, seed=SELECTION_SEED, progress=not a.no_progress)
+        a.vs_pubeval = r
+        return side | {
+            "vs_pubeval": r.to_dict(),
+            "vs_pubeval_note": f"1-ply, duplicate dice, cubeless, selection seed {SELECTION_SEED}",
+        }
+
+    def summary(self, a: argparse.Namespace, plan: driver.Plan, model: SymmetricGammon, side: dict) -> str:
+        return f"wrote {plan.out} and {sidecar_path(plan.out)}: {side['games']} games; {a.vs_pubeval.summary()}"
+
+
+def train_main(argv: Sequence[str] | None = None) -> int:
+    """``python -m tdbook train symmetric-gammon …``: train (or resume), write the net and its sidecar."""
+    return driver.main(SymmetricGammonTrainer(), argv)

@@ -1,0 +1,86 @@
+"""Notebook 09's four rivals (Symmetric gammon post (2011)): a fresh net of each (:func:`new_rival`), a chunk of
+its self-play training (:func:`train_chunk`), and its 1-ply duplicate-dice match against pubeval
+(:func:`vs_pubeval`), the yardstick of the learning curves (§3) and of the shipped nets' selection."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from ...learners.backgammon_net import TDGammon
+from ...learners.backgammon_symmetric import SymmetricGammon
+from ...players.backgammon import KIND_PUBEVAL, KIND_SYM, NetPlayer, PubevalPlayer, load_pubeval_weights
+from ...players.backgammon_symmetric import NO_SYM, SymNet
+from .match import (
+    NO_NET,
+    REPORT_BASE,
+    Contestant,
+    MatchResult,
+    evaluate,
+    play_pairs_net,
+    run_match,
+    selection_seed,
+    summarize,
+)
+
+RIVALS = ("symmetric", "naive", "free", "tesauro")
+
+
+def vs_pubeval(model, pairs: int, seed: int = 99, progress: bool = False, report: bool = False) -> MatchResult:
+    """A 1-ply duplicate-dice match of ``model`` (a symmetric-gammon net or a TD-Gammon net) against
+    pubeval through :func:`~tdbook.experiments.backgammon.match.play_pairs_net` on a selection seed, or with
+    ``report`` on the report seed ``REPORT_BASE + seed`` (dice no choice was made on)."""
+    seed = REPORT_BASE + seed if report else selection_seed(seed)
+    if isinstance(model, TDGammon) and not report:
+        return evaluate(model, pairs, seed=seed, opponent="pubeval", progress=progress)
+    if isinstance(model, TDGammon):
+        return run_match(NetPlayer(model, 1), PubevalPlayer(), pairs, seed=seed, progress=progress)
+    w = load_pubeval_weights()
+    net = Contestant(KIND_SYM, NO_NET, 8, SymNet(model.code, model.W1, model.W2, model.table))
+    opponent = Contestant(KIND_PUBEVAL, NO_NET, 8, NO_SYM)
+    out = np.zeros((pairs, 2), np.int64)
+    chunk = 100
+    with tqdm(total=pairs, desc=f"{model.arch} vs pubeval", disable=not progress, unit="pair", leave=False) as bar:
+        for s in range(0, pairs, chunk):
+            k = min(chunk, pairs - s)
+            o = np.zeros((k, 2), np.int64)
+            play_pairs_net(net, opponent, w, seed, s, k, o, np.zeros((k, 2), np.int64))
+            out[s : s + k] = o
+            bar.update(k)
+    return summarize(model.describe(), "pubeval", out)
+
+
+@dataclass
+class Curve:
+    rival: str
+    seed: int
+    games: list[int]
+    ppg: list[float]
+    stderr: list[float]
+    wall_s: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in ("rival", "seed", "games", "ppg", "stderr", "wall_s")}
+
+
+def new_rival(rival: str, hidden: int, alpha: float, seed: int, inputs: str = "raw", backgammons: bool = False):
+    """A fresh net of ``rival``: one of :data:`RIVALS`; ``inputs`` "expanded" or "contact" adds the hand-made
+    features of :mod:`tdbook.games.backgammon_features` ((a)–(c) only); ``backgammons`` the two backgammon
+    outputs ((c) only)."""
+    if rival == "tesauro":
+        if inputs != "raw" or backgammons:
+            raise ValueError("(d), notebook 08's net, has the raw inputs and its four outputs only")
+        return TDGammon.new(hidden=hidden, outputs=4, encoding="relative", alpha=alpha, lam=0.0, seed=seed)
+    if rival not in RIVALS:
+        raise ValueError(f"unknown rival {rival!r}; choose from: {', '.join(RIVALS)}")
+    return SymmetricGammon.new(rival, hidden=hidden, alpha=alpha, seed=seed, inputs=inputs, backgammons=backgammons)
+
+
+def train_chunk(model, alpha: float, seed: int, first: int, n: int) -> np.ndarray:
+    """Self-play games ``first .. first + n − 1`` of either kind of net (TD(0), step ``alpha``)."""
+    if isinstance(model, TDGammon):
+        return model.train(model.rule(alpha, alpha, 0.0), seed, first, n)
+    return model.train(seed, first, n, alpha)

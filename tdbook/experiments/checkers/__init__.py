@@ -1,0 +1,1 @@
+"""Checkers: Samuel's signature tables (notebook 01) and Samuel's checkers polynomial (notebook 02)."""

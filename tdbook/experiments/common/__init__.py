@@ -1,0 +1,1 @@
+"""What several games' experiments share: the training driver and ratings. No game-specific code here."""
