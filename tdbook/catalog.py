@@ -143,18 +143,22 @@ def index_markdown(profile: str = "standard") -> str:
 
 
 def entry_modules(path: Path) -> list[str]:
-    """The experiments modules a notebook's code cells import (``from tdbook.experiments import a as x, b`` or
-    ``from tdbook.experiments.a import f``), as files relative to the repository, in the order imported."""
+    """The experiments modules a notebook's code cells import, as files relative to the repository: the notebook's
+    entry module (``tdbook/experiments/<game>/<stem without its number>.py``) first, then the others in the order
+    imported.  Reads ``from tdbook.experiments.<game> import a, b as c`` and ``from tdbook.experiments.<game>.a
+    import f``."""
     import json
     import re
 
     cells = json.loads(Path(path).read_text())["cells"]
     code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
     found: list[str] = []
-    for m in re.finditer(r"^\s*from tdbook\.experiments(?:\.(\w+))? import ([^\n]+)", code, re.M):
-        names = [m.group(1)] if m.group(1) else [n.split(" as ")[0].strip() for n in m.group(2).split(",")]
-        found += [f"tdbook/experiments/{n}.py" for n in names if f"tdbook/experiments/{n}.py" not in found]
-    return found
+    for m in re.finditer(r"^\s*from tdbook\.experiments\.(\w+)(?:\.(\w+))? import ([^\n]+)", code, re.M):
+        game, module, names = m.group(1), m.group(2), m.group(3)
+        mods = [module] if module else [n.split(" as ")[0].strip() for n in names.strip("() ").split(",")]
+        found += [f for n in mods if (f := f"tdbook/experiments/{game}/{n}.py") not in found]
+    entry = [f for f in found if Path(f).stem == Path(path).stem[3:]]
+    return entry + [f for f in found if f not in entry]
 
 
 def claims_file(entry: Entry) -> str:

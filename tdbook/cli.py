@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from .core.paths import PROFILES, RECORD_ENV
 
@@ -213,7 +214,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"{'':<28} claims {claims_file(e)}")
             code = entry_modules(notebooks_dir() / f"{present[e.number]}.ipynb") if e.number in present else []
             if code:
-                print(f"{'':<28} code {', '.join(code)}")
+                entry = code[0] if Path(code[0]).stem == stem[3:] else ""
+                print(f"{'':<28} entry {entry or '(none)'}")
+                if code[1:] or not entry:
+                    print(f"{'':<28} also {', '.join(code[1:] if entry else code)}")
         return 0
     return 2  # pragma: no cover - argparse enforces the choices
 

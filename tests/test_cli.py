@@ -314,13 +314,15 @@ def test_list_gives_each_notebook_its_claims_file_and_the_experiments_modules_it
     nb.cells = [
         nbformat.v4.new_markdown_cell("from tdbook.experiments import not_code"),
         nbformat.v4.new_code_cell(
-            "from tdbook import results\nfrom tdbook.experiments import kenju as k3, kenju_ram\n"
-            "from tdbook.experiments.backgammon.analysis import agreement\nfrom tdbook.experiments import kenju"
+            "from tdbook import results\nfrom tdbook.experiments.kenju import ram, search as kenju_search\n"
+            "from tdbook.experiments.backgammon.analysis import agreement\nfrom tdbook.experiments.kenju import kenju"
         ),
     ]
-    p = tmp_path / "x.ipynb"
+    p = tmp_path / "03_kenju.ipynb"
     nbformat.write(nb, p)
-    assert entry_modules(p) == [f"tdbook/experiments/{m}.py" for m in ("kenju", "kenju_ram", "backgammon_analysis")]
+    assert entry_modules(p) == [
+        f"tdbook/experiments/{m}.py" for m in ("kenju/kenju", "kenju/ram", "kenju/search", "backgammon/analysis")
+    ]
     r = _tdbook("list")
     for path in discover():
         e = BY_NUMBER[path.stem[:2]]
@@ -328,6 +330,26 @@ def test_list_gives_each_notebook_its_claims_file_and_the_experiments_modules_it
         for f in [claims_file(e), *entry_modules(path)] if e.document else []:
             assert f in block and (ROOT / f).is_file(), f"{path.stem}: {f}"
         assert e.number == "00" or entry_modules(path), f"{path.stem} imports no experiments module"
+        if e.number != "00":  # one step from a notebook to its code: the entry module is named after the notebook
+            entry = entry_modules(path)[0]
+            assert entry.endswith(f"/{path.stem[3:]}.py") and f"entry {entry}" in block, path.stem
+
+
+def test_no_notebook_cell_imports_an_experiments_module_under_a_short_alias():
+    import json
+    import re
+
+    from tdbook.catalog import discover
+
+    for path in discover():
+        code = "\n".join(
+            "".join(c["source"]) for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"
+        )
+        for m in re.finditer(r"^\s*from tdbook\.experiments\.(\w+) import ([^\n]+)", code, re.M):
+            for part in m.group(2).split(","):
+                module, _, alias = part.strip().partition(" as ")
+                # under its own name, or its own name with its game in front where the bare name is taken
+                assert not alias or alias == f"{m.group(1)}_{module}", f"{path.stem}: {part.strip()}"
 
 
 def test_train_without_a_game_lists_every_trainer_and_its_options():
