@@ -249,10 +249,10 @@ def test_notebook_09_aims_read_the_best_shipped_net_with_the_aim_plan(monkeypatc
     plan = read_sidecar(sx.data_dir() / files[best])["strength"]["plan"]
     assert out["best-vs-gnubg-expert"]["ours"].n == 2 * plan["gnubg_pairs"] >= 2 * sx.AIM_PLAN["gnubg_pairs"]
     monkeypatch.setitem(sx.AIM_PLAN, "gnubg_pairs", plan["gnubg_pairs"] + 1)
-    with pytest.raises(ValueError, match="smaller than AIM_PLAN.*backgammon_strength"):
+    with pytest.raises(ValueError, match=r"smaller than AIM_PLAN.*backgammon\.strength"):
         sx.strength_claims(best)
     monkeypatch.setattr(sx, "SELECTION_PAIRS", sel[best]["pairs"] + 1)  # a net without a large enough selection match
-    with pytest.raises(ValueError, match="no selection match of .* run: python -m tdbook.experiments.backgammon_sel"):
+    with pytest.raises(ValueError, match="no selection match of .* run: python -m tdbook.experiments.backgammon.selection"):
         sx.best_shipped()
 
 
