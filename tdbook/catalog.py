@@ -164,3 +164,87 @@ def entry_modules(path: Path) -> list[str]:
 def claims_file(entry: Entry) -> str:
     """The claims data of a notebook's document, relative to the repository ('' for the index)."""
     return f"tdbook/claims/{entry.document}.toml" if entry.document else ""
+
+
+#: The line that opens the generated list at the end of an entry module's docstring (:func:`write_uses`).
+USES_MARK = "uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):"
+
+
+def notebook_uses(path: Path) -> tuple[str, dict[str, list[str]]]:
+    """The entry module's name as the notebook's cells import it, and the public names of it the notebook uses,
+    by the section (the nearest heading above) of the cell that first uses each one, in notebook order."""
+    import json
+    import re
+
+    stem = Path(path).stem
+    cells = json.loads(Path(path).read_text())["cells"]
+    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    m = re.search(rf"^\s*from tdbook\.experiments\.\w+ import [^\n]*\b{stem[3:]}\b(?: as (\w+))?", code, re.M)
+    if m is None:
+        return "", {}
+    name = m.group(1) or stem[3:]
+    uses: dict[str, list[str]] = {}
+    seen: set[str] = set()
+    section = "(before the first heading)"
+    for c in cells:
+        src = "".join(c["source"])
+        if c["cell_type"] == "markdown":
+            heads = [line.lstrip("#").strip() for line in src.splitlines() if re.match(r"#{1,6} ", line)]
+            section = heads[-1] if heads else section
+        elif c["cell_type"] == "code":
+            for attr in re.findall(rf"(?<![\w.]){name}\.([A-Za-z]\w*)", src):
+                if attr not in seen:
+                    seen.add(attr)
+                    uses.setdefault(section, []).append(attr)
+    return name, uses
+
+
+def uses_block(path: Path) -> str:
+    """The generated paragraph for the docstring of notebook ``path``'s entry module ('' without one)."""
+    import textwrap
+
+    _, uses = notebook_uses(path)
+    if not uses:
+        return ""
+    lines = [f"Notebook {Path(path).stem[:2]} {USES_MARK}", ""]
+    for section, names in uses.items():
+        text = f"- {section}: " + ", ".join(f"``{n}``" for n in names)
+        lines += textwrap.wrap(text, width=116, subsequent_indent="  ", break_on_hyphens=False)
+    return "\n".join(lines)
+
+
+def write_uses(check: bool = False) -> list[str]:
+    """Put :func:`uses_block` at the end of each entry module's docstring (replacing an earlier one); the entry
+    modules whose docstring differed (with ``check``, nothing is written)."""
+    import ast
+
+    from .core.paths import repo_root
+
+    stale = []
+    for path in discover():
+        code = entry_modules(path)
+        block = uses_block(path)
+        if not code or not block or Path(code[0]).stem != path.stem[3:]:
+            continue
+        f = repo_root() / code[0]
+        text = f.read_text(encoding="utf-8")
+        doc = ast.get_docstring(ast.parse(text), clean=False)
+        if doc is None:
+            raise ValueError(f"{code[0]} has no module docstring")
+        body = doc.split(f"\n\nNotebook {path.stem[:2]} {USES_MARK}")[0]
+        new_doc = body.rstrip() + "\n\n" + block + "\n"
+        if new_doc != doc:
+            stale.append(code[0])
+            if not check:
+                start = text.index(doc)
+                f.write_text(text[:start] + new_doc + text[start + len(doc) :], encoding="utf-8")
+    return stale
+
+
+if __name__ == "__main__":  # python -m tdbook.catalog --write | --check
+    import sys
+
+    stale = write_uses(check="--write" not in sys.argv[1:])
+    for f in stale:
+        print(f"{'wrote' if '--write' in sys.argv[1:] else 'stale'}: {f}")
+    sys.exit(1 if stale and "--write" not in sys.argv[1:] else 0)

@@ -252,7 +252,9 @@ def test_notebook_09_aims_read_the_best_shipped_net_with_the_aim_plan(monkeypatc
     with pytest.raises(ValueError, match=r"smaller than AIM_PLAN.*backgammon\.strength"):
         sx.strength_claims(best)
     monkeypatch.setattr(sx, "SELECTION_PAIRS", sel[best]["pairs"] + 1)  # a net without a large enough selection match
-    with pytest.raises(ValueError, match="no selection match of .* run: python -m tdbook.experiments.backgammon.selection"):
+    with pytest.raises(
+        ValueError, match="no selection match of .* run: python -m tdbook.experiments.backgammon.selection"
+    ):
         sx.best_shipped()
 
 

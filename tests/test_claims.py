@@ -91,7 +91,9 @@ def test_one_printed_statement_is_one_claim(key):
 
 @pytest.mark.parametrize("path", discover(), ids=lambda p: p.stem)
 def test_notebook_cells_hold_no_transcribed_value_and_call_only_the_top_layers(path):
-    allowed = re.compile(r"tdbook(\.experiments(\.\w+){0,2}|\.plots(\.\w+)?|\.widgets(\.\w+)?|\.results|\.plotting|\.catalog)?$")
+    allowed = re.compile(
+        r"tdbook(\.experiments(\.\w+){0,2}|\.plots(\.\w+)?|\.widgets(\.\w+)?|\.results|\.plotting|\.catalog)?$"
+    )
     for src in _cells(path):
         assert not re.search(r"\b(paper|tolerance)\s*=", src), f"{path.stem}: a cell states a paper value: {src[:200]}"
         assert "results.record(" not in src, f"{path.stem}: claims are checked by id with results.check"

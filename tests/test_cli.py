@@ -384,3 +384,20 @@ def test_run_on_an_existing_cluster_by_its_address(fake_repo):
     assert res["complete"] and res["seed"] == 4 and res["claims"][0]["verdict"] == "differs"
     r = _tdbook("run", "--profile", "quick", "01", "--scheduler", "tcp://127.0.0.1:9", repo=fake_repo, timeout=120)
     assert r.returncode == 2 and "no Dask scheduler answers at tcp://127.0.0.1:9" in r.stderr
+
+
+def test_each_entry_module_says_which_notebook_section_uses_which_of_its_names():
+    """Issue 31: the docstring of a notebook's entry module lists, by section, what the notebook calls from it."""
+    import re
+
+    from tdbook.catalog import USES_MARK, discover, entry_modules, notebook_uses, uses_block, write_uses
+
+    assert write_uses(check=True) == [], "run `python -m tdbook.catalog --write` and commit the entry modules"
+    for path in discover()[1:]:
+        name, uses = notebook_uses(path)
+        assert name == path.stem[3:] and uses, path.stem
+        text = (ROOT / entry_modules(path)[0]).read_text()
+        assert USES_MARK in text and uses_block(path) in text
+        for names in uses.values():  # every listed name is the module's own
+            for n in names:
+                assert re.search(rf"^(def|class) {n}\b|^{n}\b.*=|import .*\b{n}\b", text, re.M), (path.stem, n)
