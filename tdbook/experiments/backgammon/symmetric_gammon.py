@@ -17,6 +17,19 @@
 The module is long (about 780 lines) but one thing: notebook 09's measurements, in the notebook's order, all
 reading the same recorded positions and shipped nets, so that a reader of a section finds here how each of
 its numbers is measured.
+
+Notebook 09 uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):
+
+- 09 · Symmetric gammon outputs: ``config``
+- 1. The derivation, checked: ``symmetry_errors``, ``load_nets``, ``quarter_check``, ``opening_values``,
+  ``identity_claims``, ``parameter_claims``
+- 2. Gammon calibration against GNU Backgammon: ``shipped_info``, ``calibration``, ``gammon_rates``, ``LABELS``,
+  ``RIVALS``, ``calibration_claims``
+- 3. What the constraint costs and buys: ``train_rival``, ``curve_claims``
+- 3.2 Speed: ``speed``, ``speed_rows``
+- 4. How strong self-play makes it: ``budget_rows``, ``ladder_rows``, ``best_shipped``, ``strength_claims``
+- 4.1 Where the equity goes: ``short_label``
+- 6. Try it yourself: ``load_shipped``, ``picker_positions``, ``explore``, ``explore_check``
 """
 
 from __future__ import annotations

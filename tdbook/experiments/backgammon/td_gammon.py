@@ -6,6 +6,16 @@ and Table 5.2 are :mod:`.backgammon_ladder`.
 Each ``*_checks`` function measures and returns :class:`Check` s in the order the notebook checks them;
 the notebook passes each to :func:`tdbook.results.check`.  Data in, data out: the figures are in
 :mod:`tdbook.plots.backgammon`, the boards and the play widget in :mod:`tdbook.widgets.backgammon`.
+
+Notebook 08 uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):
+
+- 08 · TD-Gammon: ``config``, ``nets``, ``shipped_table``
+- 1. The engine and the encoding, checked against GNU Backgammon: ``showcase``, ``engine_checks``,
+  ``opening_units``, ``encoding_checks``, ``shape_checks``
+- 2. Learning curves: ``live_run``, ``learning_curves``, ``curve_checks``
+- 5. What the net learned: ``pwin_checks``, ``agreement_checks``
+- 6. Play against the net: ``refusal_checks``
+- 8. Try it yourself: ``explore``
 """
 
 from __future__ import annotations

@@ -8,6 +8,20 @@ learner from ``data/checkers_ladder.npz`` and ``data/checkers_samuel_study.npz``
 (:mod:`tdbook.experiments.checkers.ladder`, :mod:`tdbook.experiments.checkers.samuel_study`), each with the
 command that made it in its sidecar; the ``full`` profile retrains the weights and runs the ladder and the study
 again under ``build/full/`` with those commands (``RETRAIN``).
+
+Notebook 02 uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):
+
+- 02 · Samuel's checkers program: look-ahead, rote learning, learning by generalization — and does it learn?:
+  ``config``
+- 2. Searching the space: minimax and α-β: ``centuries_log10``
+- 4. Rote learning: ``rote_study``
+- 5. Learning by generalization: ``SHIPPED``, ``retrain``, ``learned``, ``TERM_NAMES``, ``queue_picture``,
+  ``short_runs``
+- 6. What the chapter adds: book games, credit assignment, rote with generalization: ``book_games_gain``
+- 7. One ladder for every checkers player: ``ladder_and_ratings``, ``rating_rows``, ``agreement_rank_correlation``
+- 9. The stabilisers, one change at a time: ``stabiliser_effects``, ``study_rows``
+- 10. Play the learned program: ``opponent``
+- 13. Try it yourself: ``explore``
 """
 
 from __future__ import annotations

@@ -8,6 +8,14 @@ move's 27 terms, the preferred move of each position and the game it came from. 
 :mod:`tdbook.experiments.checkers.signature_tables_play`; the measured value of each claim is assembled in
 :mod:`tdbook.experiments.checkers.signature_tables_claims`; the rerun panel and "teach it" in
 :mod:`tdbook.experiments.checkers.signature_tables_panel`.
+
+Notebook 01 uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):
+
+- 01 · Samuel's signature tables, trained on master games: ``config``, ``load``, ``split``, ``book_summary``
+- 1. The arrangement (Samuel (1973 note) ¶1, Fig. 1; ¶3 advantage 3): ``storage``
+- 2. Training is counting (¶2; ¶3 advantage 2): ``counting_story``
+- 8. What a table learned: ``table_heatmap``
+- 9. Speed: counting the archive: ``speeds``, ``archive_speed``
 """
 
 from __future__ import annotations

@@ -7,6 +7,19 @@ procedure (:mod:`tdbook.experiments.draw_poker.training`); each run ``r`` of a s
 ``SEED·1000 + r`` so studies are reproducible and independent of each other's sizes.  Table 5-3's
 winnings column is rebuilt from duplicate proficiency tests
 (:mod:`tdbook.experiments.draw_poker.matches`).
+
+Notebook 04 uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):
+
+- 04 · Waterman's production-rule poker player: ``config``
+- 4. The poker program (§5.2, App. B, G, I, J): ``built_in``, ``CORR_MODES``, ``lisp``
+- 4.1 The stand-in opponent, and who beats whom: ``head_to_head``, ``opponents``
+- 5. Automatic training (§5.3, Table 5-1): ``explicit_study``
+- 6. Implicit training (§5.4, Table 5-2): ``implicit_study``
+- 7. Manual training, and the three procedures compared (§5.3, §5.5): ``noise_sweep``
+- 8. Table 5-3 rebuilt: the duplicate proficiency test: ``table_53``
+- 9. The unstated constants: ``sweep``
+- 10. Beyond the thesis: a stronger opponent: ``equity_player``
+- 12. Train it yourself: ``explore``
 """
 
 from __future__ import annotations

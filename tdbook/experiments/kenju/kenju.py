@@ -6,6 +6,16 @@ Every function returns data; figures are in :mod:`tdbook.plots.kenju`.  Seeds: r
 another one's numbers.  The learning schemes and performance graphs are in
 :mod:`tdbook.experiments.kenju.training`, the search statistics in :mod:`tdbook.experiments.kenju.search`,
 Systems 1 and 2 in :mod:`tdbook.experiments.kenju.ram`.
+
+Notebook 03 uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):
+
+- 03 · Kenju: RAM nets, line patterns and a teacher: ``config``
+- 1. The game and its line-list (§2.1–2.2): ``example_position``
+- 2. The fully trained line evaluation element MAX (Fig. 4.14): ``claims_fig_4_14``
+- 3. The move evaluation heuristic on one position (Figs 4.16–4.18): ``grid_text``, ``claims_value_maps``
+- 4. Attacking and defending (Fig. 4.13) and CONFIDENCE (Fig. 4.15): ``all_modes``, ``dynamic_modes``, ``run_seed``,
+  ``claims_modes``, ``confidence_trace``
+- 5. Learning the line table (Figs 4.8–4.11, 4.21–4.23): ``fig_4_14``
 """
 
 from __future__ import annotations

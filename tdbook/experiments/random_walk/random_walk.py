@@ -7,6 +7,23 @@ coin stream ``r`` of the seed, so all configurations see the same walks (common 
 TD(λ=0) reproduces TD(0) bit for bit.  The ``*_checks`` functions turn runs into the measured values of
 the notebook's claims (``{claim id: results.check keyword arguments}``; the printed values are in
 ``tdbook/claims/powell2000.toml``).
+
+Notebook 05 uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):
+
+- 05 · Random walk: TD vs Monte Carlo vs TD(λ): ``config``
+- 1. The walk and its true values: ``true_values``, ``truth_checks``
+- 2. Appendix C, row by row: ``rms_column_checks``
+- 2.1 Scripted walks: the App. A update rule reproduces printed rows: ``scripted_row_checks``,
+  ``scripted_rows_table``
+- 2.2 Reconstructing every walk of Appendix C: ``search``, ``reconstruction_checks``, ``long_walk_checks``
+- 2.3 The same search with the textbook readings fails: ``textbook_searches``, ``textbook_search_checks``,
+  ``textbook_search_table``
+- 2.4 A seeded run in App. C's format: ``appc_spread_checks``, ``appc_stats_table``
+- 3. Fig. 4.3: TD(0) vs constant-α Monte Carlo: ``fig43``, ``fig43_checks``, ``curve_table``
+- 4. Fig. 4.4: TD(λ) at α = 0.1: ``fig44``, ``fig44_checks``, ``fig44_table``
+- 5.1 The α × λ parameter study: ``surface_alphas``, ``alpha_surface``, ``surface_checks``, ``surface_table``
+- 5.2 Batch updating: batch TD(0) vs batch MC: ``batch_comparison``, ``batch_checks``
+- 7. Try it yourself: ``explore``
 """
 
 from __future__ import annotations

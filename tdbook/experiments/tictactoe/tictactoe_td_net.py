@@ -14,6 +14,15 @@ Every function returns data; figures are in :mod:`tdbook.plots.tictactoe_net`, t
 
 Seeds: run ``label`` uses :func:`run_seed` ``(SEED, label)`` — a stable hash, so adding a run never
 changes another one's numbers.
+
+Notebook 07 uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):
+
+- 07 · Tic-tac-toe with TD(λ) networks: ``config``
+- 2. The thesis's runs: ``thesis_runs``, ``summarise``
+- 5. v3.0's derivative and arithmetic: ``seed_study``
+- 6. Diagnosis: one defect fixed at a time: ``ablation``
+- 7. Beyond the thesis: a self-play TD(λ) net that plays perfectly: ``run_seed``
+- 10. Try it yourself: ``explore``, ``EXPLORE_VERSIONS``, ``EXPLORE_MODES``
 """
 
 from __future__ import annotations

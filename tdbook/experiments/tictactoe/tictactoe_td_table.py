@@ -13,6 +13,19 @@ adding an experiment never changes another one's numbers.
 
 The module is long (about 620 lines) but one thing: the experiments of notebook 06 as run specifications
 and their replicates, section by section; the training loop, the evaluation and the claims are elsewhere.
+
+Notebook 06 uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):
+
+- 06 · Tic-tac-toe with TD(λ) tables: ``config``
+- 3. Figs 6.2–6.4: the step size α: ``alpha_runs``, ``crossover_runs``, ``ALPHA_FIGURES``, ``thesis_wdl``
+- 4. Fig. 6.5 (draw reward), exploration, Fig. 6.6 (λ): ``draw_runs``, ``epsilon_runs``, ``lambda_runs``,
+  ``window_win_curves``
+- 5. Fig. 6.7 (TD as X) and Appendix D: ``td_as_x_runs``, ``printed``, ``thesis_first_moves``
+- 6. Table 6.1 with the human replaced: ``table61``
+- 8. p. 63: the X table as a teacher: ``teacher_runs``
+- 9. Beyond the thesis: a corrected player that plays perfectly: ``self_play``
+- 9.1 Ablation: which correction matters?: ``ablation``, ``gap_closed``, ``ABLATION_METRICS``
+- 12. Try it yourself: ``explore``
 """
 
 from __future__ import annotations
