@@ -58,6 +58,10 @@ class MatchResult:
         """The score as mean ± standard error (n = games) for a claim."""
         return Estimate(self.score, self.stderr, self.games)
 
+    def swapped(self) -> MatchResult:
+        """The same match from ``b``'s side."""
+        return MatchResult(self.b, self.a, 1 - self.as_white, 1 - self.as_black, self.plies, self.nodes, self.starts)
+
     def text(self) -> str:
         w, d, lo = self.wdl
         return f"{self.a} v {self.b}: {100 * self.score:.1f}% ± {100 * self.stderr:.1f} (W {w}, D {d}, L {lo})"
