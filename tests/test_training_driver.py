@@ -304,7 +304,11 @@ def test_5_a_bad_checkpoint_is_one_message_naming_the_file(repo, tmp_path, capsy
 
 
 def _interrupt_once(path: Path, at_least: float = 0.0) -> threading.Thread:
-    """Send this process SIGINT (Ctrl-C) once ``path`` exists (a first checkpoint was written)."""
+    """Send this process SIGINT (Ctrl-C) once ``path`` exists (a first checkpoint was written).  Under a
+    background job (``make test &``, ``nohup``) the process starts with SIGINT ignored, as a terminal's Ctrl-C
+    would never reach it; the test restores Python's own handler first, as a terminal gives it."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
     def fire() -> None:
         t0 = time.monotonic()
