@@ -55,6 +55,8 @@ from ...learners.tictactoe_net import (
     LearningNet,
     NetDesign,
     Scratch,
+    _pos_int,
+    _unit,
     check_encoding,
     check_version,
     encode_after,
@@ -258,25 +260,6 @@ def play_and_learn_negamax(n_games, net, epsilon, starts, p_start, st, rec, log_
 
 #: the columns of :attr:`NetRun.flog`
 FLOG_COLUMNS = ("mean output", "negative TD errors", "max |w|")
-
-
-def _pos_int(name: str, v: Any) -> int:
-    if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 1:
-        raise ValueError(f"{name} must be a positive int, got {v!r}")
-    return int(v)
-
-
-def _unit(name: str, v: Any, lo_open: bool = False, hi: float = 1.0) -> float:
-    if (
-        isinstance(v, bool)
-        or not isinstance(v, (int, float, np.integer, np.floating))
-        or not math.isfinite(v)
-        or v < 0
-        or v > hi
-        or (lo_open and v == 0)
-    ):
-        raise ValueError(f"{name} must be a number in {'(' if lo_open else '['}0, {hi:g}], got {v!r}")
-    return float(v)
 
 
 @dataclass
