@@ -22,6 +22,7 @@ from pathlib import Path
 
 from .core.paths import data_dir
 from .core.storage import atomic_write_bytes
+from .experiments.backgammon.symmetric_gammon import LABELS, NETS, RIVAL_NETS
 
 MANIFEST = "MANIFEST.md"
 COMMAND = "python -m tdbook.manifest --write"
@@ -57,8 +58,40 @@ _SYM_TEST = (
 _SYM_LOSS = (Use("09", "shipped_losses", _W + " (the equity-loss diagnosis)"),)
 
 
-def _sym(what: str, *uses: Use) -> Shipped:
-    return Shipped(what, (*uses, *_SYM_SIDECAR, *_SYM_TEST))
+def _sym(name: str, note: str = "", uses: tuple[Use, ...] = ()) -> Shipped:
+    """A net of notebook 09: what it is is its label there (built from its sidecar), and a note."""
+    label = LABELS.get(name, name)
+    return Shipped(label + (f": {note}" if note else ""), (*uses, *_SYM_SIDECAR, *_SYM_TEST))
+
+
+_LOAD_NETS = Use("09", "load_nets", _W)
+#: What notebook 09 reads of some nets beyond the tables, the panel and the tests every net is read by.
+_SYM_MORE: dict[str, tuple[str, tuple[Use, ...]]] = {
+    RIVAL_NETS["symmetric"]: ("the post's net (a)", (_LOAD_NETS,)),
+    RIVAL_NETS["naive"]: ("the post's net (b)", (_LOAD_NETS,)),
+    RIVAL_NETS["free"]: ("the post's net (c)", (_LOAD_NETS,)),
+    "symgammon_free160_expanded_4000k": ("", _SYM_LOSS),
+    "symgammon_free160_contact_4000k": ("", _SYM_LOSS),
+    "symgammon_free160_expanded_bg_4000k": ("", _SYM_LOSS),
+    "symgammon_free160_contact_bg_4800k": ("", _SYM_LOSS),
+    "symgammon_free160_contact_bg_5000k": (
+        "the best net on the selection match (its ladder and its 2-ply figure are the aims' figures)",
+        (
+            Use("09", "load_shipped", _W + " (the best net, in the position picker)"),
+            Use("09", "expert_claims", _S),
+            Use("09", "recipe_rows", _S),
+            *_SYM_LOSS,
+        ),
+    ),
+    "symgammon_free160_positional_bg_5000k": (
+        "eleven positional inputs per side more than its parent",
+        (Use("09", "recipe_rows", _S), Use("09", "curve_rows", _S + " (its learning curve)")),
+    ),
+    "symgammon_free160_contact_bg_bearoff_4800k": (
+        "valuing bear-off positions by the exact one-sided table when it chooses a move",
+        (Use("09", "recipe_rows", _S),),
+    ),
+}
 
 
 def _learned(what: str) -> Shipped:
@@ -113,42 +146,7 @@ USES: dict[str, Shipped] = {
         "the round robin of the three signature-table models at search depths 3, 4 and 5",
         (Use("01", "matches", "the games"),),
     ),
-    "symgammon_a.npz": _sym("net (a): the symmetric net of the post", Use("09", "load_nets", _W)),
-    "symgammon_b.npz": _sym("net (b): the naive net of the post", Use("09", "load_nets", _W)),
-    "symgammon_c.npz": _sym("net (c): the free net of the post", Use("09", "load_nets", _W)),
-    "symgammon_a80x.npz": _sym("net (a″): the symmetric net with (c″)'s budget and inputs"),
-    "symgammon_c80.npz": _sym("net (c′): (c) with 80 hidden units, more games, step size 0.1 → 0.02"),
-    "symgammon_c80x.npz": _sym("net (c″): (c′) with the expanded inputs"),
-    "symgammon_c80xl.npz": _sym("(c″) trained to 1.6 M games"),
-    "symgammon_c80xxl.npz": _sym("(c″) trained to 3.2 M games"),
-    "symgammon_c80xxxl.npz": _sym("(c″) trained to 5.6 M games"),
-    "symgammon_c160x.npz": _sym("(c″) with 160 hidden units"),
-    "symgammon_c160xl.npz": _sym("(c″, 160) trained to 1.6 M games"),
-    "symgammon_c160xxl.npz": _sym("(c″, 160) trained to 3.2 M games"),
-    "symgammon_c160xxxl.npz": _sym("(c″, 160) trained to 4.0 M games", *_SYM_LOSS),
-    "symgammon_c160ann.npz": _sym("(c″, 160) trained to 4.0 M games with the step size annealed to 0.005"),
-    "symgammon_c160ct.npz": _sym("(c″, 160) trained to 4.0 M games with the contact inputs", *_SYM_LOSS),
-    "symgammon_c160bg.npz": _sym("(c″, 160) trained to 4.0 M games with backgammon outputs", *_SYM_LOSS),
-    "symgammon_c160bgl.npz": _sym("(c″, 160, bg) trained to 4.8 M games"),
-    "symgammon_c160bgct.npz": _sym("(c″, 160, bg) trained to 4.8 M games with the contact inputs", *_SYM_LOSS),
-    "symgammon_free160_contact_bg_5000k.npz": _sym(
-        "(c″, 160, bg, contact) trained on to 5.0 M games: the best net on the selection match (its ladder and its "
-        "2-ply figure are the aims' figures)",
-        Use("09", "load_shipped", _W + " (the best net, in the position picker)"),
-        Use("09", "expert_claims", _S),
-        Use("09", "recipe_rows", _S),
-        *_SYM_LOSS,
-    ),
-    "symgammon_free160_positional_bg_5000k.npz": _sym(
-        "(c″, 160, bg, contact) trained on to 5.0 M games with eleven positional inputs per side",
-        Use("09", "recipe_rows", _S),
-        Use("09", "curve_rows", _S + " (its learning curve)"),
-    ),
-    "symgammon_free160_contact_bg_bearoff_4800k.npz": _sym(
-        "(c″, 160, bg, contact) at 4.8 M games valuing bear-off positions by the exact one-sided table when it "
-        "chooses a move",
-        Use("09", "recipe_rows", _S),
-    ),
+    **{f"{n}.npz": _sym(n, *_SYM_MORE.get(n, ("", ()))) for n in NETS},
     "td_gammon_40.npz": Shipped(
         "TD-Gammon with 40 hidden units (Powell's chapter 5 net)",
         (Use("08", "nets", _W + " and the learning curve in the sidecar"),),
@@ -284,6 +282,8 @@ def render(root: Path | None = None) -> str:
         what = row.what if row else "*(no row in `tdbook/manifest.py`'s `USES` yet)*"
         facts = _facts(side)
         body.append(f"- **what:** {what}" + (f" — {facts}" if facts else ""))
+        if side.get("renamed_from"):
+            body.append(f"- **renamed from:** `{side['renamed_from']}` (the name it was made under)")
         if (parent := _parent(side)) != "":
             body.append(f"- **trained on from:** {parent}")
         body.append(

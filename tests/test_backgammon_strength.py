@@ -232,7 +232,7 @@ def test_notebook_09_aims_read_the_best_shipped_net_with_the_aim_plan(monkeypatc
     the strength section writes is in the claims data and has the form its value needs."""
     from tdbook.experiments.backgammon import symmetric_gammon as sx
 
-    files = {**sx.SHIPPED, **sx.SHIPPED_EXTRA}
+    files = {n: f"{n}.npz" for n in sx.NETS}
     assert set(files) <= set(sx.LABELS)
     for x, y in ((x, y) for _, x, y in sx.CHANGES):
         assert x in files and y in files

@@ -314,7 +314,7 @@ def test_cli_resumes_to_the_uninterrupted_weights_and_refuses_bad_files(tmp_path
     assert "another run" in capsys.readouterr().err
     from tdbook.core.paths import data_dir
 
-    shipped = data_dir() / "symgammon_a.npz"
+    shipped = data_dir() / "symgammon_symmetric40_raw_150k.npz"
     assert train_main([*base, "--games", "50", "--out", str(shipped)]) == 2
     assert "--force" in capsys.readouterr().err
 

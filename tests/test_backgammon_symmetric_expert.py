@@ -50,9 +50,12 @@ def test_the_learning_curve_measures_parent_snapshots_and_net_on_the_selection_s
 def test_each_net_is_named_once_in_the_picker_table():
     """Issue 35: the picker's rows named a larger-budget net by its label and again by its parent's; a row names
     the net alone (the four rivals keep their descriptive labels)."""
-    assert sx.short_label("free160bgct") == "(c″, 160, 4.8 M, bg, contact)"
+    assert sx.short_label("symgammon_free160_contact_bg_4800k") == "(c″, 160, 4.8 M, bg, contact)"
     assert sx.short_label("symmetric") == sx.LABELS["symmetric"]
-    nets = {"free": SymmetricGammon.new("free", hidden=3), "free160bgct": SymmetricGammon.new("free", hidden=3)}
+    nets = {
+        "free": SymmetricGammon.new("free", hidden=3),
+        "symgammon_free160_contact_bg_4800k": SymmetricGammon.new("free", hidden=3),
+    }
     rows = sx.position_rows(nets, sx.picker_positions(2, seed=1)[1])
     assert [r[0] for r in rows] == ["gnubg 0-ply", sx.LABELS["free"], "(c″, 160, 4.8 M, bg, contact)"]
 
@@ -70,3 +73,24 @@ def test_the_panel_explains_before_run_the_combinations_that_cannot_run():
                 else:
                     with pytest.raises(ValueError):
                         rivals.new_rival(rival, 3, 0.1, 1, inputs, bgs)
+
+
+def test_every_shipped_net_has_one_name_by_the_rule_of_its_sidecar():
+    """Issue 31: a net's name is its file stem and its name in the code, built by one rule from what its sidecar
+    says it is; its label's short name by one rule too; a net renamed since is found by its old name's sidecar."""
+    from tdbook.experiments.backgammon.symmetric_gammon_cli import net_name
+
+    for name in sx.NETS:
+        side = read_sidecar(sx.net_path(name))
+        assert name == net_name(side["spec"], side["games"]), name
+        assert sx.LABELS[name].startswith(sx.short_name(name)) or name in sx.RIVAL_NETS.values()
+    assert sx.short_name("symgammon_free80_raw_800k") == "(c′)"
+    assert sx.short_name("symgammon_symmetric80_expanded_800k") == "(a″)"
+    assert sx.short_name("symgammon_free160_expanded_anneal_4000k") == "(c″, 160, 4.0 M, α 0.005)"
+    assert sx.short_name("symgammon_free160_contact_bg_bearoff_4800k") == "(c″, 160, 4.8 M, bg, contact, bear-off)"
+    assert sx.short_name("symgammon_naive40_raw_150k") == "(b)"
+    assert len({sx.LABELS[n] for n in sx.NETS}) == len(sx.NETS)
+    with pytest.raises(ValueError, match="'symgammon_c160bgct' is now called 'symgammon_free160_contact_bg_4800k'"):
+        sx.load_shipped("symgammon_c160bgct")
+    with pytest.raises(ValueError, match="no shipped net 'free160bgct'; choose from: symgammon_symmetric40_raw_150k"):
+        sx.load_shipped("free160bgct")

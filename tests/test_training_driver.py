@@ -101,15 +101,15 @@ SHIPPED = {
     "backgammon": "td_gammon_40.npz",
     "checkers": "checkers_tdleaf.npz",
     "signature-book": "signature_book.npz",
-    "symmetric-gammon": "symgammon_c.npz",
+    "symmetric-gammon": "symgammon_free40_raw_150k.npz",
     "tictactoe-net": "tictactoe_net_perfect.npz",
 }
 FOREIGN = {
     "backgammon": "checkers_tdleaf.npz",
-    "checkers": "symgammon_c.npz",
+    "checkers": "symgammon_free40_raw_150k.npz",
     "signature-book": "td_gammon_40.npz",
     "symmetric-gammon": "signature_book.npz",
-    "tictactoe-net": "symgammon_c.npz",
+    "tictactoe-net": "symgammon_free40_raw_150k.npz",
 }
 GAMES = list(TRAINERS)
 

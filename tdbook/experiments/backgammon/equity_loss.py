@@ -29,8 +29,14 @@ from .symmetric_gammon import load_shipped, position_class
 CLASSES = ("contact", "race", "bear-off")
 #: The nets notebook 09 diagnoses: (c″, 160, 4.0 M), the same games with the one change of the contact inputs or of
 #: the backgammon outputs, and the best net, with both.
-LOSS_NETS = ("free160xxxl", "free160ct", "free160bg", "free160bgct", "symgammon_free160_contact_bg_5000k")
-WITHOUT_BG, WITH_BG = "free160xxxl", "free160bg"
+LOSS_NETS = (
+    "symgammon_free160_expanded_4000k",
+    "symgammon_free160_contact_4000k",
+    "symgammon_free160_expanded_bg_4000k",
+    "symgammon_free160_contact_bg_4800k",
+    "symgammon_free160_contact_bg_5000k",
+)
+WITHOUT_BG, WITH_BG = "symgammon_free160_expanded_4000k", "symgammon_free160_expanded_bg_4000k"
 
 
 def judged_scores(after: np.ndarray, ctx=None) -> tuple[np.ndarray, np.ndarray]:

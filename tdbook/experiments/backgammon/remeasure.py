@@ -12,20 +12,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...claims import Estimate
-from ...core.paths import data_dir
 from ...core.storage import read_sidecar
 from ...players.backgammon_symmetric import SymNetPlayer
 from .match import MatchResult, make_opponent, run_match, selection_seed
 from .strength import strength
-from .symmetric_gammon import LABELS, SHIPPED, SHIPPED_EXTRA, load_shipped
+from .symmetric_gammon import LABELS, NETS, RIVAL_NETS, load_shipped, net_path
 
 #: The opponents a reader can pick (gnubg levels are 0-ply with graded noise, as in the ladder).
 OPPONENTS = ("pubeval", "gnubg-beginner", "gnubg-intermediate", "gnubg-advanced", "gnubg-expert")
 
 
 def shipped_nets() -> dict[str, str]:
-    """Every shipped net of notebook 09, label → key (the labels of the notebook's tables), in table order."""
-    return {LABELS.get(k, k): k for k in (*SHIPPED, *SHIPPED_EXTRA)}
+    """Every shipped net of notebook 09, label → name (the labels of the notebook's tables), in table order."""
+    return {LABELS.get(k, k): k for k in NETS}
 
 
 @dataclass(frozen=True)
@@ -51,10 +50,10 @@ class Remeasured:
 
 
 def remeasure_check(
-    net: str = "free", opponent: str = "pubeval", pairs: int = 200, seed: int = 1, plies: int = 1
+    net: str = RIVAL_NETS["free"], opponent: str = "pubeval", pairs: int = 200, seed: int = 1, plies: int = 1
 ) -> str | None:
     """Why these settings cannot run (None when they can), as one sentence naming what to change."""
-    if net not in (*SHIPPED, *SHIPPED_EXTRA):
+    if net not in NETS:
         return f"no shipped net {net!r}; pick one of the list"
     if opponent not in OPPONENTS:
         return f"unknown opponent {opponent!r}; choose from: {', '.join(OPPONENTS)}"
@@ -70,21 +69,21 @@ def remeasure_check(
 
 
 def remeasure(
-    net: str = "free",
+    net: str = RIVAL_NETS["free"],
     opponent: str = "pubeval",
     pairs: int = 200,
     seed: int = 1,
     plies: int = 1,
     progress: bool = True,
 ) -> Remeasured:
-    """Play shipped net ``net`` (a key of notebook 09's tables) against ``opponent`` for ``pairs`` duplicate-dice
-    pairs on selection seed ``seed``; ValueError naming the problem for settings :func:`remeasure_check` refuses."""
+    """Play shipped net ``net`` (its name, the file stem) against ``opponent`` for ``pairs`` duplicate-dice pairs
+    on selection seed ``seed``; ValueError naming the problem for settings :func:`remeasure_check` refuses."""
     problem = remeasure_check(net, opponent, pairs, seed, plies)
     if problem:
         raise ValueError(problem)
     model = load_shipped(net)
     match = run_match(SymNetPlayer(model, plies=plies), make_opponent(opponent), pairs, seed=seed, progress=progress)
-    side = read_sidecar(data_dir() / {**SHIPPED, **SHIPPED_EXTRA}[net])
+    side = read_sidecar(net_path(net))
     try:
         stated: Estimate | None = strength(side, opponent, plies)
     except ValueError:

@@ -8,8 +8,8 @@ pairs against pubeval at 1-ply on the selection seed :data:`~tdbook.experiments.
 is *reported* with stays on the report seeds (:mod:`tdbook.experiments.backgammon.strength`), dice no choice
 was made on.
 
-``python -m tdbook.experiments.backgammon.selection data/symgammon_c80xl.npz …`` measures each net and writes
-``{"selection": {...}}`` into its sidecar with the exact command, seed, code version and the result.
+``python -m tdbook.experiments.backgammon.selection data/symgammon_free80_expanded_1600k.npz …`` measures each net
+and writes ``{"selection": {...}}`` into its sidecar with the exact command, seed, code version and the result.
 """
 
 from __future__ import annotations

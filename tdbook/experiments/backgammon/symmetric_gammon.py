@@ -48,7 +48,7 @@ from ...core.profiles import resolve
 from ...core.storage import read_sidecar
 from ...games import backgammon as bg
 from ...learners.backgammon_net import TDGammon
-from ...learners.backgammon_symmetric import ARCH_FREE, SymmetricGammon
+from ...learners.backgammon_symmetric import ARCH_FREE, ARCHS, SymmetricGammon
 from .analysis import game_positions
 from .strength import strength as figure  # a sidecar's 1-ply report-seed figure
 from .symmetric_gammon_rivals import RIVALS, Curve, new_rival, train_chunk, vs_pubeval
@@ -98,121 +98,153 @@ PROFILES: dict[str, dict[str, Any]] = {
     ),
 }
 
+#: The four rivals of §1–§3, the post's architectures (a)–(d), by their labels; every shipped net's label follows
+#: (by its name, :data:`NETS`), so that one dictionary labels whatever a table or figure shows.
 LABELS = {
     "symmetric": "(a) symmetric, biased gammon node",
     "naive": "(b) symmetric, unbiased gammon nodes",
     "free": "(c) unconstrained 3-output, side on roll",
     "tesauro": "(d) TD-Gammon 4-output (notebook 08)",
-    "free80": "(c′) unconstrained 3-output, 80 hidden, longer, α 0.1 → 0.02",
-    "free80x": "(c″) as (c′), plus 4 hand-made inputs per side",
-    "free80xl": "(c″, 1.6 M) (c″) trained on to 1.6 M games",
-    "free80xxl": "(c″, 3.2 M) (c″) trained on to 3.2 M games",
-    "free80xxxl": "(c″, 5.6 M) (c″) trained on to 5.6 M games",
-    "free160x": "(c″, 160) (c″) with 160 hidden units",
-    "free160xl": "(c″, 160, 1.6 M) (c″, 160) trained on to 1.6 M games",
-    "free160xxl": "(c″, 160, 3.2 M) (c″, 160) trained on to 3.2 M games",
-    "free160xxxl": "(c″, 160, 4.0 M) (c″, 160) trained on to 4.0 M games",
-    "free160ann": "(c″, 160, 4.0 M, α 0.005) (c″, 160, 3.2 M) trained on to 4.0 M games at α 0.005",
-    "free160ct": "(c″, 160, 4.0 M, contact) (c″, 160, 3.2 M) trained on to 4.0 M games with 3 more inputs per side",
-    "free160bg": "(c″, 160, 4.0 M, bg) (c″, 160, 3.2 M) trained on to 4.0 M games with backgammon outputs",
-    "free160bgl": "(c″, 160, 4.8 M, bg) (c″, 160, 4.0 M, bg) trained on to 4.8 M games",
-    "free160bgct": "(c″, 160, 4.8 M, bg, contact) (c″, 160, 4.0 M, bg) trained on to 4.8 M games, contact inputs",
-    "symmetric80x": "(a″) symmetric, as (c″): 80 hidden, longer, hand-made inputs",
 }
-#: Shipped nets (``python -m tdbook train symmetric-gammon …``; the sidecars say how each was made).
-SHIPPED = {"symmetric": "symgammon_a.npz", "naive": "symgammon_b.npz", "free": "symgammon_c.npz"}
+#: Notebook 08's net that stands for (d).
 TESAURO_SHIPPED = "td_gammon_80.npz"
-#: Larger budgets for the strength aim, one change at a time from (c′) on: (c′) 80 hidden units, more games,
-#: α 0.1 → 0.02; (c″) the same with the expanded inputs (:mod:`tdbook.games.backgammon_features`); (c″) trained
-#: on to twice, four and seven times the games; (c″) with twice the hidden units, and that net trained on to twice,
-#: four and five times the games, the last also, over the same extra games, with its step size annealed from 0.02
-#: to 0.005, or with the contact inputs, or with backgammon outputs (one change each), and the last of these trained
-#: on to six times the games without and with the contact inputs; (a″) the symmetric net with (c″)'s budget and
-#: inputs.
-SHIPPED_EXTRA = {
-    "free80": "symgammon_c80.npz",
-    "free80x": "symgammon_c80x.npz",
-    "free80xl": "symgammon_c80xl.npz",
-    "free80xxl": "symgammon_c80xxl.npz",
-    "free80xxxl": "symgammon_c80xxxl.npz",
-    "free160x": "symgammon_c160x.npz",
-    "free160xl": "symgammon_c160xl.npz",
-    "free160xxl": "symgammon_c160xxl.npz",
-    "free160xxxl": "symgammon_c160xxxl.npz",
-    "free160ann": "symgammon_c160ann.npz",
-    "free160ct": "symgammon_c160ct.npz",
-    "free160bg": "symgammon_c160bg.npz",
-    "free160bgl": "symgammon_c160bgl.npz",
-    "free160bgct": "symgammon_c160bgct.npz",
-    "symmetric80x": "symgammon_a80x.npz",
+#: Every shipped net of notebook 09 (``python -m tdbook train symmetric-gammon …``; its sidecar says how it was
+#: made), in the order of the notebook's tables, by its one name: the file stem ``data/<name>.npz``, built by one rule
+#: for every net, ``symgammon_<arch><hidden>_<inputs>[_bg][_<lever>…]_<games>k``.  The value says what the net is
+#: beyond its short name (:func:`short_name`, read from the sidecar); empty: the post's own nets, labelled as their
+#: rival, and nets trained on from a ``--warm-start`` parent, labelled by what changed from it (:func:`label_of`).
+#:
+#: The post's nets (a)–(c), 40 hidden units, 150,000 games; then the larger budgets for the strength aim, one change
+#: at a time from (c′) on: (c′) 80 hidden units, more games, α 0.1 → 0.02; (c″) the same with the expanded inputs
+#: (:mod:`tdbook.games.backgammon_features`); (c″) trained on to twice, four and seven times the games; (c″) with
+#: twice the hidden units, and that net trained on to twice, four and five times the games, the last also, over the
+#: same extra games, with its step size annealed from 0.02 to 0.005, or with the contact inputs, or with backgammon
+#: outputs (one change each), and the last of these trained on to six times the games without and with the contact
+#: inputs; (a″) the symmetric net with (c″)'s budget and inputs.  Last, the nets toward gnubg-expert at equal search
+#: (one change each from a parent): (c″, 160, 4.8 M, bg, contact) trained on 0.2 M games as it was (the games lever,
+#: and the control of the others) and with the positional inputs; the same net with the bear-off table at play.
+NETS: dict[str, str] = {
+    "symgammon_symmetric40_raw_150k": "",
+    "symgammon_naive40_raw_150k": "",
+    "symgammon_free40_raw_150k": "",
+    "symgammon_free80_raw_800k": "unconstrained 3-output, 80 hidden, longer, α 0.1 → 0.02",
+    "symgammon_free80_expanded_800k": "as (c′), plus 4 hand-made inputs per side",
+    "symgammon_free80_expanded_1600k": "(c″) trained on to 1.6 M games",
+    "symgammon_free80_expanded_3200k": "(c″) trained on to 3.2 M games",
+    "symgammon_free80_expanded_5600k": "(c″) trained on to 5.6 M games",
+    "symgammon_free160_expanded_800k": "(c″) with 160 hidden units",
+    "symgammon_free160_expanded_1600k": "(c″, 160) trained on to 1.6 M games",
+    "symgammon_free160_expanded_3200k": "(c″, 160) trained on to 3.2 M games",
+    "symgammon_free160_expanded_4000k": "(c″, 160) trained on to 4.0 M games",
+    "symgammon_free160_expanded_anneal_4000k": "(c″, 160, 3.2 M) trained on to 4.0 M games at α 0.005",
+    "symgammon_free160_contact_4000k": "(c″, 160, 3.2 M) trained on to 4.0 M games with 3 more inputs per side",
+    "symgammon_free160_expanded_bg_4000k": "(c″, 160, 3.2 M) trained on to 4.0 M games with backgammon outputs",
+    "symgammon_free160_expanded_bg_4800k": "(c″, 160, 4.0 M, bg) trained on to 4.8 M games",
+    "symgammon_free160_contact_bg_4800k": "(c″, 160, 4.0 M, bg) trained on to 4.8 M games, contact inputs",
+    "symgammon_symmetric80_expanded_800k": "symmetric, as (c″): 80 hidden, longer, hand-made inputs",
+    "symgammon_free160_contact_bg_5000k": "",
+    "symgammon_free160_positional_bg_5000k": "",
+    "symgammon_free160_contact_bg_bearoff_4800k": "",
 }
-#: Issue 34's nets (toward gnubg-expert at equal search, one change each from a parent), named by the house rule
-#: ``symgammon_<arch><hidden>_<inputs>[_bg][_<lever>…]_<games>k``: the code key is the file stem, the label is built
-#: from the sidecar (:func:`label_of`).  (c″, 160, 4.8 M, bg, contact) trained on 0.2 M games as it was (the games
-#: lever, and the control of the others) and with the positional inputs; the same net with the bear-off table at play.
-EXPERT = (
-    "symgammon_free160_contact_bg_5000k",
-    "symgammon_free160_positional_bg_5000k",
-    "symgammon_free160_contact_bg_bearoff_4800k",
-)
+#: The shipped net of each rival (a)–(c) that §1 and §2 measure (§3 trains the rivals anew).
+RIVAL_NETS = {
+    "symmetric": "symgammon_symmetric40_raw_150k",
+    "naive": "symgammon_naive40_raw_150k",
+    "free": "symgammon_free40_raw_150k",
+}
 
 
-def label_of(stem: str) -> str:
-    """The label of an issue-34 net, from its sidecar: ``(c″, hidden, games, bg, inputs, bear-off)`` and how it
-    was made from its parent (the ``--warm-start`` file)."""
-    side = read_sidecar(data_dir() / f"{stem}.npz")
-    sp = side["spec"]
-    parts = ["c″", str(sp["hidden"]), f"{side['games'] / 1e6:.1f} M"]
+def net_path(name: str) -> Path:
+    """The weights file of shipped net ``name`` (ValueError naming the choices, and the new name of a net renamed
+    since, for a name :data:`NETS` lacks)."""
+    if name not in NETS:
+        old = f"{Path(name).stem}.npz"
+        for n in NETS:
+            if (data_dir() / f"{n}.json").is_file() and read_sidecar(data_dir() / f"{n}.npz").get(
+                "renamed_from"
+            ) == old:
+                raise ValueError(f"shipped net {name!r} is now called {n!r} (its sidecar's renamed_from)")
+        raise ValueError(f"no shipped net {name!r}; choose from: {', '.join(NETS)}")
+    return data_dir() / f"{name}.npz"
+
+
+def short_name(name: str) -> str:
+    """A shipped net's short name from its sidecar, by the notebook's one rule: ``(a)``–``(c)`` for the post's nets;
+    else the rival's letter, ′ for (c) with 80 hidden units and the longer schedule, ″ with hand-made inputs, then
+    the hidden units unless 80, the games unless 0.8 M, an annealed step size, ``bg`` for backgammon outputs, the
+    inputs beyond the expanded ones, ``bear-off`` for the table at play: ``(c″, 160, 4.8 M, bg, contact)``."""
+    side = read_sidecar(net_path(name))
+    sp, games = side["spec"], side["games"]
+    letter = "abc"[ARCHS[sp["arch"]]]
+    inputs = sp.get("inputs", "raw")
+    if sp["hidden"] == 40 and inputs == "raw" and "alpha_late" not in sp:
+        return f"({letter})"
+    parts = [letter + ("′" if inputs == "raw" else "″")]
+    parts += [str(sp["hidden"])] if sp["hidden"] != 80 else []
+    parts += [f"{games / 1e6:.1f} M"] if games != 800_000 else []
+    parts += [f"α {sp['alpha_final']}"] if "alpha_final" in sp else []
     parts += ["bg"] if sp.get("backgammons") else []
-    parts += [sp["inputs"]] if sp.get("inputs", "raw") not in ("raw", "expanded") else []
+    parts += [inputs] if inputs not in ("raw", "expanded") else []
     parts += ["bear-off"] if sp.get("bearoff") else []
-    short = "(" + ", ".join(parts) + ")"
+    return "(" + ", ".join(parts) + ")"
+
+
+def label_of(name: str) -> str:
+    """A shipped net's label: the rival's for the post's nets; else its short name (:func:`short_name`) and what
+    :data:`NETS` says of it, or, when that is empty, how it was made from its ``--warm-start`` parent (the inputs or
+    the bear-off table it gained, the games it was trained on to)."""
+    rival = {n: r for r, n in RIVAL_NETS.items()}.get(name)
+    if rival:
+        return LABELS[rival]
+    short = short_name(name)
+    if NETS[name]:
+        return f"{short} {NETS[name]}"
+    side = read_sidecar(net_path(name))
+    sp = side["spec"]
     warm = sp.get("warm_start")
     if not warm:
         return short
-    files = {f: k for k, f in {**SHIPPED, **SHIPPED_EXTRA}.items()}
-    parent = files.get(Path(warm["file"]).name, Path(warm["file"]).stem)
-    pshort = short_label(parent)
-    pside = read_sidecar(data_dir() / Path(warm["file"]).name)
+    parent = Path(warm["file"]).stem
+    pside = read_sidecar(net_path(parent))
     changes = []
     if sp.get("inputs") != pside["spec"].get("inputs"):
         changes.append(f"the {sp.get('inputs')} inputs")
     if sp.get("bearoff") and not pside["spec"].get("bearoff"):
         changes.append("the bear-off table")
     how = f"trained on to {side['games'] / 1e6:.1f} M games" if side["games"] > warm["games"] else "as it is"
-    return f"{short} {pshort} {how}" + (f", with {' and '.join(changes)}" if changes else "")
+    return f"{short} {short_label(parent)} {how}" + (f", with {' and '.join(changes)}" if changes else "")
 
 
-def short_label(key: str) -> str:
-    """A net's name: the four rivals' whole labels (they are named by what they are), for the larger budgets the
-    parenthesised name alone, ``(c″, 160, 4.8 M, bg, contact)``, without how it was made from its parent."""
-    label = LABELS.get(key, key)
-    return label if key in RIVALS or ")" not in label else label.split(")")[0] + ")"
+def short_label(name: str) -> str:
+    """A rival's or a net's name: the four rivals' and the post's nets' whole labels (they are named by what they
+    are), for the larger budgets the short name alone, ``(c″, 160, 4.8 M, bg, contact)``, without how it was made."""
+    if name in RIVALS:
+        return LABELS[name]
+    return label_of(name) if name in RIVAL_NETS.values() else short_name(name)
 
 
-for _stem in EXPERT:
-    SHIPPED_EXTRA[_stem] = f"{_stem}.npz"
-    if (data_dir() / SHIPPED_EXTRA[_stem]).is_file():  # the label needs the sidecar; the module imports without it
-        LABELS[_stem] = label_of(_stem)
+for _name in NETS:
+    if (data_dir() / f"{_name}.json").is_file():  # a label needs its sidecar; the module imports without them
+        LABELS[_name] = label_of(_name)
 #: What each single change bought, as claims: (claim id prefix, net with the change, net without it).
 CHANGES = (
-    ("inputs-gain", "free80x", "free80"),
-    ("games-gain", "free80xl", "free80x"),
-    ("games-gain-2", "free80xxl", "free80xl"),
-    ("games-gain-3", "free80xxxl", "free80xxl"),
-    ("hidden-gain", "free160x", "free80x"),
-    ("hidden-gain-2", "free160xl", "free80xl"),
-    ("hidden-gain-3", "free160xxl", "free80xxl"),
-    ("games-gain-4", "free160xxxl", "free160xxl"),
-    ("anneal-gain", "free160ann", "free160xxxl"),
-    ("contact-gain", "free160ct", "free160xxxl"),
-    ("bg-gain", "free160bg", "free160xxxl"),
-    ("games-gain-5", "free160bgl", "free160bg"),
-    ("contact-gain-2", "free160bgct", "free160bgl"),
-    ("expanded-a-minus-c", "symmetric80x", "free80x"),
-    ("games-gain-6", "symgammon_free160_contact_bg_5000k", "free160bgct"),
+    ("inputs-gain", "symgammon_free80_expanded_800k", "symgammon_free80_raw_800k"),
+    ("games-gain", "symgammon_free80_expanded_1600k", "symgammon_free80_expanded_800k"),
+    ("games-gain-2", "symgammon_free80_expanded_3200k", "symgammon_free80_expanded_1600k"),
+    ("games-gain-3", "symgammon_free80_expanded_5600k", "symgammon_free80_expanded_3200k"),
+    ("hidden-gain", "symgammon_free160_expanded_800k", "symgammon_free80_expanded_800k"),
+    ("hidden-gain-2", "symgammon_free160_expanded_1600k", "symgammon_free80_expanded_1600k"),
+    ("hidden-gain-3", "symgammon_free160_expanded_3200k", "symgammon_free80_expanded_3200k"),
+    ("games-gain-4", "symgammon_free160_expanded_4000k", "symgammon_free160_expanded_3200k"),
+    ("anneal-gain", "symgammon_free160_expanded_anneal_4000k", "symgammon_free160_expanded_4000k"),
+    ("contact-gain", "symgammon_free160_contact_4000k", "symgammon_free160_expanded_4000k"),
+    ("bg-gain", "symgammon_free160_expanded_bg_4000k", "symgammon_free160_expanded_4000k"),
+    ("games-gain-5", "symgammon_free160_expanded_bg_4800k", "symgammon_free160_expanded_bg_4000k"),
+    ("contact-gain-2", "symgammon_free160_contact_bg_4800k", "symgammon_free160_expanded_bg_4800k"),
+    ("expanded-a-minus-c", "symgammon_symmetric80_expanded_800k", "symgammon_free80_expanded_800k"),
+    ("games-gain-6", "symgammon_free160_contact_bg_5000k", "symgammon_free160_contact_bg_4800k"),
     ("positional-gain", "symgammon_free160_positional_bg_5000k", "symgammon_free160_contact_bg_5000k"),
-    ("bearoff-play-gain", "symgammon_free160_contact_bg_bearoff_4800k", "free160bgct"),
+    ("bearoff-play-gain", "symgammon_free160_contact_bg_bearoff_4800k", "symgammon_free160_contact_bg_4800k"),
 )
 #: The ladder plan of the net the aims read (pairs of duplicate games; each pair is two games): four times the
 #: gnubg games of the other nets' ladders and twice the pubeval games.  Decided when (c″, 1.6 M)'s first ladder
@@ -430,19 +462,25 @@ def position_class(pos: np.ndarray) -> str:
 
 def load_nets(hidden_tesauro_file: str = TESAURO_SHIPPED) -> dict[str, Any]:
     """The shipped nets of (a)–(c) and notebook 08's 80-hidden TD-Gammon net as (d)."""
-    nets: dict[str, Any] = {r: SymmetricGammon.load(data_dir() / f) for r, f in SHIPPED.items()}
+    nets: dict[str, Any] = {r: SymmetricGammon.load(net_path(n)) for r, n in RIVAL_NETS.items()}
     nets["tesauro"] = TDGammon.load(data_dir() / hidden_tesauro_file)
     return nets
+
+
+def table_files() -> list[tuple[str, Path]]:
+    """(label, weights file) of each row of the shipped-net tables: the post's nets (a)–(c), notebook 08's net
+    as (d), then the larger budgets in the order of :data:`NETS`."""
+    post = list(RIVAL_NETS.values())
+    rows = [(LABELS[n], net_path(n)) for n in post] + [(LABELS["tesauro"], data_dir() / TESAURO_SHIPPED)]
+    return rows + [(LABELS[n], net_path(n)) for n in NETS if n not in post]
 
 
 def shipped_info() -> list[list[str]]:
     """One row per shipped net: rival, net, games, wall time, the command that made it."""
     rows = []
-    for r, f in {**SHIPPED, "tesauro": TESAURO_SHIPPED, **SHIPPED_EXTRA}.items():
-        side = read_sidecar(data_dir() / f)
-        rows.append(
-            [LABELS[r], side.get("net", ""), f"{side['games']:,}", f"{side['wall_time_s']:.0f} s", side["command"]]
-        )
+    for label, f in table_files():
+        side = read_sidecar(f)
+        rows.append([label, side.get("net", ""), f"{side['games']:,}", f"{side['wall_time_s']:.0f} s", side["command"]])
     return rows
 
 
@@ -593,12 +631,13 @@ def explore_check(rival: str = "symmetric", inputs: str = "raw", backgammons: bo
 
 
 def best_shipped() -> str:
-    """The shipped net of :data:`SHIPPED` and :data:`SHIPPED_EXTRA` with the best selection match in its sidecar
+    """The shipped net of :data:`NETS` with the best selection match in its sidecar
     (:mod:`~tdbook.experiments.backgammon.selection`, ``SELECTION_PAIRS`` pairs on the selection seed: choosing
     on report seeds would bias the figure); ValueError naming the command for a net without one."""
     ppg = {}
-    for r, f in {**SHIPPED, **SHIPPED_EXTRA}.items():
-        sel = read_sidecar(data_dir() / f).get("selection", {})
+    for r in NETS:
+        f = f"{r}.npz"
+        sel = read_sidecar(net_path(r)).get("selection", {})
         if sel.get("pairs", 0) < SELECTION_PAIRS:
             raise ValueError(
                 f"{f} has no selection match of {SELECTION_PAIRS:,} pairs (has {sel.get('pairs', 0):,}); run: "
@@ -608,21 +647,18 @@ def best_shipped() -> str:
     return max(ppg, key=lambda r: ppg[r])
 
 
-def load_shipped(rival: str) -> SymmetricGammon:
-    """A shipped net of notebook 09 by its key in :data:`SHIPPED` or :data:`SHIPPED_EXTRA`."""
-    files = {**SHIPPED, **SHIPPED_EXTRA}
-    if rival not in files:
-        raise ValueError(f"no shipped net {rival!r}; choose from: {', '.join(files)}")
-    return SymmetricGammon.load(data_dir() / files[rival])
+def load_shipped(name: str) -> SymmetricGammon:
+    """A shipped net of notebook 09 by its name in :data:`NETS` (ValueError naming the choices)."""
+    return SymmetricGammon.load(net_path(name))
 
 
 def budget_rows() -> list[list[str]]:
-    """What each larger budget bought: (c) and every net of :data:`SHIPPED_EXTRA` side by side, from
+    """What each larger budget bought: (c) and every larger net of :data:`NETS` side by side, from
     their sidecars: the pubeval match taken when training ended and the larger selection match
     (:mod:`~tdbook.experiments.backgammon.selection`), both on the selection seed."""
     rows = []
-    for r in ("free", *SHIPPED_EXTRA):
-        side = read_sidecar(data_dir() / {**SHIPPED, **SHIPPED_EXTRA}[r])
+    for r in (RIVAL_NETS["free"], *(n for n in NETS if n not in RIVAL_NETS.values())):
+        side = read_sidecar(net_path(r))
         sp, m, sel = side["spec"], side["vs_pubeval"], side.get("selection", {}).get("vs_pubeval")
         outputs = "5 (with backgammons)" if sp.get("backgammons") else "3"
         sched = f"{sp['alpha']}"
@@ -650,8 +686,8 @@ def ladder_rows() -> tuple[list[str], list[list[str]]]:
     dice, report seeds (:mod:`tdbook.experiments.backgammon.strength`), ppg ± s.e. per opponent of
     :data:`LADDER`.  A net whose sidecar has no figure is left out (ValueError if none has one)."""
     rows = []
-    for r, f in {**SHIPPED, "tesauro": TESAURO_SHIPPED, **SHIPPED_EXTRA}.items():
-        side = read_sidecar(data_dir() / f)
+    for label, f in table_files():
+        side = read_sidecar(f)
         if "strength" not in side:
             continue
         cells = []
@@ -662,7 +698,7 @@ def ladder_rows() -> tuple[list[str], list[list[str]]]:
             except ValueError:
                 cells.append("—")
         n = side["strength"]["vs"].get("gnubg-expert", {}).get("games", 0)
-        rows.append([LABELS[r], *cells, f"{side['strength']['vs']['pubeval']['games']:,} / {n:,}"])
+        rows.append([label, *cells, f"{side['strength']['vs']['pubeval']['games']:,} / {n:,}"])
     if not rows:
         raise ValueError(
             "no shipped net of notebook 09 has a strength figure; see tdbook.experiments.backgammon.strength"
@@ -757,8 +793,8 @@ def strength_claims(best: str) -> dict:
     """The aims, from the best net's sidecar strength figure (report seeds, never used to choose it), and
     what each single change of :data:`CHANGES` bought, against pubeval and gnubg-expert on the same
     report-seed matches."""
-    files = {**SHIPPED, **SHIPPED_EXTRA}
-    side = {r: read_sidecar(data_dir() / f) for r, f in files.items()}
+    files = {r: f"{r}.npz" for r in NETS}
+    side = {r: read_sidecar(net_path(r)) for r in NETS}
     plan = side[best].get("strength", {}).get("plan", {})
     if any(plan.get(k, 0) < n for k, n in AIM_PLAN.items()):
         raise ValueError(

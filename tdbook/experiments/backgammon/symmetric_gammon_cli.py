@@ -137,6 +137,22 @@ def _resumable(saved: dict | None, spec: dict, done: int) -> bool:
     return saved == earlier and done <= spec["final_after"]
 
 
+def net_name(spec: dict, games: int) -> str:
+    """The one name of a net of notebook 09 (its file stem and its name in the code), from its training spec and
+    games: ``symgammon_<arch><hidden>_<inputs>[_bg][_<lever>…]_<games>k``, the levers ``anneal`` (a third, annealed
+    step size) and ``bearoff`` (the bear-off table at play): ``symgammon_free160_contact_bg_4800k``."""
+    levers = ["bg"] if spec.get("backgammons") else []
+    levers += ["anneal"] if "alpha_final" in spec else []
+    levers += ["bearoff"] if spec.get("bearoff") else []
+    parts = [f"symgammon_{spec['arch']}{spec['hidden']}", spec.get("inputs", "raw"), *levers, f"{games // 1000}k"]
+    return "_".join(parts)
+
+
+def _name_spec(a: argparse.Namespace) -> dict:
+    spec = {"arch": a.arch, "hidden": a.hidden, "inputs": a.inputs, "backgammons": a.backgammon_outputs}
+    return spec | ({"alpha_final": a.alpha_final} if a.alpha_final is not None else {}) | {"bearoff": a.bearoff}
+
+
 def _warm_start(a: argparse.Namespace, spec: dict) -> SymmetricGammon:
     """The widened net of ``--warm-start`` with its games done; ``spec`` gains the file's name, SHA-256 and games.
     ValueError naming the file and the mismatch."""
@@ -187,7 +203,10 @@ class SymmetricGammonTrainer(driver.Trainer):
         "checkpointed, resumable."
     )
     checkpoint_every = 5000
-    out_help = "weights file (.npz, a .json sidecar beside it; default build/symmetric_gammon/symgammon_<arch>.npz)"
+    out_help = (
+        "weights file (.npz, a .json sidecar beside it; default build/symmetric_gammon/<its name>.npz, "
+        "symgammon_<arch><hidden>_<inputs>[_bg][_<lever>…]_<games>k)"
+    )
 
     def options(self, ap: argparse.ArgumentParser) -> None:
         _options(ap)
@@ -213,7 +232,7 @@ class SymmetricGammonTrainer(driver.Trainer):
         return spec
 
     def default_out(self, a: argparse.Namespace) -> Path:
-        return repo_root() / "build" / "symmetric_gammon" / f"symgammon_{a.arch}.npz"
+        return repo_root() / "build" / "symmetric_gammon" / f"{net_name(_name_spec(a), a.games)}.npz"
 
     def default_checkpoint(self, a: argparse.Namespace, out: Path) -> Path:
         return repo_root() / "build" / "symmetric_gammon" / f"{out.stem}.ckpt.npz"

@@ -31,7 +31,7 @@ from ...learners.backgammon_symmetric import SymmetricGammon
 from ...players.backgammon_symmetric import SymNetPlayer
 from .match import SELECTION_SEED, make_opponent, run_match, selection_seed
 from .strength import strength as figure
-from .symmetric_gammon import CHANGES, SHIPPED, SHIPPED_EXTRA, short_label
+from .symmetric_gammon import CHANGES, net_path, short_label
 from .symmetric_gammon_rivals import vs_pubeval
 
 #: Duplicate pairs per point of a learning curve: the selection match's pubeval pairs and a tenth as many
@@ -49,10 +49,9 @@ def _gain(side_x: dict, side_y: dict, opp: str) -> Estimate:
 def recipe_rows() -> list[list[str]]:
     """One row per lever of :data:`CHANGES`: the change, the net with it and the net without it, and the gain
     against pubeval and against gnubg-expert (ppg ± 1 s.e., the two nets' report-seed figures)."""
-    files = {**SHIPPED, **SHIPPED_EXTRA}
     rows = []
     for cid, x, y in CHANGES:
-        sx, sy = read_sidecar(data_dir() / files[x]), read_sidecar(data_dir() / files[y])
+        sx, sy = read_sidecar(net_path(x)), read_sidecar(net_path(y))
         cells = []
         for opp in ("pubeval", "gnubg-expert"):
             g = _gain(sx, sy, opp)
@@ -67,7 +66,7 @@ RECIPE_HEADER = ["lever", "net with the change", "net without it", "gain vs pube
 def expert_claims(best: str) -> dict[str, dict[str, Any]]:
     """``{claim id: {"ours": …, "note": …}}``: issue 34's aim, read from the best net's report-seed ladder, and its
     2-ply figure against gnubg-expert (0-ply) when the sidecar has one."""
-    side = read_sidecar(data_dir() / {**SHIPPED, **SHIPPED_EXTRA}[best])
+    side = read_sidecar(net_path(best))
     g = figure(side, "gnubg-expert")
     out = {
         "expert-parity": {
@@ -144,13 +143,12 @@ def record_curve(
 
 
 def curve_rows(keys: Sequence[str]) -> list[list[str]]:
-    """Rows (net, games, vs pubeval, vs gnubg-expert) of the learning curves in the sidecars of ``keys``."""
-    files = {**SHIPPED, **SHIPPED_EXTRA}
+    """Rows (net, games, vs pubeval, vs gnubg-expert) of the learning curves in the sidecars of the nets ``keys``."""
     rows = []
     for k in keys:
-        curve = read_sidecar(data_dir() / files[k]).get("curve")
+        curve = read_sidecar(net_path(k)).get("curve")
         if not curve:
-            raise ValueError(f"{files[k]} has no learning curve; run python -m {MODULE} data/{files[k]} --snapshots …")
+            raise ValueError(f"{k}.npz has no learning curve; run python -m {MODULE} data/{k}.npz --snapshots …")
         for pt in curve["points"]:
             p, g = pt["vs_pubeval"], pt["vs_gnubg_expert"]
             rows.append(
