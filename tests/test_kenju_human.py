@@ -115,8 +115,10 @@ def test_new_game_and_playing_white_clear_the_old_stones_and_the_arrows_move_onl
     for arrow in ("←", "↑", "→", "→", "↓"):
         w.pan[arrow].click()
         _board_and_game_agree(w)
-    w.side.value = "white"  # you open: an empty board with the centre marked
+    learned = w.session.table.copy()
+    w.side.value = "white"  # you open: an empty board with the centre marked, the learner keeping its table
     assert w.session.moves == [] and w.drawn() == {}
+    assert np.array_equal(w.session.table, learned) and learned.sum() > 0
     assert w.cx == w.cy == 0 and w.cells[8 * 17 + 8].description == CENTRE
     _board_and_game_agree(w)
 
@@ -129,3 +131,29 @@ def test_playing_white_a_click_off_the_centre_says_where_to_click():
     assert "centre point (0, 0), marked +: click there" in w.message.value
     assert w.click(0, 0) is True and w.session.moves[0] == (0, 0)
     _board_and_game_agree(w)
+
+
+def test_the_two_questioned_lines_are_drawn_in_two_colours():
+    """Issue 35's leftover: both lines of a question were drawn alike; line 1 is orange, line 2 green, and the
+    point where they cross red, as the question's text says."""
+    from tdbook.widgets.kenju import LINE_STYLE, TeachBoard
+
+    w = TeachBoard(seed=2)
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        _play_until_question(w.session, rng)
+        if w.session.question is not None:
+            break
+        w.session.new_game()
+    q = w.session.question
+    assert q is not None, "no question in 40 tries"
+    w._draw()
+    n = 2 * 8 + 1
+    style = {(w.cx - 8 + i % n, w.cy + 8 - i // n): b.button_style for i, b in enumerate(w.cells)}
+    shown = [p for p in (*q.line1, *q.line2) if p in style]
+    assert shown
+    for p in shown:
+        assert style[p] == LINE_STYLE[(p in q.line1, p in q.line2)]
+    assert {style[p] for p in q.line1 if p in style and p not in q.line2} <= {"warning"}
+    assert {style[p] for p in q.line2 if p in style and p not in q.line1} <= {"success"}
+    assert "1 (orange)" in w.question.value and "2 (green)" in w.question.value

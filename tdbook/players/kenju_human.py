@@ -153,6 +153,13 @@ class TeachingSession:
         if self.person != WHITE:
             self._learner_moves()
 
+    def set_person(self, person: str) -> None:
+        """Play the other colour from the next game on: a new game starts, and the learner keeps its table."""
+        if person not in ("white", "black"):
+            raise ValueError(f"person must be 'white' or 'black', got {person!r}")
+        self.person = WHITE if person == "white" else BLACK
+        self.new_game()
+
     # ------------------------------------------------------------------ the person's actions
 
     def play(self, x: int, y: int) -> None:

@@ -24,6 +24,8 @@ VIEW = 8  # the board window is (2·VIEW + 1)² points
 #: when its description becomes empty and it has no icon (the old stones stayed drawn after "New game")
 EMPTY = "\u00a0"
 CENTRE = "+"  # the empty centre point of an empty board, where the first stone goes
+#: the button style of a point on the questioned lines, by (on line 1, on line 2): orange, green, red where they cross
+LINE_STYLE = {(True, False): "warning", (False, True): "success", (True, True): "danger"}
 
 
 class TeachBoard(W.VBox):
@@ -56,7 +58,7 @@ class TeachBoard(W.VBox):
         moves = {"←": (-4, 0), "→": (4, 0), "↑": (0, 4), "↓": (0, -4)}
         for d, b in self.pan.items():
             b.on_click(lambda _b, d=d: self._pan(*moves[d]))
-        self.side.observe(lambda _c: self.reset_learner(), names="value")
+        self.side.observe(lambda _c: self._set_side(), names="value")
         self.teacher.observe(lambda _c: self._set_teacher(), names="value")
         # the board keeps its size (31 px a point) and scrolls inside the notebook's width rather than being clipped;
         # the line table wraps below the board when both do not fit side by side
@@ -111,6 +113,14 @@ class TeachBoard(W.VBox):
 
     # ------------------------------------------------------------------ internals
 
+    def _set_side(self) -> None:
+        """The other colour: a new game, the learner keeping what it learned (*New learner* clears it)."""
+        self.session.set_person(self.side.value)
+        self.cx, self.cy = 0, 0
+        self._draw()
+        if not self.session.message:
+            self._say(f"You now play {self.side.value}; the learner keeps its line table (New learner clears it).")
+
     def _set_teacher(self) -> None:
         self.session.teacher = self.teacher.value
         if self.session.question is not None and self.teacher.value == "MAX":
@@ -145,7 +155,7 @@ class TeachBoard(W.VBox):
         s = self.session
         at = {p: i for i, p in enumerate(s.moves)}
         q = s.question
-        hot = set(q.line1) | set(q.line2) if q else set()
+        one, two = (set(q.line1), set(q.line2)) if q else (set(), set())
         n = 2 * VIEW + 1
         for i, b in enumerate(self.cells):
             r, c = divmod(i, n)
@@ -156,13 +166,14 @@ class TeachBoard(W.VBox):
             else:
                 b.description = "○" if k % 2 == 0 else "●"
             b.tooltip = f"{p}" + ("" if k is None else f" move {k + 1}")
-            b.button_style = "warning" if p in hot else ("info" if k is not None and k == len(at) - 1 else "")
+            last = "info" if k is not None and k == len(at) - 1 else ""
+            b.button_style = LINE_STYLE.get((p in one, p in two), last)
         self._say(s.message)
         if q is not None:
             self.question.value = (
-                f"<b>Question</b> at {q.at}: which line is better?<br>"
-                f"<tt>1: {escape(q.text().split(' 1 ')[1].split(' or ')[0])}</tt> &nbsp; "
-                f"<tt>2: {escape(q.text().split(' or 2 ')[1].split('?')[0])}</tt>"
+                f"<b>Question</b> at {q.at} (red, where the lines cross): which line is better?<br>"
+                f"<tt>1 (orange): {escape(q.text().split(' 1 ')[1].split(' or ')[0])}</tt> &nbsp; "
+                f"<tt>2 (green): {escape(q.text().split(' or 2 ')[1].split('?')[0])}</tt>"
             )
         else:
             self.question.value = f"<i>{len(s.asked)} question(s) answered so far</i>"
