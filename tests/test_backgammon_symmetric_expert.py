@@ -94,3 +94,16 @@ def test_every_shipped_net_has_one_name_by_the_rule_of_its_sidecar():
         sx.load_shipped("symgammon_c160bgct")
     with pytest.raises(ValueError, match="no shipped net 'free160bgct'; choose from: symgammon_symmetric40_raw_150k"):
         sx.load_shipped("free160bgct")
+
+
+def test_a_run_is_the_same_run_under_its_parent_s_new_name():
+    """A snapshot or checkpoint made before the parent was renamed belongs to the run (the parent is its SHA-256
+    and games); another parent, or any other difference, does not."""
+    from tdbook.experiments.backgammon.symmetric_gammon_cli import _resumable, same_run
+
+    warm = {"file": "data/symgammon_c160bgct.npz", "sha256": "ab" * 32, "games": 4_800_000}
+    old = {"arch": "free", "hidden": 160, "seed": 1, "warm_start": warm}
+    new = old | {"warm_start": warm | {"file": "data/symgammon_free160_contact_bg_4800k.npz"}}
+    assert same_run(old, new) and _resumable(old, new, 4_900_000)
+    assert not same_run(old, new | {"warm_start": warm | {"sha256": "cd" * 32}})
+    assert not same_run(old, new | {"hidden": 80}) and not same_run(old, None)

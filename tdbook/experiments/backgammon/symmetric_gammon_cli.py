@@ -126,15 +126,28 @@ def _stages(a: argparse.Namespace) -> list[tuple[int, float]]:
     return stages
 
 
+def same_run(a: dict | None, b: dict | None) -> bool:
+    """Two training specs are one run's: equal, the ``--warm-start`` parent compared by its SHA-256 and games, not
+    by its file name (a parent renamed since, as the nets of notebook 09 were, is the same parent)."""
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return False
+
+    def key(spec: dict) -> dict:
+        warm = spec.get("warm_start")
+        return spec | {"warm_start": {k: v for k, v in warm.items() if k != "file"}} if isinstance(warm, dict) else spec
+
+    return key(a) == key(b)
+
+
 def _resumable(saved: dict | None, spec: dict, done: int) -> bool:
-    """A checkpoint resumes this run if it is the same run, or the same run before an annealed third stage
-    was added to its schedule and not yet past that stage's start (its games so far are this run's games)."""
-    if saved == spec:
+    """A checkpoint resumes this run if it is the same run (:func:`same_run`), or the same run before an annealed
+    third stage was added to its schedule and not yet past that stage's start (its games so far are this run's)."""
+    if same_run(saved, spec):
         return True
     if "alpha_final" not in spec or not isinstance(saved, dict) or "alpha_final" in saved:
         return False
     earlier = {k: v for k, v in spec.items() if k not in ("alpha_final", "final_after")}
-    return saved == earlier and done <= spec["final_after"]
+    return same_run(saved, earlier) and done <= spec["final_after"]
 
 
 def net_name(spec: dict, games: int) -> str:

@@ -32,6 +32,7 @@ from ...players.backgammon_symmetric import SymNetPlayer
 from .match import SELECTION_SEED, make_opponent, run_match, selection_seed
 from .strength import strength as figure
 from .symmetric_gammon import CHANGES, net_path, short_label
+from .symmetric_gammon_cli import same_run
 from .symmetric_gammon_rivals import vs_pubeval
 
 #: Duplicate pairs per point of a learning curve: the selection match's pubeval pairs and a tenth as many
@@ -123,7 +124,7 @@ def record_curve(
         models[int(warm["games"])] = parent.widen(net.inputs) if parent.inputs != net.inputs else parent
     for s in snapshots:
         m = SymmetricGammon.load(s)
-        if m.info.get("spec") != spec:
+        if not same_run(m.info.get("spec"), spec):
             raise ValueError(f"{s}: a snapshot of another run ({m.info.get('spec')}), not of {path}")
         models[int(m.info["games_done"])] = m
     t0 = time.perf_counter()
