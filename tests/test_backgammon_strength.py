@@ -178,6 +178,27 @@ def test_the_selection_match_is_written_into_the_sidecar_on_the_selection_seed(t
     assert (tmp_path / "free.json").read_text() == before
 
 
+def test_a_measurement_keeps_what_another_wrote_into_the_sidecar_while_it_ran(tmp_path, monkeypatch):
+    """Two measurements of one net side by side (a ladder and a learning curve) each keep the other's record: the
+    sidecar is read again just before it is written (a curve written meanwhile was lost before)."""
+    from tdbook.experiments.backgammon import selection as sel
+    from tdbook.learners.backgammon_symmetric import SymmetricGammon
+
+    m = SymmetricGammon.new("free", hidden=4, seed=3)
+    p = m.save(tmp_path / "free.npz")
+    write_sidecar(p, {"command": "made by a test"})
+    real = sel.vs_pubeval
+
+    def meanwhile(*args, **kw):
+        write_sidecar(p, {**read_sidecar(p), "curve": {"points": [1, 2]}})  # another command's record
+        return real(*args, **kw)
+
+    monkeypatch.setattr(sel, "vs_pubeval", meanwhile)
+    sel.record(p, 3, "a test", progress=False)
+    side = read_sidecar(p)
+    assert side["curve"] == {"points": [1, 2]} and side["selection"]["pairs"] == 3
+
+
 def _shipped(tmp_path, hidden: int, games: int) -> Shipped:
     m, p = _net(tmp_path, hidden)
     curve = [CurvePoint(g, -2.0 + g / games * (2.3 + hidden / 400), 0.03, 50.0) for g in range(0, games + 1, 10_000)]

@@ -101,6 +101,15 @@ def refuse_dirty(paths: list[str | Path] | tuple[str | Path, ...], version: str 
         )
 
 
+def add_to_sidecar(net_path: str | Path, key: str, record: dict) -> Path:
+    """Set ``key`` of the sidecar of ``net_path`` to ``record``, reading the sidecar again just before writing it
+    (:func:`write_sidecar`): a measurement that ran for an hour keeps what another measurement of the same net wrote
+    meanwhile, instead of writing back the sidecar as it read it when it started."""
+    side = read_sidecar(net_path)
+    side[key] = record
+    return write_sidecar(net_path, side)
+
+
 def write_sidecar(net_path: str | Path, data: dict) -> Path:
     """Write ``data`` as the sidecar of ``net_path`` (atomically) and return its path; a sidecar in the shipped
     ``data/`` whose ``code_version`` is ``+dirty`` is refused (:func:`refuse_dirty`) and nothing is written."""

@@ -28,13 +28,14 @@ from .symmetric_gammon import load_shipped, position_class
 
 CLASSES = ("contact", "race", "bear-off")
 #: The nets notebook 09 diagnoses: (c″, 160, 4.0 M), the same games with the one change of the contact inputs or of
-#: the backgammon outputs, and the best net, with both.
+#: the backgammon outputs, the nets with both, and the best net (the positional run's annealed net).
 LOSS_NETS = (
     "symgammon_free160_expanded_4000k",
     "symgammon_free160_contact_4000k",
     "symgammon_free160_expanded_bg_4000k",
     "symgammon_free160_contact_bg_4800k",
     "symgammon_free160_contact_bg_5000k",
+    "symgammon_free160_positional_bg_anneal_5200k",
 )
 WITHOUT_BG, WITH_BG = "symgammon_free160_expanded_4000k", "symgammon_free160_expanded_bg_4000k"
 

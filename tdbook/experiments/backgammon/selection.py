@@ -21,7 +21,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from ...core.storage import code_version, read_sidecar, write_sidecar
+from ...core.storage import add_to_sidecar, code_version, read_sidecar
 from ...learners.backgammon_symmetric import SymmetricGammon
 from .match import SELECTION_SEED
 from .symmetric_gammon import SELECTION_PAIRS
@@ -31,11 +31,11 @@ from .symmetric_gammon_rivals import vs_pubeval
 def record(net_path: str | Path, pairs: int, command: str, progress: bool = True) -> dict:
     """Play the selection match of the net at ``net_path`` and write it into its sidecar (all else kept)."""
     path = Path(net_path)
-    side = read_sidecar(path)
+    read_sidecar(path)
     model = SymmetricGammon.load(path)
     t0 = time.perf_counter()
     r = vs_pubeval(model, pairs, seed=SELECTION_SEED, progress=progress)
-    side["selection"] = {
+    selection = {
         "command": command,
         "what": "1-ply, cubeless, duplicate dice against pubeval on the selection seed: the match the best net is "
         "chosen on (tdbook.experiments.backgammon.selection)",
@@ -45,8 +45,8 @@ def record(net_path: str | Path, pairs: int, command: str, progress: bool = True
         "wall_time_s": round(time.perf_counter() - t0, 1),
         "vs_pubeval": r.to_dict(),
     }
-    write_sidecar(path, side)
-    return side["selection"]
+    add_to_sidecar(path, "selection", selection)
+    return selection
 
 
 def _parser() -> argparse.ArgumentParser:

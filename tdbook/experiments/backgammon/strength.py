@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ...claims import Estimate
-from ...core.storage import code_version, read_sidecar, write_sidecar
+from ...core.storage import add_to_sidecar, code_version, read_sidecar
 from ...learners.backgammon_net import TDGammon
 from ...learners.backgammon_symmetric import SymmetricGammon
 from ...players.backgammon import NetPlayer
@@ -145,13 +145,13 @@ def record(net_path: str | Path, plan: StrengthPlan, command: str, progress: boo
     """Measure the net at ``net_path`` and write the figure into its sidecar (kept: everything else).  A plan
     with 2-ply pairs only goes under :data:`TWO_PLY_KEY`, beside the 1-ply ladder it leaves as it was."""
     path = Path(net_path)
-    side = read_sidecar(path)
+    read_sidecar(path)
     model = load_net(path)
     t0 = time.perf_counter()
     measured = measure(model, plan, progress)
     only_2ply = plan.two_ply_pairs and not (plan.pubeval_pairs or plan.gnubg_pairs or plan.worldclass_pairs)
     key = TWO_PLY_KEY if only_2ply else "strength"
-    side[key] = {
+    figure = {
         "command": command,
         "what": (
             "1-ply (vs) and 2-ply (vs_2ply), cubeless, duplicate dice (each dice sequence played twice, colours "
@@ -165,8 +165,8 @@ def record(net_path: str | Path, plan: StrengthPlan, command: str, progress: boo
         "wall_time_s": round(time.perf_counter() - t0, 1),
         **measured,
     }
-    write_sidecar(path, side)
-    return side[key]
+    add_to_sidecar(path, key, figure)
+    return figure
 
 
 def table_rows(sidecars: dict[str, dict]) -> list[list[str]]:

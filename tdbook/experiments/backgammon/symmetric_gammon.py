@@ -122,7 +122,8 @@ TESAURO_SHIPPED = "td_gammon_80.npz"
 #: outputs (one change each), and the last of these trained on to six times the games without and with the contact
 #: inputs; (a″) the symmetric net with (c″)'s budget and inputs.  Last, the nets toward gnubg-expert at equal search
 #: (one change each from a parent): (c″, 160, 4.8 M, bg, contact) trained on 0.2 M games as it was (the games lever,
-#: and the control of the others) and with the positional inputs; the same net with the bear-off table at play.
+#: and the control of the others) and with the positional inputs; the same net with the bear-off table at play; the
+#: positional run trained on to 5.2 M games, and over the same games with its step size annealed to 0.005.
 NETS: dict[str, str] = {
     "symgammon_symmetric40_raw_150k": "",
     "symgammon_naive40_raw_150k": "",
@@ -145,6 +146,8 @@ NETS: dict[str, str] = {
     "symgammon_free160_contact_bg_5000k": "",
     "symgammon_free160_positional_bg_5000k": "",
     "symgammon_free160_contact_bg_bearoff_4800k": "",
+    "symgammon_free160_positional_bg_5200k": "",
+    "symgammon_free160_positional_bg_anneal_5200k": "",
 }
 #: The shipped net of each rival (a)–(c) that §1 and §2 measure (§3 trains the rivals anew).
 RIVAL_NETS = {
@@ -211,6 +214,8 @@ def label_of(name: str) -> str:
         changes.append(f"the {sp.get('inputs')} inputs")
     if sp.get("bearoff") and not pside["spec"].get("bearoff"):
         changes.append("the bear-off table")
+    if "alpha_final" in sp and "alpha_final" not in pside["spec"]:
+        changes.append(f"the step size annealed to {sp['alpha_final']}")
     how = f"trained on to {side['games'] / 1e6:.1f} M games" if side["games"] > warm["games"] else "as it is"
     return f"{short} {short_label(parent)} {how}" + (f", with {' and '.join(changes)}" if changes else "")
 
@@ -245,6 +250,8 @@ CHANGES = (
     ("games-gain-6", "symgammon_free160_contact_bg_5000k", "symgammon_free160_contact_bg_4800k"),
     ("positional-gain", "symgammon_free160_positional_bg_5000k", "symgammon_free160_contact_bg_5000k"),
     ("bearoff-play-gain", "symgammon_free160_contact_bg_bearoff_4800k", "symgammon_free160_contact_bg_4800k"),
+    ("games-gain-7", "symgammon_free160_positional_bg_5200k", "symgammon_free160_positional_bg_5000k"),
+    ("anneal-gain-2", "symgammon_free160_positional_bg_anneal_5200k", "symgammon_free160_positional_bg_5200k"),
 )
 #: The ladder plan of the net the aims read (pairs of duplicate games; each pair is two games): four times the
 #: gnubg games of the other nets' ladders and twice the pubeval games.  Decided when (c″, 1.6 M)'s first ladder

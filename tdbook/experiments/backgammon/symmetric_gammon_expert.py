@@ -26,7 +26,7 @@ from typing import Any
 
 from ...claims import Estimate
 from ...core.paths import data_dir
-from ...core.storage import code_version, read_sidecar, write_sidecar
+from ...core.storage import add_to_sidecar, code_version, read_sidecar
 from ...learners.backgammon_symmetric import SymmetricGammon
 from ...players.backgammon_symmetric import SymNetPlayer
 from .match import SELECTION_SEED, make_opponent, run_match, selection_seed
@@ -129,7 +129,7 @@ def record_curve(
         models[int(m.info["games_done"])] = m
     t0 = time.perf_counter()
     points = [_point(models[g], g, pairs, progress) for g in sorted(models)]
-    side["curve"] = {
+    curve = {
         "command": command,
         "what": "the net, its parent and the snapshots of its run, 1-ply, cubeless, duplicate dice, against pubeval "
         "and gnubg-expert on the selection seed (tdbook.experiments.backgammon.symmetric_gammon_expert)",
@@ -139,8 +139,8 @@ def record_curve(
         "wall_time_s": round(time.perf_counter() - t0, 1),
         "points": points,
     }
-    write_sidecar(path, side)
-    return side["curve"]
+    add_to_sidecar(path, "curve", curve)
+    return curve
 
 
 def curve_rows(keys: Sequence[str]) -> list[list[str]]:
