@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .core.paths import data_dir
 from .core.storage import atomic_write_bytes
-from .experiments.backgammon.symmetric_gammon import LABELS, NETS, RIVAL_NETS
+from .experiments.backgammon.symmetric_gammon_nets import LABELS, NETS, RIVAL_NETS
 
 MANIFEST = "MANIFEST.md"
 COMMAND = "python -m tdbook.manifest --write"

@@ -78,18 +78,25 @@ def test_the_panel_explains_before_run_the_combinations_that_cannot_run():
 def test_every_shipped_net_has_one_name_by_the_rule_of_its_sidecar():
     """Issue 31: a net's name is its file stem and its name in the code, built by one rule from what its sidecar
     says it is; its label's short name by one rule too; a net renamed since is found by its old name's sidecar."""
+    from tdbook.experiments.backgammon import symmetric_gammon_nets
     from tdbook.experiments.backgammon.symmetric_gammon_cli import net_name
 
-    for name in sx.NETS:
-        side = read_sidecar(sx.net_path(name))
+    for name in symmetric_gammon_nets.NETS:
+        side = read_sidecar(symmetric_gammon_nets.net_path(name))
         assert name == net_name(side["spec"], side["games"]), name
-        assert sx.LABELS[name].startswith(sx.short_name(name)) or name in sx.RIVAL_NETS.values()
-    assert sx.short_name("symgammon_free80_raw_800k") == "(c′)"
-    assert sx.short_name("symgammon_symmetric80_expanded_800k") == "(a″)"
-    assert sx.short_name("symgammon_free160_expanded_anneal_4000k") == "(c″, 160, 4.0 M, α 0.005)"
-    assert sx.short_name("symgammon_free160_contact_bg_bearoff_4800k") == "(c″, 160, 4.8 M, bg, contact, bear-off)"
-    assert sx.short_name("symgammon_naive40_raw_150k") == "(b)"
-    assert len({sx.LABELS[n] for n in sx.NETS}) == len(sx.NETS)
+        assert (
+            symmetric_gammon_nets.LABELS[name].startswith(symmetric_gammon_nets.short_name(name))
+            or name in symmetric_gammon_nets.RIVAL_NETS.values()
+        )
+    assert symmetric_gammon_nets.short_name("symgammon_free80_raw_800k") == "(c′)"
+    assert symmetric_gammon_nets.short_name("symgammon_symmetric80_expanded_800k") == "(a″)"
+    assert symmetric_gammon_nets.short_name("symgammon_free160_expanded_anneal_4000k") == "(c″, 160, 4.0 M, α 0.005)"
+    assert (
+        symmetric_gammon_nets.short_name("symgammon_free160_contact_bg_bearoff_4800k")
+        == "(c″, 160, 4.8 M, bg, contact, bear-off)"
+    )
+    assert symmetric_gammon_nets.short_name("symgammon_naive40_raw_150k") == "(b)"
+    assert len({symmetric_gammon_nets.LABELS[n] for n in symmetric_gammon_nets.NETS}) == len(symmetric_gammon_nets.NETS)
     with pytest.raises(ValueError, match="'symgammon_c160bgct' is now called 'symgammon_free160_contact_bg_4800k'"):
         sx.load_shipped("symgammon_c160bgct")
     with pytest.raises(ValueError, match="no shipped net 'free160bgct'; choose from: symgammon_symmetric40_raw_150k"):

@@ -16,7 +16,8 @@ from ...core.storage import read_sidecar
 from ...players.backgammon_symmetric import SymNetPlayer
 from .match import MatchResult, make_opponent, run_match, selection_seed
 from .strength import strength
-from .symmetric_gammon import LABELS, NETS, RIVAL_NETS, load_shipped, net_path
+from .symmetric_gammon import load_shipped
+from .symmetric_gammon_nets import LABELS, NETS, RIVAL_NETS, net_path
 
 #: The opponents a reader can pick (gnubg levels are 0-ply with graded noise, as in the ladder).
 OPPONENTS = ("pubeval", "gnubg-beginner", "gnubg-intermediate", "gnubg-advanced", "gnubg-expert")

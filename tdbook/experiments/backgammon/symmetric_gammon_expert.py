@@ -31,8 +31,8 @@ from ...learners.backgammon_symmetric import SymmetricGammon
 from ...players.backgammon_symmetric import SymNetPlayer
 from .match import SELECTION_SEED, make_opponent, run_match, selection_seed
 from .strength import strength as figure
-from .symmetric_gammon import CHANGES, net_path, short_label
 from .symmetric_gammon_cli import same_run
+from .symmetric_gammon_nets import CHANGES, net_path, short_label
 from .symmetric_gammon_rivals import vs_pubeval
 
 #: Duplicate pairs per point of a learning curve: the selection match's pubeval pairs and a tenth as many
