@@ -14,9 +14,10 @@
   from the shipped nets' sidecars; where their equity goes against gnubg is
   :mod:`~tdbook.experiments.backgammon.equity_loss`.
 
-The module is long (about 780 lines) but one thing: notebook 09's measurements, in the notebook's order, all
+The module is long (about 690 lines) but one thing: notebook 09's measurements, in the notebook's order, all
 reading the same recorded positions and shipped nets, so that a reader of a section finds here how each of
-its numbers is measured.
+its numbers is measured.  The shipped nets themselves — their names, labels and the single changes between them —
+are :mod:`~tdbook.experiments.backgammon.symmetric_gammon_nets`.
 
 Notebook 09 uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):
 
