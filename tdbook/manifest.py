@@ -80,14 +80,23 @@ _SYM_MORE: dict[str, tuple[str, tuple[Use, ...]]] = {
     ),
     "symgammon_free160_positional_bg_5000k": (
         "eleven positional inputs per side more than its parent",
-        (Use("09", "recipe_rows", _S), Use("09", "curve_rows", _S + " (its learning curve)")),
+        (Use("09", "recipe_rows", _S),),
     ),
     "symgammon_free160_positional_bg_5200k": (
         "the positional run trained on to 5.2 M games as it was (α 0.02): the control of the annealed net",
         (Use("09", "recipe_rows", _S),),
     ),
     "symgammon_free160_positional_bg_anneal_5200k": (
-        "the positional run's games from 5.0 M to 5.2 M at the step size 0.005 instead of 0.02: the best net on the "
+        "the positional run's games from 5.0 M to 5.2 M at the step size 0.005 instead of 0.02 (the best net on the "
+        "selection match before the annealed 6.0 M net)",
+        (Use("09", "recipe_rows", _S),),
+    ),
+    "symgammon_free160_positional_bg_6000k": (
+        "the positional run trained on to 6.0 M games as it was (α 0.02): the control of the annealed 6.0 M net",
+        (Use("09", "recipe_rows", _S), Use("09", "curve_rows", _S + " (its learning curve)")),
+    ),
+    "symgammon_free160_positional_bg_anneal_6000k": (
+        "the positional run's games from 5.8 M to 6.0 M at the step size 0.005 instead of 0.02: the best net on the "
         "selection match (its ladder and its 2-ply figure are the aims' figures)",
         (
             Use("09", "load_shipped", _W + " (the best net, in the position picker)"),
