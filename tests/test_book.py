@@ -282,6 +282,10 @@ def test_docstrings_keep_absolute_values_and_wildcards_literal():
     table = ["=====  =====", "a      |b|", "=====  ====="]
     assert sphinxext.escape_docstring(table) == table
     assert sphinxext.rest_problems("fine ``code`` *em*") == []
+    # markup stars stay markup: emphasis closed after punctuation, a bullet, strong; a wildcard is still escaped
+    marked = ["- *the target includes γ·V(x)*: at the end ``next``", '  * ``"thesis"`` — **strong**', "data/*.npz"]
+    assert sphinxext.escape_docstring(marked) == marked[:2] + [r"data/\*.npz"]
+    assert sphinxext.rest_problems("\n".join(sphinxext.escape_docstring(marked[:2]))) == []
     assert sphinxext.rest_problems("=====  ==\nlonger than  x\n=====  ==")  # a malformed table is reported
 
 

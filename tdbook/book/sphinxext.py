@@ -189,15 +189,37 @@ class KeepCitedText(SphinxPostTransform):
 # ----------------------------------------------------------------------------- docstrings
 
 _INLINE_LITERAL = re.compile(r"(``.+?``|:\w+:`[^`]*`)")
-_LONE_STAR = re.compile(r"(?<![\w*\\])\*(?![\w*])")
 _TABLE_BORDER = re.compile(r"^\s*=+(\s+=+)+\s*$")
 
 
+def _word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
 def _literal_marks(line: str) -> str:
-    """``line`` with ``|`` and lone ``*`` escaped outside inline literals and roles."""
+    """``line`` with ``|`` and lone ``*`` escaped outside inline literals and roles.  A ``*`` is kept when it is
+    markup: next to another ``*`` or after ``\\``, opening emphasis (before a word, not after one), closing it
+    (after a word, or after other non-space text while an emphasis of the line is open: ``*V(x)*:``), or the
+    bullet of a list item (first on the line, then a space)."""
     parts = _INLINE_LITERAL.split(line)
+    emphasis = False
     for i in range(0, len(parts), 2):  # even parts are outside literals
-        parts[i] = _LONE_STAR.sub(r"\*", parts[i].replace("|", r"\|"))
+        text, out = parts[i].replace("|", r"\|"), []
+        for j, ch in enumerate(text):
+            prev, nxt = text[j - 1] if j else "", text[j + 1 : j + 2]
+            if ch != "*" or prev in ("*", "\\") or nxt == "*":
+                out.append(ch)
+            elif _word(nxt) and not _word(prev):
+                emphasis = True
+                out.append(ch)
+            elif _word(prev) or (emphasis and prev and not prev.isspace()):
+                emphasis = False
+                out.append(ch)
+            elif i == 0 and not text[:j].strip() and nxt == " ":
+                out.append(ch)
+            else:
+                out.append(r"\*")
+        parts[i] = "".join(out)
     return "".join(parts)
 
 

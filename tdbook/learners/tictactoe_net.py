@@ -3,15 +3,15 @@ function) and App. B.8's ``learn`` step, with each of the listing's defects swit
 
 **Versions** (:data:`VERSIONS`; 8 hidden units each, §6.5):
 
-=======  =======  ==============================  ================================  ===========================
-version  outputs  activation (hidden and output)  rewards win / draw / loss         move score
-=======  =======  ==============================  ================================  ===========================
-v1.0     1        logistic (Eq. 6.2)              1 / 0.5 / 0                       ``out[0]`` = P(win)
-v1.1     1        logistic                        1 / 0 / −1                        ``out[0]``
-v2.0     2        logistic                        (1,0) / (0,1) / (0,0)             ``max(out[0], out[1])``
-v2.1     2        logistic                        (1,−1) / (−1,1) / (−1,−1)         ``max(out[0], out[1])``
-v3.0     1        thesis (1−e^−x)/(1+e^−x) (6.15) 1 / 0 / −1                        ``out[0]``
-=======  =======  ==============================  ================================  ===========================
+=======  =======  ================================  ================================  ===========================
+version  outputs  activation (hidden and output)    rewards win / draw / loss         move score
+=======  =======  ================================  ================================  ===========================
+v1.0     1        logistic (Eq. 6.2)                1 / 0.5 / 0                       ``out[0]`` = P(win)
+v1.1     1        logistic                          1 / 0 / −1                        ``out[0]``
+v2.0     2        logistic                          (1,0) / (0,1) / (0,0)             ``max(out[0], out[1])``
+v2.1     2        logistic                          (1,−1) / (−1,1) / (−1,−1)         ``max(out[0], out[1])``
+v3.0     1        thesis (1−e^−x)/(1+e^−x) (6.15)   1 / 0 / −1                        ``out[0]``
+=======  =======  ================================  ================================  ===========================
 
 v3.0 also uses the listing's derivative ``2y(1−y)`` (Eq. 6.16, App. B.9 ``output_function_prime``) on
 every unit; v1/v2 are not listed and use the logistic's own ``y(1−y)`` (Eq. 6.3).  v2's score is the
