@@ -114,3 +114,49 @@ def test_a_run_is_the_same_run_under_its_parent_s_new_name():
     assert same_run(old, new) and _resumable(old, new, 4_900_000)
     assert not same_run(old, new | {"warm_start": warm | {"sha256": "cd" * 32}})
     assert not same_run(old, new | {"hidden": 80}) and not same_run(old, None)
+
+
+def test_the_slope_of_a_learning_curve_is_the_weighted_least_squares_line():
+    """Hand-computed cases: equal weights give the ordinary slope Σ(x−x̄)(y−ȳ)/Σ(x−x̄)² with standard error
+    σ/√Σ(x−x̄)²; a point known a hundred times less precisely barely moves the line; bad input is named."""
+    s = ex.wls_slope([0, 1, 2], [0, 1, 2.5], [1, 1, 1])
+    assert s.mean == pytest.approx(1.25) and s.stderr == pytest.approx(0.5**0.5) and s.n == 3
+    assert ex.wls_slope([0, 1, 2], [0, 1, 2.5], [0.5, 0.5, 0.5]).stderr == pytest.approx(0.5 * 0.5**0.5)
+    assert ex.wls_slope([0, 1, 2, 3], [0, 1, 2, 100], [1, 1, 1, 100]).mean == pytest.approx(1.0, abs=0.02)
+    with pytest.raises(ValueError, match="two or more x"):
+        ex.wls_slope([1, 1], [0, 1], [1, 1])
+    with pytest.raises(ValueError, match="standard error > 0"):
+        ex.wls_slope([0, 1], [0, 1], [1, 0])
+    with pytest.raises(ValueError, match="differ in length"):
+        ex.wls_slope([0, 1], [0, 1], [1])
+
+
+def test_two_curves_of_one_run_read_as_one_the_parent_once(tmp_path, monkeypatch):
+    """A run's curve recorded in two sidecars (to 6.0 M, then on to 7.0 M) shares its parent's point: the table
+    shows it once, the trend fits each number of games once and from ``since`` on."""
+    from tdbook.core.storage import write_sidecar
+
+    def point(games, pub, exp):
+        return {
+            "games": games,
+            "vs_pubeval": {"ppg": pub, "stderr": 0.01},
+            "vs_gnubg_expert": {"ppg": exp, "stderr": 0.02},
+        }
+
+    parent = point(1_000_000, 0.1, -0.3)
+    curves = {
+        "a": [parent, point(2_000_000, 0.2, -0.2)],
+        "b": [parent, point(3_000_000, 0.3, -0.1), point(4_000_000, 0.4, -0.0)],
+        "c": [],
+    }
+    for k, pts in curves.items():
+        write_sidecar(tmp_path / f"{k}.npz", {"curve": {"points": pts}} if pts else {})
+    monkeypatch.setattr(ex, "net_path", lambda k: tmp_path / f"{k}.npz")
+    monkeypatch.setattr(ex, "short_label", lambda k: k.upper())
+    rows = ex.curve_rows(["a", "b"])
+    assert [r[:2] for r in rows] == [["A", "1.00 M"], ["A", "2.00 M"], ["B", "3.00 M"], ["B", "4.00 M"]]
+    trend = ex.curve_trend(["a", "b"])
+    assert trend["pubeval"].mean == pytest.approx(0.1) and trend["gnubg-expert"].mean == pytest.approx(0.1)
+    assert trend["pubeval"].n == 4 and ex.curve_trend(["a", "b"], since=2_000_000)["pubeval"].n == 3
+    with pytest.raises(ValueError, match="c.npz has no learning curve"):
+        ex.curve_rows(["a", "c"])

@@ -5,10 +5,11 @@
   pubeval and against gnubg-expert, ± 1 s.e. (the report-seed ladders in the sidecars);
 - :func:`expert_claims` — issue 34's aim (the best net, chosen on the selection match, at ≥ 0.00 ppg against
   gnubg-expert at equal search: our 1-ply against its 0-ply, one-sided at 95 %) and the best net's 2-ply figure;
-- :func:`record_curve` and :func:`curve_rows` — learning curves: the copies a lever run kept along the way
-  (``train symmetric-gammon --snapshot-every``), its parent and the net itself against pubeval and gnubg-expert on
-  the selection seed, written into the shipped net's sidecar (``python -m
-  tdbook.experiments.backgammon.symmetric_gammon_expert NET --snapshots SNAP …``), so the notebook reads them.
+- :func:`record_curve`, :func:`curve_rows` and :func:`curve_trend` — learning curves: the copies a lever run kept
+  along the way (``train symmetric-gammon --snapshot-every``), its parent and the net itself against pubeval and
+  gnubg-expert on the selection seed, written into the shipped net's sidecar (``python -m
+  tdbook.experiments.backgammon.symmetric_gammon_expert NET --snapshots SNAP …``), so the notebook reads them, and
+  the straight line through a run's points (weighted least squares) that says whether it is still climbing.
 
 Training uses no gnubg evaluation, rollout or database: gnubg is only the judge of these matches.
 """
@@ -23,6 +24,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from ...claims import Estimate
 from ...core.paths import data_dir
@@ -143,27 +146,68 @@ def record_curve(
     return curve
 
 
-def curve_rows(keys: Sequence[str]) -> list[list[str]]:
-    """Rows (net, games, vs pubeval, vs gnubg-expert) of the learning curves in the sidecars of the nets ``keys``."""
-    rows = []
+def _curve_points(keys: Sequence[str]) -> list[tuple[str, dict[str, Any]]]:
+    """(net, point) for the points of the learning curves in the sidecars of the nets ``keys``, in their order; a
+    point an earlier curve already has (the run's parent: the same net on the same dice, measured alike) is kept
+    once.  ValueError naming a net without a curve and the command that records it."""
+    out, seen = [], set()
     for k in keys:
         curve = read_sidecar(net_path(k)).get("curve")
         if not curve:
             raise ValueError(f"{k}.npz has no learning curve; run python -m {MODULE} data/{k}.npz --snapshots …")
         for pt in curve["points"]:
-            p, g = pt["vs_pubeval"], pt["vs_gnubg_expert"]
-            rows.append(
-                [
-                    short_label(k),
-                    f"{pt['games'] / 1e6:.2f} M",
-                    f"{p['ppg']:+.3f} ± {p['stderr']:.3f}",
-                    f"{g['ppg']:+.3f} ± {g['stderr']:.3f}",
-                ]
-            )
+            if int(pt["games"]) not in seen:
+                seen.add(int(pt["games"]))
+                out.append((k, pt))
+    return out
+
+
+def curve_rows(keys: Sequence[str]) -> list[list[str]]:
+    """Rows (net, games, vs pubeval, vs gnubg-expert) of the learning curves in the sidecars of the nets ``keys``
+    (:func:`_curve_points`)."""
+    rows = []
+    for k, pt in _curve_points(keys):
+        p, g = pt["vs_pubeval"], pt["vs_gnubg_expert"]
+        rows.append(
+            [
+                short_label(k),
+                f"{pt['games'] / 1e6:.2f} M",
+                f"{p['ppg']:+.3f} ± {p['stderr']:.3f}",
+                f"{g['ppg']:+.3f} ± {g['stderr']:.3f}",
+            ]
+        )
     return rows
 
 
 CURVE_HEADER = ["run", "games", "vs pubeval (selection seed)", "vs gnubg-expert (selection seed)"]
+
+
+def wls_slope(x: Sequence[float], y: Sequence[float], stderr: Sequence[float]) -> Estimate:
+    """The slope of the straight line through the points ``(x, y)`` fitted by weighted least squares (weights
+    ``1 / stderr²``), with its standard error; ``n`` is the number of points.  ValueError for fewer than two
+    distinct ``x`` or a standard error that is not positive."""
+    if len(x) != len(y) or len(y) != len(stderr):
+        raise ValueError(f"x, y and stderr differ in length: {len(x)}, {len(y)}, {len(stderr)}")
+    if len(set(x)) < 2:
+        raise ValueError(f"a slope needs points at two or more x, got {list(x)}")
+    if min(stderr) <= 0:
+        raise ValueError(f"every point needs a standard error > 0, got {list(stderr)}")
+    # numpy weights the residuals by w = 1/σ; "unscaled" keeps the covariance from the σ given, not from the scatter
+    w = 1.0 / np.asarray(stderr, float)
+    coef, cov = np.polyfit(np.asarray(x, float), np.asarray(y, float), 1, w=w, cov="unscaled")
+    return Estimate(float(coef[0]), float(math.sqrt(cov[0, 0])), len(x))
+
+
+def curve_trend(keys: Sequence[str], since: int = 0) -> dict[str, Estimate]:
+    """The slope, in points per game per million games, of the learning curves of the nets ``keys`` (their points
+    from ``since`` games on) against pubeval and against gnubg-expert: :func:`wls_slope` with each point's standard
+    error.  The points share their dice, so the slope's error is if anything overstated."""
+    pts = sorted((p for _, p in _curve_points(keys) if p["games"] >= since), key=lambda p: p["games"])
+    x = [p["games"] / 1e6 for p in pts]
+    return {
+        opp: wls_slope(x, [p[field]["ppg"] for p in pts], [p[field]["stderr"] for p in pts])
+        for opp, field in (("pubeval", "vs_pubeval"), ("gnubg-expert", "vs_gnubg_expert"))
+    }
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -40,7 +40,8 @@ TESAURO_SHIPPED = "td_gammon_80.npz"
 #: (one change each from a parent): (c″, 160, 4.8 M, bg, contact) trained on 0.2 M games as it was (the games lever,
 #: and the control of the others) and with the positional inputs; the same net with the bear-off table at play; the
 #: positional run trained on to 5.2 M games, and over the same games with its step size annealed to 0.005; the
-#: positional run trained on to 6.0 M games, and its last 0.2 M games again with the step size annealed to 0.005.
+#: positional run trained on to 6.0 M games, and its last 0.2 M games again with the step size annealed to 0.005;
+#: the same pair at 7.0 M games.
 NETS: dict[str, str] = {
     "symgammon_symmetric40_raw_150k": "",
     "symgammon_naive40_raw_150k": "",
@@ -67,6 +68,8 @@ NETS: dict[str, str] = {
     "symgammon_free160_positional_bg_anneal_5200k": "",
     "symgammon_free160_positional_bg_6000k": "the positional run trained on to 6.0 M games as it was (α 0.02)",
     "symgammon_free160_positional_bg_anneal_6000k": "the positional run's games from 5.8 M to 6.0 M at α 0.005",
+    "symgammon_free160_positional_bg_7000k": "the positional run trained on to 7.0 M games as it was (α 0.02)",
+    "symgammon_free160_positional_bg_anneal_7000k": "the positional run's games from 6.8 M to 7.0 M at α 0.005",
 }
 #: The shipped net of each rival (a)–(c) that §1 and §2 measure (§3 trains the rivals anew).
 RIVAL_NETS = {
@@ -173,4 +176,6 @@ CHANGES = (
     ("anneal-gain-2", "symgammon_free160_positional_bg_anneal_5200k", "symgammon_free160_positional_bg_5200k"),
     ("games-gain-8", "symgammon_free160_positional_bg_6000k", "symgammon_free160_positional_bg_5200k"),
     ("anneal-gain-3", "symgammon_free160_positional_bg_anneal_6000k", "symgammon_free160_positional_bg_6000k"),
+    ("games-gain-9", "symgammon_free160_positional_bg_7000k", "symgammon_free160_positional_bg_6000k"),
+    ("anneal-gain-4", "symgammon_free160_positional_bg_anneal_7000k", "symgammon_free160_positional_bg_7000k"),
 )
