@@ -158,5 +158,9 @@ def test_two_curves_of_one_run_read_as_one_the_parent_once(tmp_path, monkeypatch
     trend = ex.curve_trend(["a", "b"])
     assert trend["pubeval"].mean == pytest.approx(0.1) and trend["gnubg-expert"].mean == pytest.approx(0.1)
     assert trend["pubeval"].n == 4 and ex.curve_trend(["a", "b"], since=2_000_000)["pubeval"].n == 3
+    claims = ex.trend_claims(["a", "b"])
+    assert sorted(claims) == ["curve-slope-expert", "curve-slope-pubeval"]
+    assert claims["curve-slope-expert"]["ours"] == trend["gnubg-expert"]
+    assert "4 points from 1.0 M to 4.0 M games" in claims["curve-slope-pubeval"]["note"]
     with pytest.raises(ValueError, match="c.npz has no learning curve"):
         ex.curve_rows(["a", "c"])
