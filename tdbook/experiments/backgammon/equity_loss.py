@@ -35,7 +35,7 @@ LOSS_NETS = (
     "symgammon_free160_expanded_bg_4000k",
     "symgammon_free160_contact_bg_4800k",
     "symgammon_free160_contact_bg_5000k",
-    "symgammon_free160_positional_bg_anneal_6000k",
+    "symgammon_free160_positional_bg_7000k",
 )
 WITHOUT_BG, WITH_BG = "symgammon_free160_expanded_4000k", "symgammon_free160_expanded_bg_4000k"
 
