@@ -64,7 +64,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ..core.rng import seed_state
+from ..core.rng import seed_state, uniform
 from ..games.backgammon import (
     MAX_AFTER,
     NSLOT,
@@ -72,6 +72,7 @@ from ..games.backgammon import (
     WS_SIZE,
     flip,
     gen_afterstates,
+    is_race,
     opening_roll,
     roll,
     set_initial,
@@ -82,6 +83,7 @@ from ..games.backgammon_bearoff import probabilities as bearoff_probabilities
 from ..games.backgammon_encoding import MAX_NNZ as MAX_NNZ_RAW
 from ..games.backgammon_encoding import encode_tesauro
 from ..games.backgammon_features import N_CONTACT, N_FEATURES, N_POSITIONAL, both_sides
+from .backgammon_net import ROLL_WEIGHTS, ROLLS
 from .td_net import TDNet
 
 ARCHS: dict[str, int] = {"symmetric": 0, "naive": 1, "free": 2}
@@ -96,6 +98,7 @@ N_IN = {
 MAX_NNZ = MAX_NNZ_RAW + 2 * N_POSITIONAL
 N_OUT, N_OUT_BG = 3, 5  # output columns: (w, gw, gl); with backgammon outputs (w, gw, gl, bgw, bgl) — free only
 BG_START_SHIFT = math.log(10.0)  # a warm-started backgammon node: its gammon node's bias lowered by this
+LOOK_STREAM = 1 << 40  # the lookahead draws of game g: stream (seed, g + LOOK_STREAM), apart from its dice
 
 
 @njit(cache=True, inline="always")
@@ -337,11 +340,48 @@ def choose_1ply(arch, W1, W2, bo, out_pos, n, scores, tmp, idx, val, g, z, p) ->
 
 
 @njit(cache=True)
-def train_games(arch, W1, W2, bo, alpha, seed, first_game, n_games, stats) -> None:
+def lookahead_outputs(arch, W1, W2, bo, pos, out2, mv2, ws2, scores2, tmp2, idx, val, g, z, p, q) -> None:
+    """``q`` ← the outputs of ``pos`` (its side on roll's view) one ply deeper than the net: the mean over the 21
+    rolls (weighted 1/36 or 2/36) of the outputs after that side's greedy 1-ply move — the net's outputs of the
+    opponent on roll carried into this side's frame, or the result when the move bears off the last checker.
+    The lookahead targets of :func:`train_games` (issue 34).  Writes only the buffers it is given."""
+    n_out = q.shape[0]
+    q[:] = 0.0
+    for r in range(21):
+        n2 = gen_afterstates(pos, ROLLS[r, 0], ROLLS[r, 1], out2, mv2, ws2)
+        best = choose_1ply(arch, W1, W2, bo, out2, n2, scores2, tmp2, idx, val, g, z, p)
+        a = out2[best]
+        w = ROLL_WEIGHTS[r] / 36.0
+        if a[OFF] == 15:
+            mult = win_multiplier(a)
+            q[0] += w
+            if mult >= 2:
+                q[1] += w
+            if n_out == N_OUT_BG and mult == 3:
+                q[3] += w
+        else:
+            flip(a, tmp2)
+            evaluate(arch, W1, W2, bo, tmp2, idx, val, g, z, p)
+            q[0] += w * (1.0 - p[0])
+            q[1] += w * p[2]
+            q[2] += w * p[1]
+            if n_out == N_OUT_BG:
+                q[3] += w * p[4]
+                q[4] += w * p[3]
+
+
+@njit(cache=True)
+def train_games(arch, W1, W2, bo, alpha, seed, first_game, n_games, stats, look=0.0) -> None:
     """Self-play TD(0) games ``first_game .. first_game + n_games − 1`` (dice stream ``(seed, g)``);
     ``stats[i] = (points won by colour 0, plies)``.  With a bear-off table ``bo`` (rows), bear-off positions are
     valued by it, as choices and as the targets of the positions before them, and the net is not trained on
-    them.  See the module docstring."""
+    them.  See the module docstring.
+
+    ``look`` > 0 (issue 34's lookahead lever): a contact position (:func:`~tdbook.games.backgammon.is_race` false)
+    is trained, with probability ``look``, toward the next position's outputs one ply deeper
+    (:func:`lookahead_outputs`: the mean over the next mover's 21 rolls of its greedy replies) instead of the net's
+    outputs of the next position itself.  The draws come from their own stream ``(seed, g + LOOK_STREAM)``, so the
+    dice are the same with or without the lever; ``look`` = 0 draws nothing and is the plain TD(0) of before."""
     m = W1.shape[1]
     n_out = W2.shape[1]
     out_pos = np.zeros((MAX_AFTER, NSLOT), np.int8)
@@ -357,8 +397,13 @@ def train_games(arch, W1, W2, bo, alpha, seed, first_game, n_games, stats) -> No
     g, z, p = np.zeros(m), np.zeros(n_out), np.zeros(n_out)
     g_c, z_c, p_c = np.zeros(m), np.zeros(n_out), np.zeros(n_out)
     delta = np.zeros(n_out)
+    tmp2 = np.zeros(NSLOT, np.int8)  # the lookahead's own scratch (it reuses the move buffers, free by then)
+    idx2 = np.zeros(MAX_NNZ, np.int64)
+    val2 = np.zeros(MAX_NNZ)
+    g2, z2, p2, q = np.zeros(m), np.zeros(n_out), np.zeros(n_out), np.zeros(n_out)
     for gi in range(n_games):
         rng = seed_state(seed, first_game + gi)
+        lrng = seed_state(seed, first_game + gi + LOOK_STREAM)
         set_initial(pos)
         colour, d1, d2 = opening_roll(rng)
         started = False
@@ -385,12 +430,18 @@ def train_games(arch, W1, W2, bo, alpha, seed, first_game, n_games, stats) -> No
             flip(a, tmp)  # the next position, from the next mover's view
             nnz = evaluate(arch, W1, W2, bo, tmp, idx, val, g, z, p)
             if started and nnz_c >= 0:  # next position's outputs in the current frame: (1 − w, gl, gw[, bgl, bgw])
-                delta[0] = (1.0 - p[0]) - p_c[0]
-                delta[1] = p[2] - p_c[1]
-                delta[2] = p[1] - p_c[2]
+                t = p
+                if look > 0.0 and nnz >= 0 and not is_race(pos) and uniform(lrng) < look:
+                    lookahead_outputs(
+                        arch, W1, W2, bo, tmp, out_pos, out_mv, ws, scores, tmp2, idx2, val2, g2, z2, p2, q
+                    )
+                    t = q
+                delta[0] = (1.0 - t[0]) - p_c[0]
+                delta[1] = t[2] - p_c[1]
+                delta[2] = t[1] - p_c[2]
                 if n_out == N_OUT_BG:
-                    delta[3] = p[4] - p_c[3]
-                    delta[4] = p[3] - p_c[4]
+                    delta[3] = t[4] - p_c[3]
+                    delta[4] = t[3] - p_c[4]
                 td_update(arch, W1, W2, idx_c, val_c, nnz_c, 1.0, g_c, z_c, delta, alpha)
                 if nnz >= 0:
                     forward(arch, W1, W2, idx, val, nnz, 1.0, g, z, p)
@@ -564,12 +615,18 @@ class SymmetricGammon:
     def equity(self, pos: np.ndarray) -> float:
         return float(equity(self.probabilities(pos)))
 
-    def train(self, seed: int, first_game: int, n_games: int, alpha: float | None = None) -> np.ndarray:
-        """Self-play TD(0) games ``first_game …`` (:func:`train_games`); their (points for colour 0, plies).
-        Raises ValueError if the weights stop being finite."""
+    def train(
+        self, seed: int, first_game: int, n_games: int, alpha: float | None = None, lookahead: float = 0.0
+    ) -> np.ndarray:
+        """Self-play TD(0) games ``first_game …`` (:func:`train_games`; ``lookahead``: the share of contact positions
+        trained toward the next position one ply deeper); their (points for colour 0, plies).
+        Raises ValueError for a ``lookahead`` outside [0, 1], or if the weights stop being finite."""
+        look = float(lookahead)
+        if not 0.0 <= look <= 1.0:
+            raise ValueError(f"lookahead must be a share in [0, 1], got {lookahead!r}")
         stats = np.zeros((n_games, 2), np.int64)
         a = self.net.alpha if alpha is None else float(alpha)
-        train_games(self.code, self.W1, self.W2, self.table, a, int(seed), int(first_game), int(n_games), stats)
+        train_games(self.code, self.W1, self.W2, self.table, a, int(seed), int(first_game), int(n_games), stats, look)
         self.net.check_finite()
         return stats
 

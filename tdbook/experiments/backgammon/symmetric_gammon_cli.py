@@ -15,6 +15,9 @@ bear-off table (:meth:`~tdbook.learners.backgammon_symmetric.SymmetricGammon.wit
 game count on the same dice streams; the file's SHA-256 goes into the run's spec, so a checkpoint resumes only a run
 from the same file.  The wall time recorded is this run's own.  ``--games`` equal to the file's games trains no
 further: the file's net with only the changes asked for (e.g. ``--bearoff``, the table at play; issue 34).
+
+``--lookahead F`` (issue 34) trains a share ``F`` of the contact positions toward the next position's outputs one
+ply deeper (:func:`~tdbook.learners.backgammon_symmetric.lookahead_outputs`) instead of the net's outputs of it.
 """
 
 from __future__ import annotations
@@ -60,6 +63,14 @@ def _options(ap: argparse.ArgumentParser) -> None:
         help="value bear-off positions by the exact one-sided bear-off table (tdbook.games.backgammon_bearoff) in "
         "choices and as the targets of the positions before them; the net is not trained on them",
     )
+    ap.add_argument(
+        "--lookahead",
+        type=float,
+        default=0.0,
+        help="the share of contact positions trained toward the next position one ply deeper (the mean over the "
+        "next mover's 21 rolls of its greedy replies) instead of the net's value of it (issue 34; default 0: plain "
+        "TD(0); slower: 0.05 halves the games/s of a 160-hidden positional net)",
+    )
     ap.add_argument("--games", type=int, required=True, help="self-play games in all")
     ap.add_argument("--alpha", type=float, default=0.1, help="step size (default 0.1)")
     ap.add_argument(
@@ -103,6 +114,8 @@ def _check(a: argparse.Namespace) -> None:
         raise ValueError(f"--alpha-late must be > 0, got {a.alpha_late}")
     if a.late_after < 0:
         raise ValueError(f"--late-after must be >= 0, got {a.late_after}")
+    if not 0.0 <= a.lookahead <= 1.0:
+        raise ValueError(f"--lookahead must be a share in [0, 1], got {a.lookahead}")
     if a.backgammon_outputs and a.arch != "free":
         raise ValueError(f"--backgammon-outputs is for --arch free only, got --arch {a.arch}")
     if (a.alpha_final is None) != (a.final_after is None):
@@ -153,17 +166,20 @@ def _resumable(saved: dict | None, spec: dict, done: int) -> bool:
 def net_name(spec: dict, games: int) -> str:
     """The one name of a net of notebook 09 (its file stem and its name in the code), from its training spec and
     games: ``symgammon_<arch><hidden>_<inputs>[_bg][_<lever>…]_<games>k``, the levers ``anneal`` (a third, annealed
-    step size) and ``bearoff`` (the bear-off table at play): ``symgammon_free160_contact_bg_4800k``."""
+    step size), ``bearoff`` (the bear-off table at play) and ``lookahead`` (lookahead targets):
+    ``symgammon_free160_contact_bg_4800k``."""
     levers = ["bg"] if spec.get("backgammons") else []
     levers += ["anneal"] if "alpha_final" in spec else []
     levers += ["bearoff"] if spec.get("bearoff") else []
+    levers += ["lookahead"] if spec.get("lookahead") else []
     parts = [f"symgammon_{spec['arch']}{spec['hidden']}", spec.get("inputs", "raw"), *levers, f"{games // 1000}k"]
     return "_".join(parts)
 
 
 def _name_spec(a: argparse.Namespace) -> dict:
     spec = {"arch": a.arch, "hidden": a.hidden, "inputs": a.inputs, "backgammons": a.backgammon_outputs}
-    return spec | ({"alpha_final": a.alpha_final} if a.alpha_final is not None else {}) | {"bearoff": a.bearoff}
+    extra = {"alpha_final": a.alpha_final} if a.alpha_final is not None else {}
+    return spec | extra | {"bearoff": a.bearoff, "lookahead": a.lookahead}
 
 
 def _warm_start(a: argparse.Namespace, spec: dict) -> SymmetricGammon:
@@ -236,6 +252,8 @@ class SymmetricGammonTrainer(driver.Trainer):
             spec["backgammons"] = True
         if a.bearoff:
             spec["bearoff"] = True
+        if a.lookahead:
+            spec["lookahead"] = a.lookahead
         if a.alpha_late is not None:
             spec.update(alpha_late=a.alpha_late, late_after=a.late_after)
         if a.alpha_final is not None:
@@ -294,7 +312,7 @@ class SymmetricGammonTrainer(driver.Trainer):
                 if later:
                     n = min(n, later[0] - done)  # a chunk never straddles a change of step size
                 t = time.perf_counter()
-                model.train(a.seed, done, n, alpha)
+                model.train(a.seed, done, n, alpha, lookahead=a.lookahead)
                 done += n
                 model.info["games_done"] = done
                 model.info["wall_time_s"] = float(model.info["wall_time_s"]) + time.perf_counter() - t
