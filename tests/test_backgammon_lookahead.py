@@ -51,19 +51,8 @@ def test_lookahead_outputs_are_the_mean_over_the_rolls_of_the_greedy_replies(bac
     last = np.zeros(bg.NSLOT, np.int8)  # one checker left on the 1 point, the opponent all home: every roll wins
     last[1], last[bg.OFF], last[19] = 1, 14, -15  # the opponent: all 15 on its own 6 point, none off
     for pos in [*positions, last]:
-        out2, mv2, ws2 = bg.make_buffers()
-        idx, val, g, z, p = model.scratch()
-        q = np.zeros(model.outputs)
-        sym.lookahead_outputs(
-            model.code, model.W1, model.W2, model.table, pos, out2, mv2, ws2,
-            np.zeros(bg.MAX_AFTER), np.zeros(bg.NSLOT, np.int8), idx, val, g, z, p, q,
-        )  # fmt: skip
-        assert np.allclose(q, _reference(model, pos), rtol=0, atol=1e-12)
-    out2, mv2, ws2 = bg.make_buffers()
-    idx, val, g, z, p = model.scratch()
-    q = np.zeros(model.outputs)
-    sym.lookahead_outputs(model.code, model.W1, model.W2, model.table, last, out2, mv2, ws2,
-                          np.zeros(bg.MAX_AFTER), np.zeros(bg.NSLOT, np.int8), idx, val, g, z, p, q)  # fmt: skip
+        assert np.allclose(model.lookahead(pos), _reference(model, pos), rtol=0, atol=1e-12)
+    q = model.lookahead(last)
     assert q[0] == pytest.approx(1.0) and q[1] == pytest.approx(1.0)  # a gammon on every roll: none off
     assert not q[2:].any()  # no loss, and with backgammon outputs no backgammon: none in our home board or on the bar
 
@@ -117,3 +106,36 @@ def test_cli_lookahead_names_the_net_records_the_share_and_resumes_to_the_uninte
     assert "another run" in capsys.readouterr().err and ck.read_bytes() == before
     assert train_main([*base, "--lookahead", "1.5", "--games", "10"]) == 2
     assert "--lookahead must be a share in [0, 1], got 1.5" in capsys.readouterr().err
+
+
+def test_lookahead_accuracy_compares_the_net_and_its_deeper_value_with_gnubg_position_by_position():
+    from tdbook.experiments.backgammon.analysis import game_positions
+    from tdbook.experiments.backgammon.lookahead_targets import (
+        LOOKAHEAD_HEADER,
+        lookahead_accuracy,
+        lookahead_claims,
+        lookahead_rows,
+    )
+    from tdbook.games.backgammon_gnubg import context
+    from tdbook.games.backgammon_gnubg import equity as gnubg_equity
+
+    model = _net(True)
+    acc = lookahead_accuracy(model, 60, seed=4, plies=0)
+    live = [
+        p for p in game_positions(60, seed=4)[0] if not bg.win_multiplier(p) and not bg.win_multiplier(bg.flipped(p))
+    ]
+    assert len(acc["net"]) == len(live) > 40
+    k = 7
+    assert acc["net"][k] == model.equity(live[k])
+    assert acc["deeper"][k] == pytest.approx(float(sym.equity(model.lookahead(live[k]))), abs=1e-12)
+    assert acc["gnubg"][k] == gnubg_equity(live[k], context(0))
+    contact = acc["classes"] == "contact"
+    d = np.abs(acc["deeper"] - acc["gnubg"])[contact] - np.abs(acc["net"] - acc["gnubg"])[contact]
+    est = lookahead_claims(acc)["lookahead-closer-contact"]["ours"]
+    assert est.mean == pytest.approx(d.mean()) and est.n == contact.sum()
+    assert est.stderr == pytest.approx(d.std(ddof=1) / np.sqrt(d.size))
+    rows = lookahead_rows(acc)
+    assert rows[0][0] == "contact" and all(len(r) == len(LOOKAHEAD_HEADER) for r in rows)
+    for bad, match in (({"n_positions": 0}, "n_positions"), ({"plies": 3}, "plies")):
+        with pytest.raises(ValueError, match=match):
+            lookahead_accuracy(model, **({"n_positions": 10, "seed": 1} | bad))

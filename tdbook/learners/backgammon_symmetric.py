@@ -73,6 +73,7 @@ from ..games.backgammon import (
     flip,
     gen_afterstates,
     is_race,
+    make_buffers,
     opening_roll,
     roll,
     set_initial,
@@ -614,6 +615,19 @@ class SymmetricGammon:
 
     def equity(self, pos: np.ndarray) -> float:
         return float(equity(self.probabilities(pos)))
+
+    def lookahead(self, pos: np.ndarray) -> np.ndarray:
+        """The outputs of ``pos`` (its side on roll's view) one ply deeper: the mean over the 21 rolls of the outputs
+        after that side's greedy 1-ply move (:func:`lookahead_outputs`, the targets of ``train(lookahead=…)``)."""
+        pos = np.asarray(pos, np.int8)
+        out, mv, ws = make_buffers()
+        idx, val, g, z, p = self.scratch()
+        q = np.zeros(self.outputs)
+        lookahead_outputs(
+            self.code, self.W1, self.W2, self.table, pos, out, mv, ws, np.zeros(MAX_AFTER), np.zeros(NSLOT, np.int8),
+            idx, val, g, z, p, q,
+        )  # fmt: skip
+        return q
 
     def train(
         self, seed: int, first_game: int, n_games: int, alpha: float | None = None, lookahead: float = 0.0

@@ -30,7 +30,8 @@ Notebook 09 uses this module, section by section (``python -m tdbook.catalog --w
 - 3.2 Speed: ``speed``, ``speed_rows``
 - 4. How strong self-play makes it: ``budget_rows``, ``ladder_rows``, ``best_shipped``, ``strength_claims``
 - 4.1 Where the equity goes: ``short_label``
-- 6. Try it yourself: ``load_shipped``, ``picker_positions``, ``explore``, ``explore_check``
+- 4.4 What a deeper target would teach: ``load_shipped``
+- 6. Try it yourself: ``picker_positions``, ``explore``, ``explore_check``
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ PROFILES: dict[str, dict[str, Any]] = {
         SYM_NETS=3,
         SPEED_GAMES=300,
         LOSS_PAIRS=10,
+        LOOK_POSITIONS=80,
     ),
     "standard": dict(
         HIDDEN=40,
@@ -83,6 +85,7 @@ PROFILES: dict[str, dict[str, Any]] = {
         SYM_NETS=10,
         SPEED_GAMES=3000,
         LOSS_PAIRS=500,
+        LOOK_POSITIONS=2000,
     ),
     "full": dict(
         HIDDEN=40,
@@ -97,6 +100,7 @@ PROFILES: dict[str, dict[str, Any]] = {
         SYM_NETS=20,
         SPEED_GAMES=10000,
         LOSS_PAIRS=2000,
+        LOOK_POSITIONS=5000,
     ),
 }
 
