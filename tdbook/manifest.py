@@ -101,19 +101,30 @@ _SYM_MORE: dict[str, tuple[str, tuple[Use, ...]]] = {
         (Use("09", "recipe_rows", _S),),
     ),
     "symgammon_free160_positional_bg_7000k": (
-        "the positional run trained on to 7.0 M games as it was (α 0.02): the best net on the selection match (its "
-        "ladder and its 2-ply figure are the aims' figures), and the control of the annealed 7.0 M net",
+        "the positional run trained on to 7.0 M games as it was (α 0.02): the best net on the selection match before "
+        "the lookahead net, the control of the annealed 7.0 M net, and the parent of the lookahead net",
         (
-            Use("09", "load_shipped", _W + " (the best net, in the position picker)"),
-            Use("09", "expert_claims", _S),
             Use("09", "recipe_rows", _S),
             Use("09", "curve_rows", _S + " (its learning curve, 6.0 M to 7.0 M games)"),
-            *_SYM_LOSS,
         ),
     ),
     "symgammon_free160_positional_bg_anneal_7000k": (
         "the positional run's games from 6.8 M to 7.0 M at the step size 0.005 instead of 0.02",
         (Use("09", "recipe_rows", _S),),
+    ),
+    "symgammon_free160_positional_bg_7200k": (
+        "the positional run trained on to 7.2 M games as it was (α 0.02): the control of the lookahead net",
+        (Use("09", "recipe_rows", _S),),
+    ),
+    "symgammon_free160_positional_bg_lookahead_7200k": (
+        "the 7.0 M net trained on to 7.2 M games with lookahead targets on a tenth of the contact positions: the best "
+        "net on the selection match (its ladder and its 2-ply figure are the aims' figures)",
+        (
+            Use("09", "load_shipped", _W + " (the best net: the lookahead diagnosis, the position picker)"),
+            Use("09", "expert_claims", _S),
+            Use("09", "recipe_rows", _S),
+            *_SYM_LOSS,
+        ),
     ),
     "symgammon_free160_contact_bg_bearoff_4800k": (
         "valuing bear-off positions by the exact one-sided table when it chooses a move",

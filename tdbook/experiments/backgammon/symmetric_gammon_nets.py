@@ -41,7 +41,8 @@ TESAURO_SHIPPED = "td_gammon_80.npz"
 #: and the control of the others) and with the positional inputs; the same net with the bear-off table at play; the
 #: positional run trained on to 5.2 M games, and over the same games with its step size annealed to 0.005; the
 #: positional run trained on to 6.0 M games, and its last 0.2 M games again with the step size annealed to 0.005;
-#: the same pair at 7.0 M games.
+#: the same pair at 7.0 M games; last, the positional run trained on to 7.2 M games as it was, and the 7.0 M net over
+#: the same games with lookahead targets on a tenth of the contact positions (``--lookahead 0.1``).
 NETS: dict[str, str] = {
     "symgammon_symmetric40_raw_150k": "",
     "symgammon_naive40_raw_150k": "",
@@ -70,6 +71,8 @@ NETS: dict[str, str] = {
     "symgammon_free160_positional_bg_anneal_6000k": "the positional run's games from 5.8 M to 6.0 M at α 0.005",
     "symgammon_free160_positional_bg_7000k": "the positional run trained on to 7.0 M games as it was (α 0.02)",
     "symgammon_free160_positional_bg_anneal_7000k": "the positional run's games from 6.8 M to 7.0 M at α 0.005",
+    "symgammon_free160_positional_bg_7200k": "the positional run trained on to 7.2 M games as it was (α 0.02)",
+    "symgammon_free160_positional_bg_lookahead_7200k": "the 7.0 M net's next 0.2 M games with lookahead targets",
 }
 #: The shipped net of each rival (a)–(c) that §1 and §2 measure (§3 trains the rivals anew).
 RIVAL_NETS = {
@@ -97,7 +100,8 @@ def short_name(name: str) -> str:
     """A shipped net's short name from its sidecar, by the notebook's one rule: ``(a)``–``(c)`` for the post's nets;
     else the rival's letter, ′ for (c) with 80 hidden units and the longer schedule, ″ with hand-made inputs, then
     the hidden units unless 80, the games unless 0.8 M, an annealed step size, ``bg`` for backgammon outputs, the
-    inputs beyond the expanded ones, ``bear-off`` for the table at play: ``(c″, 160, 4.8 M, bg, contact)``."""
+    inputs beyond the expanded ones, ``bear-off`` for the table at play, ``lookahead F`` for lookahead targets on a
+    share ``F`` of contact positions: ``(c″, 160, 4.8 M, bg, contact)``."""
     side = read_sidecar(net_path(name))
     sp, games = side["spec"], side["games"]
     letter = "abc"[ARCHS[sp["arch"]]]
@@ -111,6 +115,7 @@ def short_name(name: str) -> str:
     parts += ["bg"] if sp.get("backgammons") else []
     parts += [inputs] if inputs not in ("raw", "expanded") else []
     parts += ["bear-off"] if sp.get("bearoff") else []
+    parts += [f"lookahead {sp['lookahead']}"] if sp.get("lookahead") else []
     return "(" + ", ".join(parts) + ")"
 
 
@@ -178,4 +183,6 @@ CHANGES = (
     ("anneal-gain-3", "symgammon_free160_positional_bg_anneal_6000k", "symgammon_free160_positional_bg_6000k"),
     ("games-gain-9", "symgammon_free160_positional_bg_7000k", "symgammon_free160_positional_bg_6000k"),
     ("anneal-gain-4", "symgammon_free160_positional_bg_anneal_7000k", "symgammon_free160_positional_bg_7000k"),
+    ("games-gain-10", "symgammon_free160_positional_bg_7200k", "symgammon_free160_positional_bg_7000k"),
+    ("lookahead-gain", "symgammon_free160_positional_bg_lookahead_7200k", "symgammon_free160_positional_bg_7200k"),
 )
