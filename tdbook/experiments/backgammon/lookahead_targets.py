@@ -4,9 +4,10 @@ ply deeper — the mean over the 21 rolls of its value after its greedy 1-ply mo
 than the net's own value of it?  If it is, training toward it (``train symmetric-gammon --lookahead F``) gives the net
 targets that know something it does not.
 
-Positions from pubeval-vs-pubeval games (:func:`~tdbook.experiments.backgammon.analysis.game_positions`), games over
-left out; the reference is gnubg's cubeless equity at ``plies`` (2 by default: gnubg's own deeper search, a stronger
-judge than its 0-ply); errors in points per game (a backgammon 3), by position class.  gnubg is only the judge here.
+Positions from pubeval-vs-pubeval games (:func:`~tdbook.experiments.backgammon.analysis.game_positions`: each met
+before a move, so none is over); the reference is gnubg's cubeless equity at ``plies`` (2 by default: gnubg's own
+deeper search, a stronger judge than its 0-ply); errors in points per game (a backgammon 3), by position class.  gnubg
+is only the judge here.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from typing import Any
 import numpy as np
 
 from ...claims import Estimate
-from ...games.backgammon import flipped, win_multiplier
 from ...games.backgammon_gnubg import context
 from ...games.backgammon_gnubg import equity as gnubg_equity
 from ...learners.backgammon_symmetric import SymmetricGammon, equity
@@ -29,20 +29,19 @@ CLASSES = ("contact", "race", "bear-off")
 
 def lookahead_accuracy(model: SymmetricGammon, n_positions: int, seed: int, plies: int = 2) -> dict[str, Any]:
     """The net's equity, its equity one ply deeper and gnubg's (cubeless, at ``plies``) of up to ``n_positions``
-    recorded positions (those not yet over), with their classes: ``{"net", "deeper", "gnubg", "classes", "plies"}``.
+    recorded positions, with their classes: ``{"net", "deeper", "gnubg", "classes", "plies"}``.
     ValueError for ``n_positions`` < 1 or ``plies`` outside 0–2."""
     if not isinstance(n_positions, int) or n_positions < 1:
         raise ValueError(f"n_positions must be an int >= 1, got {n_positions!r}")
     if plies not in (0, 1, 2):
         raise ValueError(f"plies must be 0, 1 or 2 (gnubg's search depth), got {plies!r}")
     positions, _ = game_positions(n_positions, seed=seed)
-    live = [p for p in positions if win_multiplier(p) == 0 and win_multiplier(flipped(p)) == 0]
     ctx = context(plies)
     return {
-        "net": np.array([model.equity(p) for p in live]),
-        "deeper": np.array([float(equity(model.lookahead(p))) for p in live]),
-        "gnubg": np.array([gnubg_equity(p, ctx) for p in live]),
-        "classes": np.array([position_class(p) for p in live]),
+        "net": np.array([model.equity(p) for p in positions]),
+        "deeper": np.array([float(equity(model.lookahead(p))) for p in positions]),
+        "gnubg": np.array([gnubg_equity(p, ctx) for p in positions]),
+        "classes": np.array([position_class(p) for p in positions]),
         "plies": plies,
     }
 
