@@ -118,13 +118,22 @@ _SYM_MORE: dict[str, tuple[str, tuple[Use, ...]]] = {
     ),
     "symgammon_free160_positional_bg_lookahead_7200k": (
         "the 7.0 M net trained on to 7.2 M games with lookahead targets on a tenth of the contact positions: the best "
-        "net on the selection match (its ladder and its 2-ply figure are the aims' figures)",
+        "net on the selection match before the 7.4 M nets, and the parent of the lookahead run at 7.4 M",
+        (Use("09", "recipe_rows", _S),),
+    ),
+    "symgammon_free160_positional_bg_7400k": (
+        "the positional run trained on to 7.4 M games as it was (α 0.02): the control of the lookahead run at 7.4 M, "
+        "and the best net on the selection match (its ladder and its 2-ply figure are the aims' figures)",
         (
             Use("09", "load_shipped", _W + " (the best net: the lookahead diagnosis, the position picker)"),
             Use("09", "expert_claims", _S),
             Use("09", "recipe_rows", _S),
             *_SYM_LOSS,
         ),
+    ),
+    "symgammon_free160_positional_bg_lookahead_7400k": (
+        "the lookahead run trained on to 7.4 M games as it was (lookahead targets on a tenth of the contact positions)",
+        (Use("09", "recipe_rows", _S),),
     ),
     "symgammon_free160_contact_bg_bearoff_4800k": (
         "valuing bear-off positions by the exact one-sided table when it chooses a move",

@@ -28,14 +28,14 @@ from .symmetric_gammon import load_shipped, position_class
 
 CLASSES = ("contact", "race", "bear-off")
 #: The nets notebook 09 diagnoses: (c″, 160, 4.0 M), the same games with the one change of the contact inputs or of
-#: the backgammon outputs, the nets with both, and the best net (the lookahead net).
+#: the backgammon outputs, the nets with both, and the best net (the positional run at 7.4 M).
 LOSS_NETS = (
     "symgammon_free160_expanded_4000k",
     "symgammon_free160_contact_4000k",
     "symgammon_free160_expanded_bg_4000k",
     "symgammon_free160_contact_bg_4800k",
     "symgammon_free160_contact_bg_5000k",
-    "symgammon_free160_positional_bg_lookahead_7200k",
+    "symgammon_free160_positional_bg_7400k",
 )
 WITHOUT_BG, WITH_BG = "symgammon_free160_expanded_4000k", "symgammon_free160_expanded_bg_4000k"
 

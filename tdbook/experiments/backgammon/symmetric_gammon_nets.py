@@ -42,7 +42,8 @@ TESAURO_SHIPPED = "td_gammon_80.npz"
 #: positional run trained on to 5.2 M games, and over the same games with its step size annealed to 0.005; the
 #: positional run trained on to 6.0 M games, and its last 0.2 M games again with the step size annealed to 0.005;
 #: the same pair at 7.0 M games; last, the positional run trained on to 7.2 M games as it was, and the 7.0 M net over
-#: the same games with lookahead targets on a tenth of the contact positions (``--lookahead 0.1``).
+#: the same games with lookahead targets on a tenth of the contact positions (``--lookahead 0.1``); and both runs
+#: trained on over the next 0.2 M games, to 7.4 M, each as it was.
 NETS: dict[str, str] = {
     "symgammon_symmetric40_raw_150k": "",
     "symgammon_naive40_raw_150k": "",
@@ -73,6 +74,8 @@ NETS: dict[str, str] = {
     "symgammon_free160_positional_bg_anneal_7000k": "the positional run's games from 6.8 M to 7.0 M at α 0.005",
     "symgammon_free160_positional_bg_7200k": "the positional run trained on to 7.2 M games as it was (α 0.02)",
     "symgammon_free160_positional_bg_lookahead_7200k": "the 7.0 M net's next 0.2 M games with lookahead targets",
+    "symgammon_free160_positional_bg_7400k": "the positional run trained on to 7.4 M games as it was (α 0.02)",
+    "symgammon_free160_positional_bg_lookahead_7400k": "the lookahead run trained on to 7.4 M games as it was",
 }
 #: The shipped net of each rival (a)–(c) that §1 and §2 measure (§3 trains the rivals anew).
 RIVAL_NETS = {
@@ -185,4 +188,6 @@ CHANGES = (
     ("anneal-gain-4", "symgammon_free160_positional_bg_anneal_7000k", "symgammon_free160_positional_bg_7000k"),
     ("games-gain-10", "symgammon_free160_positional_bg_7200k", "symgammon_free160_positional_bg_7000k"),
     ("lookahead-gain", "symgammon_free160_positional_bg_lookahead_7200k", "symgammon_free160_positional_bg_7200k"),
+    ("games-gain-11", "symgammon_free160_positional_bg_7400k", "symgammon_free160_positional_bg_7200k"),
+    ("lookahead-gain-2", "symgammon_free160_positional_bg_lookahead_7400k", "symgammon_free160_positional_bg_7400k"),
 )
