@@ -83,7 +83,7 @@ _SYM_MORE: dict[str, tuple[str, tuple[Use, ...]]] = {
         (Use("09", "recipe_rows", _S),),
     ),
     "symgammon_free160_positional_bg_5200k": (
-        "the positional run trained on to 5.2 M games as it was (α 0.02): the control of the annealed net",
+        "the control of the annealed net",
         (Use("09", "recipe_rows", _S),),
     ),
     "symgammon_free160_positional_bg_anneal_5200k": (
@@ -92,37 +92,36 @@ _SYM_MORE: dict[str, tuple[str, tuple[Use, ...]]] = {
         (Use("09", "recipe_rows", _S),),
     ),
     "symgammon_free160_positional_bg_6000k": (
-        "the positional run trained on to 6.0 M games as it was (α 0.02): the control of the annealed 6.0 M net",
+        "the control of the annealed 6.0 M net",
         (Use("09", "recipe_rows", _S), Use("09", "curve_rows", _S + " (its learning curve, to 6.0 M games)")),
     ),
     "symgammon_free160_positional_bg_anneal_6000k": (
-        "the positional run's games from 5.8 M to 6.0 M at the step size 0.005 instead of 0.02 (the best net on the "
-        "selection match before the 7.0 M net)",
+        "the best net on the selection match before the 7.0 M net",
         (Use("09", "recipe_rows", _S),),
     ),
     "symgammon_free160_positional_bg_7000k": (
-        "the positional run trained on to 7.0 M games as it was (α 0.02): the best net on the selection match before "
-        "the lookahead net, the control of the annealed 7.0 M net, and the parent of the lookahead net",
+        "the best net on the selection match before the lookahead net, the control of the annealed 7.0 M net, and the "
+        "parent of the lookahead net",
         (
             Use("09", "recipe_rows", _S),
             Use("09", "curve_rows", _S + " (its learning curve, 6.0 M to 7.0 M games)"),
         ),
     ),
     "symgammon_free160_positional_bg_anneal_7000k": (
-        "the positional run's games from 6.8 M to 7.0 M at the step size 0.005 instead of 0.02",
+        "",
         (Use("09", "recipe_rows", _S),),
     ),
     "symgammon_free160_positional_bg_7200k": (
-        "the positional run trained on to 7.2 M games as it was (α 0.02): the control of the lookahead net",
+        "the control of the lookahead net",
         (Use("09", "recipe_rows", _S),),
     ),
     "symgammon_free160_positional_bg_lookahead_7200k": (
-        "the 7.0 M net trained on to 7.2 M games with lookahead targets on a tenth of the contact positions: the best "
-        "net on the selection match before the 7.4 M nets, and the parent of the lookahead run at 7.4 M",
+        "a tenth of the contact positions looked ahead; the best net on the selection match before the 7.4 M nets, "
+        "and the parent of the lookahead run at 7.4 M",
         (Use("09", "recipe_rows", _S),),
     ),
     "symgammon_free160_positional_bg_7400k": (
-        "the positional run trained on to 7.4 M games as it was (α 0.02): the control of the lookahead run at 7.4 M, "
+        "the control of the lookahead run at 7.4 M, "
         "and the best net on the selection match (its ladder and its 2-ply figure are the aims' figures)",
         (
             Use("09", "load_shipped", _W + " (the best net: the lookahead diagnosis, the position picker)"),
@@ -132,7 +131,7 @@ _SYM_MORE: dict[str, tuple[str, tuple[Use, ...]]] = {
         ),
     ),
     "symgammon_free160_positional_bg_lookahead_7400k": (
-        "the lookahead run trained on to 7.4 M games as it was (lookahead targets on a tenth of the contact positions)",
+        "a tenth of the contact positions looked ahead throughout",
         (Use("09", "recipe_rows", _S),),
     ),
     "symgammon_free160_contact_bg_bearoff_4800k": (
