@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .core.paths import data_dir
 from .core.storage import atomic_write_bytes
-from .experiments.backgammon.symmetric_gammon_nets import LABELS, NETS, RIVAL_NETS
+from .experiments.backgammon.symmetric_gammon_nets import CHANGES, LABELS, NETS, RIVAL_NETS
 
 MANIFEST = "MANIFEST.md"
 COMMAND = "python -m tdbook.manifest --write"
@@ -56,12 +56,16 @@ _SYM_TEST = (
     Use("tests/test_backgammon_remeasure.py", "remeasure", _W + " (every shipped net plays)"),
 )
 _SYM_LOSS = (Use("09", "shipped_losses", _W + " (the equity-loss diagnosis)"),)
+#: The nets of the recipe table (§4.2): each side of every single change, whose sidecar ``recipe_rows`` reads.
+_RECIPE_NETS = {n for _, with_it, without in CHANGES for n in (with_it, without)}
 
 
 def _sym(name: str, note: str = "", uses: tuple[Use, ...] = ()) -> Shipped:
-    """A net of notebook 09: what it is is its label there (built from its sidecar), and a note."""
+    """A net of notebook 09: what it is is its label there (built from its sidecar), and a note; a net of the
+    recipe table is read by ``recipe_rows`` too."""
     label = LABELS.get(name, name)
-    return Shipped(label + (f": {note}" if note else ""), (*uses, *_SYM_SIDECAR, *_SYM_TEST))
+    recipe = (Use("09", "recipe_rows", _S),) if name in _RECIPE_NETS else ()
+    return Shipped(label + (f": {note}" if note else ""), (*uses, *recipe, *_SYM_SIDECAR, *_SYM_TEST))
 
 
 _LOAD_NETS = Use("09", "load_nets", _W)
@@ -76,49 +80,42 @@ _SYM_MORE: dict[str, tuple[str, tuple[Use, ...]]] = {
     "symgammon_free160_contact_bg_4800k": ("", _SYM_LOSS),
     "symgammon_free160_contact_bg_5000k": (
         "the best net on the selection match before the positional run's annealed net",
-        (Use("09", "recipe_rows", _S), *_SYM_LOSS),
+        _SYM_LOSS,
     ),
     "symgammon_free160_positional_bg_5000k": (
         "eleven positional inputs per side more than its parent",
-        (Use("09", "recipe_rows", _S),),
+        (),
     ),
     "symgammon_free160_positional_bg_5200k": (
         "the control of the annealed net",
-        (Use("09", "recipe_rows", _S),),
+        (),
     ),
     "symgammon_free160_positional_bg_anneal_5200k": (
         "the positional run's games from 5.0 M to 5.2 M at the step size 0.005 instead of 0.02 (the best net on the "
         "selection match before the annealed 6.0 M net)",
-        (Use("09", "recipe_rows", _S),),
+        (),
     ),
     "symgammon_free160_positional_bg_6000k": (
         "the control of the annealed 6.0 M net",
-        (Use("09", "recipe_rows", _S), Use("09", "curve_rows", _S + " (its learning curve, to 6.0 M games)")),
+        (Use("09", "curve_rows", _S + " (its learning curve, to 6.0 M games)"),),
     ),
     "symgammon_free160_positional_bg_anneal_6000k": (
         "the best net on the selection match before the 7.0 M net",
-        (Use("09", "recipe_rows", _S),),
+        (),
     ),
     "symgammon_free160_positional_bg_7000k": (
         "the best net on the selection match before the lookahead net, the control of the annealed 7.0 M net, and the "
         "parent of the lookahead net",
-        (
-            Use("09", "recipe_rows", _S),
-            Use("09", "curve_rows", _S + " (its learning curve, 6.0 M to 7.0 M games)"),
-        ),
-    ),
-    "symgammon_free160_positional_bg_anneal_7000k": (
-        "",
-        (Use("09", "recipe_rows", _S),),
+        (Use("09", "curve_rows", _S + " (its learning curve, 6.0 M to 7.0 M games)"),),
     ),
     "symgammon_free160_positional_bg_7200k": (
         "the control of the lookahead net",
-        (Use("09", "recipe_rows", _S),),
+        (),
     ),
     "symgammon_free160_positional_bg_lookahead_7200k": (
         "a tenth of the contact positions looked ahead; the best net on the selection match before the 7.4 M nets, "
         "and the parent of the lookahead run at 7.4 M",
-        (Use("09", "recipe_rows", _S),),
+        (),
     ),
     "symgammon_free160_positional_bg_7400k": (
         "the control of the lookahead run at 7.4 M, "
@@ -126,17 +123,16 @@ _SYM_MORE: dict[str, tuple[str, tuple[Use, ...]]] = {
         (
             Use("09", "load_shipped", _W + " (the best net: the lookahead diagnosis, the position picker)"),
             Use("09", "expert_claims", _S),
-            Use("09", "recipe_rows", _S),
             *_SYM_LOSS,
         ),
     ),
     "symgammon_free160_positional_bg_lookahead_7400k": (
         "a tenth of the contact positions looked ahead throughout",
-        (Use("09", "recipe_rows", _S),),
+        (),
     ),
     "symgammon_free160_contact_bg_bearoff_4800k": (
         "valuing bear-off positions by the exact one-sided table when it chooses a move",
-        (Use("09", "recipe_rows", _S),),
+        (),
     ),
 }
 
