@@ -451,8 +451,8 @@ def test_cli_bearoff_and_positional_warm_start_resume_to_the_uninterrupted_weigh
     a = SymmetricGammon.load(one)
     assert a.bearoff and a.inputs == "positional" and a.info["spec"]["bearoff"] is True
     snaps = sorted(p.name for p in tmp_path.glob("*.snap.npz"))
-    assert snaps == ["one_0k.snap.npz"]  # 40 and 80 games both round down to 0 thousand: the later one is kept
-    assert SymmetricGammon.load(tmp_path / "one_0k.snap.npz").info["games_done"] == 80
+    assert snaps == ["one_40g.snap.npz", "one_80g.snap.npz"]  # off a whole thousand: named by the games
+    assert SymmetricGammon.load(tmp_path / "one_80g.snap.npz").info["games_done"] == 80
     res, ck = tmp_path / "r.npz", tmp_path / "r.ckpt.npz"
     assert train_main([*run, "--games", "40", "--out", str(res), "--checkpoint", str(ck)]) == 0
     assert train_main([*run, "--games", "80", "--out", str(res), "--checkpoint", str(ck)]) == 0
@@ -485,3 +485,67 @@ def test_free_parameters_are_counted_by_behaviour_and_a_wrong_node_would_show():
     assert free_parameters(_random_net("free", 3), positions) == {"win": m + 1, "gammon": m + 1}
     assert trained_outputs(_random_net("symmetric", 1)) == 2 and trained_outputs(_random_net("free", 3)) == 3
     assert trained_outputs(_random_net("free", 3, backgammons=True)) == 5
+
+
+def test_averaged_net_is_the_elementwise_mean_and_refuses_nets_that_do_not_match():
+    a = SymmetricGammon.new("free", 4, seed=1, inputs="positional", backgammons=True)
+    b = SymmetricGammon.new("free", 4, seed=2, inputs="positional", backgammons=True)
+    m = SymmetricGammon.averaged([a, b])
+    assert np.allclose(m.W1, (a.W1 + b.W1) / 2) and np.allclose(m.W2, (a.W2 + b.W2) / 2)
+    assert np.array_equal(SymmetricGammon.averaged([a]).W1, a.W1) and m.W1 is not a.W1
+    pos = bg.initial_position()
+    assert m.equity(pos) != a.equity(pos)
+    for other, what in (
+        (SymmetricGammon.new("free", 5, seed=1, inputs="positional", backgammons=True), "hidden units"),
+        (SymmetricGammon.new("free", 4, seed=1, inputs="positional"), "outputs"),
+        (SymmetricGammon.new("free", 4, seed=1, inputs="positional", backgammons=True, bearoff=True), "bear-off"),
+    ):
+        with pytest.raises(ValueError, match=what):
+            SymmetricGammon.averaged([a, other])
+    with pytest.raises(ValueError, match="at least one"):
+        SymmetricGammon.averaged([])
+
+
+def test_cli_average_from_writes_the_mean_of_the_runs_snapshots_names_it_and_resumes_the_plain_run(tmp_path, capsys):
+    """--average-from: the same games as the plain run (whose checkpoint it resumes), the written net the mean of
+    the snapshots after G games, named with the lever; a missing snapshot and bad options are refused by name."""
+    import shutil
+
+    from tdbook.experiments.backgammon.symmetric_gammon_cli import net_name, train_main
+
+    base = ["--arch", "free", "--hidden", "4", "--inputs", "positional", "--backgammon-outputs",
+            "--checkpoint-every", "20", "--pubeval-pairs", "5", "--no-progress"]  # fmt: skip
+    plain, ck = tmp_path / "plain.npz", tmp_path / "plain.ckpt.npz"
+    assert train_main([*base, "--games", "80", "--snapshot-every", "20", "--out", str(plain),
+                       "--checkpoint", str(ck)]) == 0  # fmt: skip
+    snaps = {g: SymmetricGammon.load(tmp_path / f"plain_{g}g.snap.npz") for g in (40, 60, 80)}
+    avg = ["--average-from", "40", "--snapshot-every", "20", "--games", "80"]
+    one = tmp_path / "one.npz"
+    assert train_main([*base, *avg, "--out", str(one), "--checkpoint", str(tmp_path / "o.ckpt.npz")]) == 0
+    a = SymmetricGammon.load(one)
+    want = SymmetricGammon.averaged([snaps[40], snaps[60], snaps[80]])
+    assert np.array_equal(a.W1, want.W1) and np.array_equal(a.W2, want.W2)
+    assert not np.array_equal(a.W1, snaps[80].W1)
+    assert a.info["averaged"] == {"from": 40, "every": 20, "nets": 3} and a.info["games_done"] == 80
+    assert net_name(a.info["spec"], 80_000) == "symgammon_free4_positional_bg_averaged_80k"
+    assert np.array_equal(SymmetricGammon.load(tmp_path / "o.ckpt.npz").W1, snaps[80].W1)  # the run's, not the mean
+    # the plain run's checkpoint and snapshots, under the averaged run's names: resumed, no games played
+    two, ck2 = tmp_path / "two.npz", tmp_path / "t.ckpt.npz"
+    shutil.copy(ck, ck2)
+    for g in (40, 60, 80):
+        shutil.copy(tmp_path / f"plain_{g}g.snap.npz", tmp_path / f"two_{g}g.snap.npz")
+    assert train_main([*base, *avg, "--out", str(two), "--checkpoint", str(ck2)]) == 0
+    b = SymmetricGammon.load(two)
+    assert np.array_equal(a.W1, b.W1) and np.array_equal(a.W2, b.W2)
+    for g in (40, 80):  # one snapshot short
+        shutil.copy(tmp_path / f"plain_{g}g.snap.npz", tmp_path / f"three_{g}g.snap.npz")
+    capsys.readouterr()
+    assert train_main([*base, *avg, "--out", str(tmp_path / "three.npz"), "--checkpoint", str(ck2)]) == 2
+    assert "the snapshot at 60 games" in capsys.readouterr().err
+    for bad, msg in (
+        (["--average-from", "40", "--games", "80"], "needs --snapshot-every"),
+        (["--average-from", "30", "--snapshot-every", "20", "--games", "80"], "must be multiples"),
+        (["--average-from", "80", "--snapshot-every", "20", "--games", "80"], "must be in (0, --games)"),
+    ):
+        assert train_main([*base, *bad]) == 2
+        assert msg in capsys.readouterr().err

@@ -58,6 +58,7 @@ parametrisation (:func:`td_update`; ``tests/test_backgammon_symmetric.py`` check
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -559,6 +560,31 @@ class SymmetricGammon:
         (:mod:`~tdbook.games.backgammon_bearoff`): in its choices, its probabilities and, trained on, as the
         targets of the positions before a bear-off (it is not trained on bear-off positions themselves)."""
         return SymmetricGammon(self.net, self.arch, dict(self.info), inputs=self.inputs, bearoff=True)
+
+    @classmethod
+    def averaged(cls, nets: Sequence[SymmetricGammon]) -> SymmetricGammon:
+        """The net whose weights are the mean of ``nets``' weights, element by element: iterate averaging
+        (Polyak and Juditsky 1992; "stochastic weight averaging", Izmailov et al. 2018) over one run's snapshots,
+        which smooths the wandering of weights trained at a constant step size (issue 34).  The nets must share
+        arch, inputs, hidden units, outputs and bear-off table; the result's ``info`` is the last net's.
+        ValueError naming the first mismatch."""
+        if not nets:
+            raise ValueError("averaged() needs at least one net")
+        first = nets[0]
+        for i, n in enumerate(nets[1:], 1):
+            for what, theirs, ours in (
+                ("arch", n.arch, first.arch),
+                ("inputs", n.inputs, first.inputs),
+                ("hidden units", n.hidden, first.hidden),
+                ("outputs", n.outputs, first.outputs),
+                ("bear-off table", n.bearoff, first.bearoff),
+            ):
+                if theirs != ours:
+                    raise ValueError(f"averaged(): net {i}'s {what} is {theirs!r}, net 0's is {ours!r}")
+        net = TDNet(first.net.n_in, first.hidden, first.outputs, alpha=first.net.alpha, lam=0.0, init=0.0, seed=0)
+        net.W1[:] = np.mean([n.W1 for n in nets], axis=0)
+        net.W2[:] = np.mean([n.W2 for n in nets], axis=0)
+        return cls(net, first.arch, dict(nets[-1].info), inputs=first.inputs, bearoff=first.bearoff)
 
     @property
     def table(self) -> np.ndarray:

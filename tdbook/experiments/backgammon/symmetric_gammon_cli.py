@@ -18,6 +18,11 @@ further: the file's net with only the changes asked for (e.g. ``--bearoff``, the
 
 ``--lookahead F`` (issue 34) trains a share ``F`` of the contact positions toward the next position's outputs one
 ply deeper (:func:`~tdbook.learners.backgammon_symmetric.lookahead_outputs`) instead of the net's outputs of it.
+
+``--average-from G`` (issue 34) writes, instead of the last weights, their mean over the snapshots at ``G`` games
+and every ``--snapshot-every`` games after, up to ``--games``: iterate averaging
+(:meth:`~tdbook.learners.backgammon_symmetric.SymmetricGammon.averaged`), its points counted as by notebook 08's
+TD-Gammon trainer's option of the same name.  The games are the run's without it, so its checkpoint resumes.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 from tqdm.auto import tqdm
 
 from ...core.paths import repo_root
@@ -38,6 +44,7 @@ from .match import SELECTION_SEED
 from .symmetric_gammon_rivals import vs_pubeval
 
 INTERRUPTED = driver.INTERRUPTED
+AVERAGING = ("average_from", "average_every")  # spec keys that change the net written, not the games played
 
 
 def _options(ap: argparse.ArgumentParser) -> None:
@@ -95,8 +102,18 @@ def _options(ap: argparse.ArgumentParser) -> None:
         type=int,
         default=0,
         help="also keep a copy of the net at every multiple of this many games that a checkpoint lands on, beside "
-        "the checkpoint as <out stem>_<games/1000>k.snap.npz, for learning curves (default 0: none; not part of the "
-        "run's spec, so a run resumes with or without it)",
+        "the checkpoint as <out stem>_<games/1000>k.snap.npz (<out stem>_<games>g.snap.npz off a whole thousand), "
+        "for learning curves and --average-from (default 0: none; not part of the run's spec, so a run resumes "
+        "with or without it)",
+    )
+    ap.add_argument(
+        "--average-from",
+        type=int,
+        default=None,
+        metavar="G",
+        help="write the mean of the weights at G games and every --snapshot-every games after, up to --games "
+        "(iterate averaging, read from the run's snapshots) instead of the last weights; the games are the same "
+        "(issue 34)",
     )
     ap.add_argument("--pubeval-pairs", type=int, default=1000, help="duplicate pairs of the final pubeval match")
 
@@ -127,6 +144,15 @@ def _check(a: argparse.Namespace) -> None:
             raise ValueError(f"--alpha-final must be > 0, got {a.alpha_final}")
         if a.final_after <= a.late_after:
             raise ValueError(f"--final-after must be > --late-after ({a.late_after}), got {a.final_after}")
+    if a.average_from is not None:
+        k = a.snapshot_every
+        if not k:
+            raise ValueError("--average-from needs --snapshot-every (the snapshots it averages)")
+        if not 0 < a.average_from < a.games:
+            raise ValueError(f"--average-from must be in (0, --games), got {a.average_from}")
+        if a.average_from % k or a.games % k:
+            raise ValueError(f"--average-from ({a.average_from}) and --games ({a.games}) must be multiples of "
+                             f"--snapshot-every ({k})")  # fmt: skip
 
 
 def _stages(a: argparse.Namespace) -> list[tuple[int, float]]:
@@ -146,6 +172,7 @@ def same_run(a: dict | None, b: dict | None) -> bool:
         return False
 
     def key(spec: dict) -> dict:
+        spec = {k: v for k, v in spec.items() if k not in AVERAGING}  # the same games with or without averaging
         warm = spec.get("warm_start")
         return spec | {"warm_start": {k: v for k, v in warm.items() if k != "file"}} if isinstance(warm, dict) else spec
 
@@ -166,12 +193,14 @@ def _resumable(saved: dict | None, spec: dict, done: int) -> bool:
 def net_name(spec: dict, games: int) -> str:
     """The one name of a net of notebook 09 (its file stem and its name in the code), from its training spec and
     games: ``symgammon_<arch><hidden>_<inputs>[_bg][_<lever>…]_<games>k``, the levers ``anneal`` (a third, annealed
-    step size), ``bearoff`` (the bear-off table at play) and ``lookahead`` (lookahead targets):
+    step size), ``bearoff`` (the bear-off table at play), ``lookahead`` (lookahead targets) and ``averaged`` (the
+    mean of the weights over the run's last snapshots):
     ``symgammon_free160_contact_bg_4800k``."""
     levers = ["bg"] if spec.get("backgammons") else []
     levers += ["anneal"] if "alpha_final" in spec else []
     levers += ["bearoff"] if spec.get("bearoff") else []
     levers += ["lookahead"] if spec.get("lookahead") else []
+    levers += ["averaged"] if spec.get("average_from") is not None else []
     parts = [f"symgammon_{spec['arch']}{spec['hidden']}", spec.get("inputs", "raw"), *levers, f"{games // 1000}k"]
     return "_".join(parts)
 
@@ -179,7 +208,7 @@ def net_name(spec: dict, games: int) -> str:
 def _name_spec(a: argparse.Namespace) -> dict:
     spec = {"arch": a.arch, "hidden": a.hidden, "inputs": a.inputs, "backgammons": a.backgammon_outputs}
     extra = {"alpha_final": a.alpha_final} if a.alpha_final is not None else {}
-    return spec | extra | {"bearoff": a.bearoff, "lookahead": a.lookahead}
+    return spec | extra | {"bearoff": a.bearoff, "lookahead": a.lookahead, "average_from": a.average_from}
 
 
 def _warm_start(a: argparse.Namespace, spec: dict) -> SymmetricGammon:
@@ -258,6 +287,8 @@ class SymmetricGammonTrainer(driver.Trainer):
             spec.update(alpha_late=a.alpha_late, late_after=a.late_after)
         if a.alpha_final is not None:
             spec.update(alpha_final=a.alpha_final, final_after=a.final_after)
+        if a.average_from is not None:
+            spec.update(average_from=a.average_from, average_every=a.snapshot_every)
         if a.warm_start:
             a.warm = _warm_start(a, spec)  # checks the file now; spec gains its name, SHA-256 and games
         return spec
@@ -271,7 +302,7 @@ class SymmetricGammonTrainer(driver.Trainer):
     def extra_targets(self, a: argparse.Namespace, out: Path, checkpoint: Path) -> list[driver.Target]:
         if not a.snapshot_every:
             return []
-        return [driver.Target("--snapshot-every", checkpoint.with_name(f"{out.stem}_0k.snap.npz"))]
+        return [driver.Target("--snapshot-every", _snapshot(checkpoint, out, 0))]
 
     def read_checkpoint(self, a: argparse.Namespace, spec: dict, path: Path) -> None:
         model = SymmetricGammon.load(path)
@@ -318,9 +349,9 @@ class SymmetricGammonTrainer(driver.Trainer):
                 model.info["wall_time_s"] = float(model.info["wall_time_s"]) + time.perf_counter() - t
                 model.save(ckpt)
                 if a.snapshot_every and done % a.snapshot_every == 0:
-                    model.save(ckpt.with_name(f"{out.stem}_{done // 1000}k.snap.npz"))
+                    model.save(_snapshot(ckpt, out, done))
                 bar.update(n)
-        return model
+        return model if a.average_from is None else _averaged(a, spec, ckpt, out, model)
 
     def write(self, a: argparse.Namespace, spec: dict, plan: driver.Plan, model: SymmetricGammon, cmd: str) -> dict:
         model.save(plan.out, command=cmd)
@@ -344,6 +375,32 @@ class SymmetricGammonTrainer(driver.Trainer):
 
     def summary(self, a: argparse.Namespace, plan: driver.Plan, model: SymmetricGammon, side: dict) -> str:
         return f"wrote {plan.out} and {sidecar_path(plan.out)}: {side['games']} games; {a.vs_pubeval.summary()}"
+
+
+def _snapshot(ckpt: Path, out: Path, done: int) -> Path:
+    """The snapshot at ``done`` games: ``<out stem>_<thousands>k.snap.npz``, or ``_<games>g`` off a whole thousand."""
+    return ckpt.with_name(
+        f"{out.stem}_{done // 1000}k.snap.npz" if done % 1000 == 0 else f"{out.stem}_{done}g.snap.npz"
+    )
+
+
+def _averaged(a: argparse.Namespace, spec: dict, ckpt: Path, out: Path, last: SymmetricGammon) -> SymmetricGammon:
+    """The mean of the run's snapshots at ``--average-from`` games and every ``--snapshot-every`` after, up to and
+    including ``last``'s weights at ``--games``; ValueError naming a snapshot that is missing or not this run's."""
+    nets = []
+    for g in range(a.average_from, a.games + 1, a.snapshot_every):
+        path = _snapshot(ckpt, out, g)
+        if not path.is_file():
+            raise ValueError(f"--average-from {a.average_from}: the snapshot at {g:,} games ({path}) is missing")
+        net = SymmetricGammon.load(path)
+        if int(net.info.get("games_done", -1)) != g or not same_run(net.info.get("spec"), spec):
+            raise ValueError(f"--average-from {a.average_from}: {path} is not this run's net at {g:,} games")
+        nets.append(net)
+    if not (np.array_equal(nets[-1].W1, last.W1) and np.array_equal(nets[-1].W2, last.W2)):
+        raise ValueError(f"--average-from {a.average_from}: the last snapshot is not the run's last weights")
+    model = SymmetricGammon.averaged(nets)
+    model.info = dict(last.info) | {"averaged": {"from": a.average_from, "every": a.snapshot_every, "nets": len(nets)}}
+    return model
 
 
 def train_main(argv: Sequence[str] | None = None) -> int:
