@@ -104,7 +104,8 @@ def short_name(name: str) -> str:
     else the rival's letter, ′ for (c) with 80 hidden units and the longer schedule, ″ with hand-made inputs, then
     the hidden units unless 80, the games unless 0.8 M, an annealed step size, ``bg`` for backgammon outputs, the
     inputs beyond the expanded ones, ``bear-off`` for the table at play, ``lookahead F`` for lookahead targets on a
-    share ``F`` of contact positions: ``(c″, 160, 4.8 M, bg, contact)``."""
+    share ``F`` of contact positions, ``averaged`` for the mean of the run's last weights (``--average-from``):
+    ``(c″, 160, 4.8 M, bg, contact)``."""
     side = read_sidecar(net_path(name))
     sp, games = side["spec"], side["games"]
     letter = "abc"[ARCHS[sp["arch"]]]
@@ -119,6 +120,7 @@ def short_name(name: str) -> str:
     parts += [inputs] if inputs not in ("raw", "expanded") else []
     parts += ["bear-off"] if sp.get("bearoff") else []
     parts += [f"lookahead {sp['lookahead']}"] if sp.get("lookahead") else []
+    parts += ["averaged"] if sp.get("average_from") is not None else []
     return "(" + ", ".join(parts) + ")"
 
 
