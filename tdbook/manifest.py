@@ -118,7 +118,7 @@ _SYM_MORE: dict[str, tuple[str, tuple[Use, ...]]] = {
         (),
     ),
     "symgammon_free160_positional_bg_7400k": (
-        "the control of the lookahead run at 7.4 M, "
+        "the control of the lookahead run at 7.4 M, the parent of the 7.6 M net (--warm-start), "
         "and the best net on the selection match (its ladder and its 2-ply figure are the aims' figures)",
         (
             Use("09", "load_shipped", _W + " (the best net: the lookahead diagnosis, the position picker)"),
@@ -128,6 +128,14 @@ _SYM_MORE: dict[str, tuple[str, tuple[Use, ...]]] = {
     ),
     "symgammon_free160_positional_bg_lookahead_7400k": (
         "a tenth of the contact positions looked ahead throughout",
+        (),
+    ),
+    "symgammon_free160_positional_bg_7600k": (
+        "the control of the averaged net",
+        (),
+    ),
+    "symgammon_free160_positional_bg_averaged_7600k": (
+        "iterate averaging: the mean of the 7.6 M run's weights at its twenty snapshots from 7.41 M games on",
         (),
     ),
     "symgammon_free160_contact_bg_bearoff_4800k": (

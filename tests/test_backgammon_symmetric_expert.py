@@ -91,6 +91,8 @@ def test_every_shipped_net_has_one_name_by_the_rule_of_its_sidecar():
     assert symmetric_gammon_nets.short_name("symgammon_free80_raw_800k") == "(c′)"
     assert symmetric_gammon_nets.short_name("symgammon_symmetric80_expanded_800k") == "(a″)"
     assert symmetric_gammon_nets.short_name("symgammon_free160_expanded_anneal_4000k") == "(c″, 160, 4.0 M, α 0.005)"
+    averaged = symmetric_gammon_nets.short_name("symgammon_free160_positional_bg_averaged_7600k")
+    assert averaged == "(c″, 160, 7.6 M, bg, positional, averaged)"
     assert (
         symmetric_gammon_nets.short_name("symgammon_free160_contact_bg_bearoff_4800k")
         == "(c″, 160, 4.8 M, bg, contact, bear-off)"
