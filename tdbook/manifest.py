@@ -135,7 +135,7 @@ _SYM_MORE: dict[str, tuple[str, tuple[Use, ...]]] = {
         (),
     ),
     "symgammon_free160_positional_bg_averaged_7600k": (
-        "iterate averaging: the mean of the 7.6 M run's weights at its twenty snapshots from 7.41 M games on",
+        "the averaging lever, against the 7.6 M net",
         (),
     ),
     "symgammon_free160_contact_bg_bearoff_4800k": (
@@ -246,7 +246,7 @@ def _num(v) -> str:
 
 
 def _facts(side: dict) -> str:
-    """What the sidecar says the file is: the net, the games, the step sizes, λ and the seed."""
+    """What the sidecar says the file is: the net, the games, the step sizes, λ, the levers and the seed."""
     spec = side.get("spec", {}) if isinstance(side.get("spec"), dict) else {}
     parts = []
     if "net" in side:
@@ -264,9 +264,13 @@ def _facts(side: dict) -> str:
         parts.append(f"β {_num(spec['beta'])}")
     if spec.get("lam") is not None:
         parts.append(f"λ {_num(spec['lam'])}")
-    for k in ("inputs", "encoding", "backgammons", "bearoff"):
+    for k in ("inputs", "encoding", "backgammons", "bearoff", "lookahead"):
         if spec.get(k) not in (None, False):
             parts.append(k if spec[k] is True else f"{k} {spec[k]}")
+    if spec.get("average_from") is not None:
+        parts.append(
+            f"weights averaged from {_num(spec['average_from'])} games, every {_num(spec.get('average_every'))}"
+        )
     if "seed" in side or "seed" in spec:
         parts.append(f"seed {side.get('seed', spec.get('seed'))}")
     return "; ".join(parts)
