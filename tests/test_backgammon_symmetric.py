@@ -507,8 +507,9 @@ def test_averaged_net_is_the_elementwise_mean_and_refuses_nets_that_do_not_match
 
 
 def test_cli_average_from_writes_the_mean_of_the_runs_snapshots_names_it_and_resumes_the_plain_run(tmp_path, capsys):
-    """--average-from: the same games as the plain run (whose checkpoint it resumes), the written net the mean of
-    the snapshots after G games, named with the lever; a missing snapshot and bad options are refused by name."""
+    """--average-from G: the same games as the plain run (whose checkpoint it resumes), the written net the mean of
+    the snapshots from G games on, named with the lever; a missing snapshot and bad options are refused by name, and
+    nothing is written."""
     import shutil
 
     from tdbook.experiments.backgammon.symmetric_gammon_cli import net_name, train_main
@@ -541,7 +542,7 @@ def test_cli_average_from_writes_the_mean_of_the_runs_snapshots_names_it_and_res
         shutil.copy(tmp_path / f"plain_{g}g.snap.npz", tmp_path / f"three_{g}g.snap.npz")
     capsys.readouterr()
     assert train_main([*base, *avg, "--out", str(tmp_path / "three.npz"), "--checkpoint", str(ck2)]) == 2
-    assert "the snapshot at 60 games" in capsys.readouterr().err
+    assert "the snapshot at 60 games" in capsys.readouterr().err and not (tmp_path / "three.npz").exists()
     for bad, msg in (
         (["--average-from", "40", "--games", "80"], "needs --snapshot-every"),
         (["--average-from", "30", "--snapshot-every", "20", "--games", "80"], "must be multiples"),
