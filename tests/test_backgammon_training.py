@@ -17,7 +17,7 @@ import pytest
 from tdbook.core.storage import read_sidecar
 from tdbook.experiments.backgammon.cli import train_main
 from tdbook.experiments.backgammon.shipped import Shipped, retrain
-from tdbook.experiments.backgammon.spec import TrainSpec
+from tdbook.experiments.backgammon.spec import TrainSpec, average_points
 from tdbook.experiments.backgammon.training import Schedule, train
 from tdbook.learners.backgammon_net import TDGammon
 
@@ -94,6 +94,16 @@ def test_iterate_average_is_the_mean_of_the_weight_copies_and_survives_a_kill(tm
     with pytest.raises(ValueError, match="average_from"):
         TrainSpec(games=10, average_from=11).check()
     assert "--average-from 40 --average-every 10" in avg_spec.command()
+
+
+def test_both_trainers_count_the_points_of_an_average_alike():
+    """Notebook 08's running sum and notebook 09's mean of snapshots (``--average-from``) take their weight copies at
+    the same games, by one function: from G on, every K, up to and including the run's last game."""
+    spec = TrainSpec(games=90, average_from=40, average_every=10)
+    assert list(average_points(40, 10, 90)) == [40, 50, 60, 70, 80, 90]
+    assert [g for g in range(100) if spec.is_average_point(g)] == [40, 50, 60, 70, 80, 90]
+    assert [spec.average_points(g) for g in (0, 39, 40, 67, 90, 200)] == [0, 0, 1, 3, 6, 6]
+    assert TrainSpec(games=90).average_points(90) == 0 and not TrainSpec(games=90).is_average_point(90)
 
 
 def test_train_spec_is_checked():

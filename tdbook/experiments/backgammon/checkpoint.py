@@ -12,12 +12,10 @@ from pathlib import Path
 import numpy as np
 
 from ...learners.backgammon_net import TDGammon
-from .spec import TrainLog, TrainSpec
+from .spec import AVERAGING, TrainLog, TrainSpec
 
 #: What a checkpoint is, for messages about files that are not one.
 EXPECTED = "a checkpoint written by `python -m tdbook train backgammon` (a TD-Gammon net with its training log)"
-
-_AVERAGING = ("average_from", "average_every")
 
 
 class RunningAverage:
@@ -86,7 +84,7 @@ def resume(path: str | Path, spec: TrainSpec) -> tuple[TDGammon, TrainLog, Runni
     model, log = read(ckpt)
     diff = {k: (v, getattr(spec, k)) for k, v in asdict(log.spec).items() if getattr(spec, k) != v and k != "games"}
     if log.averaged == 0 and (spec.average_from is None or log.games_done <= spec.average_from):
-        for k in _AVERAGING:  # averaging has not begun: it may be switched on or moved
+        for k in AVERAGING:  # averaging has not begun: it may be switched on or moved
             diff.pop(k, None)
     if diff:
         raise ValueError(

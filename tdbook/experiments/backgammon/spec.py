@@ -13,6 +13,16 @@ import numpy as np
 
 from ...learners.backgammon_net import ENCODINGS, OUTPUTS, TDGammon, TDRule
 
+#: The spec keys of iterate averaging (both trainers): they change the net a run writes, not the games it plays.
+AVERAGING = ("average_from", "average_every")
+
+
+def average_points(start: int, every: int, games: int) -> range:
+    """The game counts whose weights enter an iterate average (Polyak & Juditsky 1992): ``start``,
+    ``start + every``, … up to and including ``games`` — one count for both trainers, notebook 08's
+    running sum and notebook 09's mean of snapshots."""
+    return range(start, games + 1, every)
+
 
 @dataclass(frozen=True)
 class TrainSpec:
@@ -76,14 +86,12 @@ class TrainSpec:
     def is_average_point(self, game: int) -> bool:
         """Whether the weights after ``game`` games enter the average."""
         a = self.average_from
-        return a is not None and a <= game <= self.games and (game - a) % self.average_every == 0
+        return a is not None and game in average_points(a, self.average_every, self.games)
 
     def average_points(self, upto: int) -> int:
         """How many weight copies the average holds once ``upto`` games are done."""
         a = self.average_from
-        if a is None or upto < a:
-            return 0
-        return (min(upto, self.games) - a) // self.average_every + 1
+        return 0 if a is None else len(average_points(a, self.average_every, min(upto, self.games)))
 
     def alpha_at(self, game: int) -> float:
         if self.alpha_late is not None and game >= self.late_after:

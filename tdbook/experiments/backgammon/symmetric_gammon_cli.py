@@ -41,10 +41,10 @@ from ...core.storage import code_version, sidecar_path
 from ...learners.backgammon_symmetric import ARCHS, INPUTS, N_OUT_BG, SymmetricGammon
 from ..common import training_driver as driver
 from .match import SELECTION_SEED
+from .spec import AVERAGING, average_points
 from .symmetric_gammon_rivals import vs_pubeval
 
 INTERRUPTED = driver.INTERRUPTED
-AVERAGING = ("average_from", "average_every")  # spec keys that change the net written, not the games played
 
 
 def _options(ap: argparse.ArgumentParser) -> None:
@@ -388,7 +388,7 @@ def _averaged(a: argparse.Namespace, spec: dict, ckpt: Path, out: Path, last: Sy
     """The mean of the run's snapshots at ``--average-from`` games and every ``--snapshot-every`` after, up to and
     including ``last``'s weights at ``--games``; ValueError naming a snapshot that is missing or not this run's."""
     nets = []
-    for g in range(a.average_from, a.games + 1, a.snapshot_every):
+    for g in average_points(a.average_from, a.snapshot_every, a.games):
         path = _snapshot(ckpt, out, g)
         if not path.is_file():
             raise ValueError(f"--average-from {a.average_from}: the snapshot at {g:,} games ({path}) is missing")

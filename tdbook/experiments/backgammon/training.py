@@ -22,7 +22,7 @@ from tqdm.auto import tqdm
 from ...learners.backgammon_net import TDGammon
 from . import checkpoint as checkpoints
 from .match import evaluate
-from .spec import CurvePoint, TrainLog, TrainSpec
+from .spec import CurvePoint, TrainLog, TrainSpec, average_points
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def _boundaries(spec: TrainSpec, start: int, every: Sequence[int]) -> list[int]:
     if spec.late_after is not None and start < spec.late_after < spec.games:
         stops.add(spec.late_after)
     if spec.average_from is not None:
-        stops.update(range(spec.average_from, spec.games, spec.average_every))
+        stops.update(average_points(spec.average_from, spec.average_every, spec.games))
     return sorted(s for s in stops if s > start)
 
 
