@@ -25,8 +25,11 @@ venv: $(STAMP)
 figures: $(STAMP)
 	$(PY) -m tdbook run --profile standard
 
+# The tests run in TEST_WORKERS processes (pytest-xdist; default one per core, CI has 2), the long ones handed out
+# first-come (worksteal): the notebooks' quick runs are most of the time. TEST_WORKERS=0 runs them in this process.
+TEST_WORKERS ?= auto
 test: $(STAMP) lint
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal
 
 # The house rules a machine can check: lint and format (ruff) and the layers of the package (import-linter).
 lint: $(STAMP)
