@@ -25,8 +25,8 @@ venv: $(STAMP)
 figures: $(STAMP)
 	$(PY) -m tdbook run --profile standard
 
-# The tests run in TEST_WORKERS processes (pytest-xdist; default one per core, CI has 2), the long ones handed out
-# first-come (worksteal): the notebooks' quick runs are most of the time. TEST_WORKERS=0 runs them in this process.
+# The tests run in TEST_WORKERS processes (pytest-xdist; default one per core, CI has 2); a worker that runs out takes
+# tests still queued for another (worksteal), the notebooks' quick runs queued last. TEST_WORKERS=0: one process.
 TEST_WORKERS ?= auto
 test: $(STAMP) lint
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal

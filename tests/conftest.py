@@ -48,6 +48,6 @@ def pytest_configure(config):
 def pytest_collection_modifyitems(config, items):
     """The notebooks' quick runs go last (in collection order otherwise): by then the unit tests have compiled the
     numba kernels the notebooks call into the on-disk cache, so a notebook's two-minute limit measures the notebook,
-    not the compiler — with ``make test``'s workers (pytest-xdist) a notebook would otherwise often start before
+    not the compiler — with ``make test``'s workers (pytest-xdist) a notebook could otherwise start before
     the tests of its engine and compile it cold (about 100 s of notebook 02's 130 s on a cold cache)."""
     items.sort(key=lambda item: item.get_closest_marker("notebook") is not None)  # stable: the rest keep their order
