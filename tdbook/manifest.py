@@ -131,11 +131,19 @@ _SYM_MORE: dict[str, tuple[str, tuple[Use, ...]]] = {
         (),
     ),
     "symgammon_free160_positional_bg_7600k": (
-        "the control of the averaged net",
+        "the control of the averaged net, the parent of the 8.6 M net (--warm-start)",
         (),
     ),
     "symgammon_free160_positional_bg_averaged_7600k": (
         "the averaging lever, against the 7.6 M net",
+        (),
+    ),
+    "symgammon_free160_positional_bg_8600k": (
+        "the control of the averaged 8.6 M net",
+        (),
+    ),
+    "symgammon_free160_positional_bg_averaged_8600k": (
+        "the averaging lever over a 0.95 M-game window, against the 8.6 M net",
         (),
     ),
     "symgammon_free160_contact_bg_bearoff_4800k": (

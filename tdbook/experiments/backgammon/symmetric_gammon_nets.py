@@ -44,7 +44,9 @@ TESAURO_SHIPPED = "td_gammon_80.npz"
 #: the same pair at 7.0 M games; last, the positional run trained on to 7.2 M games as it was, and the 7.0 M net over
 #: the same games with lookahead targets on a tenth of the contact positions (``--lookahead 0.1``); and both runs
 #: trained on over the next 0.2 M games, to 7.4 M, each as it was; last, the positional run trained on to 7.6 M
-#: games as it was, and the mean of its weights over those games (``--average-from``, a snapshot every 10,000 games).
+#: games as it was, and the mean of its weights over those games (``--average-from``, a snapshot every 10,000 games);
+#: and the same pair over a window five times longer: the run trained on to 8.6 M games as it was, and the mean of
+#: its weights at every 50,000 games from 7.65 M on.
 NETS: dict[str, str] = {
     "symgammon_symmetric40_raw_150k": "",
     "symgammon_naive40_raw_150k": "",
@@ -79,6 +81,8 @@ NETS: dict[str, str] = {
     "symgammon_free160_positional_bg_lookahead_7400k": "the lookahead run trained on to 7.4 M games as it was",
     "symgammon_free160_positional_bg_7600k": "the positional run trained on to 7.6 M games as it was (α 0.02)",
     "symgammon_free160_positional_bg_averaged_7600k": "the mean of the positional run's weights from 7.41 M to 7.6 M",
+    "symgammon_free160_positional_bg_8600k": "the positional run trained on to 8.6 M games as it was (α 0.02)",
+    "symgammon_free160_positional_bg_averaged_8600k": "the mean of the positional run's weights from 7.65 M to 8.6 M",
 }
 #: The shipped net of each rival (a)–(c) that §1 and §2 measure (§3 trains the rivals anew).
 RIVAL_NETS = {
@@ -197,4 +201,6 @@ CHANGES = (
     ("lookahead-gain-2", "symgammon_free160_positional_bg_lookahead_7400k", "symgammon_free160_positional_bg_7400k"),
     ("games-gain-12", "symgammon_free160_positional_bg_7600k", "symgammon_free160_positional_bg_7400k"),
     ("averaged-gain", "symgammon_free160_positional_bg_averaged_7600k", "symgammon_free160_positional_bg_7600k"),
+    ("games-gain-13", "symgammon_free160_positional_bg_8600k", "symgammon_free160_positional_bg_7600k"),
+    ("averaged-gain-2", "symgammon_free160_positional_bg_averaged_8600k", "symgammon_free160_positional_bg_8600k"),
 )
