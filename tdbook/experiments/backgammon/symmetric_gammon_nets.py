@@ -43,9 +43,9 @@ TESAURO_SHIPPED = "td_gammon_80.npz"
 #: positional run trained on to 6.0 M games, and its last 0.2 M games again with the step size annealed to 0.005;
 #: the same pair at 7.0 M games; last, the positional run trained on to 7.2 M games as it was, and the 7.0 M net over
 #: the same games with lookahead targets on a tenth of the contact positions (``--lookahead 0.1``); and both runs
-#: trained on over the next 0.2 M games, to 7.4 M, each as it was; last, the positional run trained on to 7.6 M
+#: trained on over the next 0.2 M games, to 7.4 M, each as it was; then the positional run trained on to 7.6 M
 #: games as it was, and the mean of its weights over those games (``--average-from``, a snapshot every 10,000 games);
-#: and the same pair over a window five times longer: the run trained on to 8.6 M games as it was, and the mean of
+#: last, the same pair over a window five times longer: the run trained on to 8.6 M games as it was, and the mean of
 #: its weights at every 50,000 games from 7.65 M on.
 NETS: dict[str, str] = {
     "symgammon_symmetric40_raw_150k": "",
