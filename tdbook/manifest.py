@@ -143,7 +143,7 @@ _SYM_MORE: dict[str, tuple[str, tuple[Use, ...]]] = {
         (),
     ),
     "symgammon_free160_positional_bg_averaged_8600k": (
-        "the averaging lever over a 0.95 M-game window, against the 8.6 M net",
+        "the averaging lever over 1 M games (twenty snapshots from 7.65 M), against the 8.6 M net",
         (),
     ),
     "symgammon_free160_contact_bg_bearoff_4800k": (
