@@ -445,3 +445,11 @@ def test_state_from_refuses_bad_input_by_name(kwargs, msg):
         bg.Backgammon().state_from(bg.initial_position(), **kwargs)
     with pytest.raises(ValueError, match="whole checker counts"):
         bg.Backgammon().state_from(bg.initial_position() + 0.5)
+
+
+def test_make_position_bears_off_the_rest_and_refuses_a_sixteenth_checker():
+    p = bg.make_position({1: 2, 6: 3}, {24: 1}, their_bar=2)
+    assert p[1] == 2 and p[6] == 3 and p[24] == -1 and p[bg.OPP_BAR] == -2
+    assert p[bg.OFF] == 10 and p[bg.OPP_OFF] == -12 and p[bg.BAR] == 0
+    with pytest.raises(ValueError, match="must be >= 0"):
+        bg.make_position({6: 16}, {19: 15})

@@ -735,3 +735,19 @@ def check_position(p: np.ndarray) -> None:
     theirs = int(-p[p < 0].sum())
     if mine != 15 or theirs != 15:
         raise ValueError(f"each side needs 15 checkers, got {mine} (mover) and {theirs} (opponent)")
+
+
+def make_position(mine: dict[int, int], theirs: dict[int, int], my_bar: int = 0, their_bar: int = 0) -> np.ndarray:
+    """The position (the mover's view) with ``mine`` checkers and ``theirs`` (``{point: count}``, counts
+    positive, points 1–24 numbered from the mover's side) and on the bars, every other checker borne off;
+    ``ValueError`` (:func:`check_position`) when a side has more than 15."""
+    p = np.zeros(NSLOT, np.int8)
+    for k, v in mine.items():
+        p[k] = v
+    for k, v in theirs.items():
+        p[k] = -v
+    p[BAR], p[OPP_BAR] = my_bar, -their_bar
+    p[OFF] = 15 - sum(mine.values()) - my_bar
+    p[OPP_OFF] = -(15 - sum(theirs.values()) - their_bar)
+    check_position(p)
+    return p

@@ -135,18 +135,7 @@ def moves_per_roll(positions: np.ndarray) -> float:
 
 def handmade_positions() -> list[tuple[str, np.ndarray]]:
     """Hand-made positions (side on roll's view) with an obvious verdict, for the net's P(win)."""
-
-    def mk(mine: dict, theirs: dict, my_bar: int = 0, their_bar: int = 0) -> np.ndarray:
-        p = np.zeros(bg.NSLOT, np.int8)
-        for k, v in mine.items():
-            p[k] = v
-        for k, v in theirs.items():
-            p[k] = -v
-        p[bg.BAR], p[bg.OPP_BAR] = my_bar, -their_bar
-        p[bg.OFF] = 15 - sum(mine.values()) - my_bar
-        p[bg.OPP_OFF] = -(15 - sum(theirs.values()) - their_bar)
-        bg.check_position(p)
-        return p
+    mk = bg.make_position
 
     return [
         ("opening position (on roll)", bg.initial_position()),
