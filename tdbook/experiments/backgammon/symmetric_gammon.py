@@ -71,6 +71,8 @@ PROFILES: dict[str, dict[str, Any]] = {
         SPEED_GAMES=300,
         LOSS_PAIRS=10,
         LOOK_POSITIONS=80,
+        ROLL_POSITIONS=8,
+        ROLL_TRIALS=16,
     ),
     "standard": dict(
         HIDDEN=40,
@@ -86,6 +88,8 @@ PROFILES: dict[str, dict[str, Any]] = {
         SPEED_GAMES=3000,
         LOSS_PAIRS=500,
         LOOK_POSITIONS=2000,
+        ROLL_POSITIONS=120,
+        ROLL_TRIALS=192,
     ),
     "full": dict(
         HIDDEN=40,
@@ -101,6 +105,8 @@ PROFILES: dict[str, dict[str, Any]] = {
         SPEED_GAMES=10000,
         LOSS_PAIRS=2000,
         LOOK_POSITIONS=5000,
+        ROLL_POSITIONS=400,
+        ROLL_TRIALS=288,
     ),
 }
 
