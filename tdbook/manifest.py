@@ -140,7 +140,7 @@ _SYM_MORE: dict[str, tuple[str, tuple[Use, ...]]] = {
     ),
     "symgammon_free160_positional_bg_8600k": (
         "the control of the averaged 8.6 M net",
-        (),
+        (Use("09", "curve_rows", _S + " (its learning curve, 7.6 M to 8.6 M games)"),),
     ),
     "symgammon_free160_positional_bg_averaged_8600k": (
         "the averaging lever over 1 M games (twenty snapshots from 7.65 M), against the 8.6 M net",

@@ -164,5 +164,8 @@ def test_two_curves_of_one_run_read_as_one_the_parent_once(tmp_path, monkeypatch
     assert sorted(claims) == ["curve-slope-expert", "curve-slope-pubeval"]
     assert claims["curve-slope-expert"]["ours"] == trend["gnubg-expert"]
     assert "4 points from 1.0 M to 4.0 M games" in claims["curve-slope-pubeval"]["note"]
+    late = ex.trend_claims(["a", "b"], since=2_000_000, tag="-late")
+    assert sorted(late) == ["curve-slope-late-expert", "curve-slope-late-pubeval"]
+    assert "3 points from 2.0 M to 4.0 M games" in late["curve-slope-late-pubeval"]["note"]
     with pytest.raises(ValueError, match="c.npz has no learning curve"):
         ex.curve_rows(["a", "c"])

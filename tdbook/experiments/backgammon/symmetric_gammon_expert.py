@@ -41,8 +41,13 @@ from .symmetric_gammon_rivals import vs_pubeval
 #: Duplicate pairs per point of a learning curve: the selection match's pubeval pairs and a tenth as many
 #: against gnubg-expert (±0.02 ppg: a curve that still rises by a few hundredths shows over several points).
 CURVE_PAIRS = {"pubeval": 25_000, "gnubg-expert": 2_500}
-#: The nets whose sidecars hold the positional run's learning curve, in order: to 6.0 M games, then on to 7.0 M.
-POSITIONAL_RUN = ("symgammon_free160_positional_bg_6000k", "symgammon_free160_positional_bg_7000k")
+#: The nets whose sidecars hold the positional run's learning curve, in order: to 6.0 M games, on to 7.0 M, and from
+#: 7.6 M on to 8.6 M (the stretch from 7.0 M to 7.6 M was not recorded: its nets have only their ladders).
+POSITIONAL_RUN = (
+    "symgammon_free160_positional_bg_6000k",
+    "symgammon_free160_positional_bg_7000k",
+    "symgammon_free160_positional_bg_8600k",
+)
 #: The module as ``python -m`` names it (``__name__`` is ``"__main__"`` when it runs as a script).
 MODULE = "tdbook.experiments.backgammon.symmetric_gammon_expert"
 
@@ -216,14 +221,15 @@ def curve_trend(keys: Sequence[str], since: int = 0) -> dict[str, Estimate]:
 TREND_CLAIMS = (("pubeval", "pubeval"), ("expert", "gnubg-expert"))
 
 
-def trend_claims(keys: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """``{claim id: {"ours": …, "note": …}}``: the slope of the learning curves of the nets ``keys``
-    (:func:`curve_trend`) against pubeval and against gnubg-expert, in ppg per million games."""
-    pts = [p["games"] for _, p in _curve_points(keys)]
+def trend_claims(keys: Sequence[str], since: int = 0, tag: str = "") -> dict[str, dict[str, Any]]:
+    """``{claim id: {"ours": …, "note": …}}``: the slope of the learning curves of the nets ``keys`` from ``since``
+    games on (:func:`curve_trend`) against pubeval and against gnubg-expert, in ppg per million games; the ids are
+    ``curve-slope{tag}-pubeval`` and ``curve-slope{tag}-expert``."""
+    pts = [p["games"] for _, p in _curve_points(keys) if p["games"] >= since]
     span = f"{len(pts)} points from {min(pts) / 1e6:.1f} M to {max(pts) / 1e6:.1f} M games"
-    trend = curve_trend(keys)
+    trend = curve_trend(keys, since)
     note = f"ppg per million games, weighted least squares through the {span} (selection seed)"
-    return {f"curve-slope-{tag}": {"ours": trend[opp], "note": note} for tag, opp in TREND_CLAIMS}
+    return {f"curve-slope{tag}-{t}": {"ours": trend[opp], "note": note} for t, opp in TREND_CLAIMS}
 
 
 def _parser() -> argparse.ArgumentParser:
