@@ -14,7 +14,7 @@ from tdbook.experiments.backgammon import rollout_consistency as rc
 from tdbook.experiments.backgammon.symmetric_gammon import position_class
 from tdbook.games import backgammon as bg
 from tdbook.learners.backgammon_symmetric import SymmetricGammon
-from tdbook.players.backgammon_symmetric import SymNetPlayer
+from tdbook.players.backgammon_symmetric import SymNetPlayer, sym_net
 
 
 def _net(backgammons: bool = True, seed: int = 3) -> SymmetricGammon:
@@ -50,7 +50,7 @@ def test_playouts_are_the_players_games_on_the_same_dice(backgammons):
     cap = 3 if backgammons else 2
     res = np.zeros(4, np.int64)
     for i, p in enumerate(positions):
-        rc.rollout_results(rc._sym_net(model), p, 7, 100 + 4 * i, res, cap, *bg.make_buffers())
+        rc.rollout_results(sym_net(model), p, 7, 100 + 4 * i, res, cap, *bg.make_buffers())
         assert res.tolist() == [_playout(model, p, 7, 100 + 4 * i + t, cap) for t in range(4)]
 
 
@@ -66,7 +66,7 @@ def test_playouts_are_the_players_games_on_the_same_dice(backgammons):
 )
 def test_a_position_decided_in_one_roll_plays_out_exactly(pos, cap, want):
     res = np.zeros(50, np.int64)
-    rc.rollout_results(rc._sym_net(_net()), pos, 1, 0, res, cap, *bg.make_buffers())
+    rc.rollout_results(sym_net(_net()), pos, 1, 0, res, cap, *bg.make_buffers())
     assert (res == want).all()
 
 
@@ -87,7 +87,7 @@ def test_the_gap_is_the_rms_of_a_known_bias_and_the_noise_is_taken_out():
 
 
 def test_self_play_record_starts_at_the_opening_and_stops_when_full():
-    net = rc._sym_net(_net())
+    net = sym_net(_net())
     rec = np.zeros((20_000, bg.NSLOT), np.int8)  # a net of random weights plays long games: about 1,200 plies each
     m = rc.selfplay_positions(net, 2, 5, 1, rec, *bg.make_buffers())
     start = np.zeros(bg.NSLOT, np.int8)

@@ -68,6 +68,11 @@ class SymBuffers(NamedTuple):
 NO_SYM = SymNet(0, np.zeros((2, 1)), np.zeros((2, 1)), NO_TABLE)
 
 
+def sym_net(model: SymmetricGammon) -> SymNet:
+    """The :class:`SymNet` of ``model`` (its weights, not a copy: the kernels see later training)."""
+    return SymNet(model.code, model.W1, model.W2, model.table)
+
+
 @njit(cache=True)
 def sym_buffers(net) -> SymBuffers:
     """Fresh :class:`SymBuffers` for the :class:`SymNet` ``net``."""

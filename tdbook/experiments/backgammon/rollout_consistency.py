@@ -41,7 +41,7 @@ from ...games.backgammon import (
     win_multiplier,
 )
 from ...learners.backgammon_symmetric import N_OUT_BG, SymmetricGammon
-from ...players.backgammon_symmetric import SymNet, choose_sym_1ply, sym_buffers
+from ...players.backgammon_symmetric import choose_sym_1ply, sym_buffers, sym_net
 from .analysis import game_positions
 from .strength import strength as figure
 from .symmetric_gammon import load_shipped, position_class
@@ -107,15 +107,11 @@ def rollout_results(net, pos0, seed, first, res, cap, out_pos, out_mv, ws) -> No
         res[t] = r
 
 
-def _sym_net(model: SymmetricGammon) -> SymNet:
-    return SymNet(model.code, model.W1, model.W2, model.table)
-
-
 def contact_positions(model: SymmetricGammon, n_positions: int, seed: int, source: str = "self", every: int = 3):
     """``n_positions`` distinct contact positions (side on roll's view), every ``every``-th ply of the net's own
     1-ply self-play (``source="self"``) or of pubeval games (``"pubeval"``), drawn at random by ``seed`` from as
     many games as it takes; ``(n, 28)`` int8."""
-    net = _sym_net(model)
+    net = sym_net(model)
     out_pos, out_mv, ws = make_buffers()
     games = max(4, n_positions // 4)
     while True:
@@ -147,7 +143,7 @@ def rollout_consistency(
     if source not in SOURCES:
         raise ValueError(f"source must be one of {SOURCES}, got {source!r}")
     positions = contact_positions(model, int(n_positions), seed, source)
-    net = _sym_net(model)
+    net = sym_net(model)
     cap = 3 if model.outputs == N_OUT_BG else 2
     bufs = make_buffers()
     res = np.zeros(int(trials), np.int64)

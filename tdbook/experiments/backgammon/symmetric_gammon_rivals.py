@@ -13,7 +13,7 @@ from tqdm.auto import tqdm
 from ...learners.backgammon_net import TDGammon
 from ...learners.backgammon_symmetric import SymmetricGammon
 from ...players.backgammon import KIND_PUBEVAL, KIND_SYM, NetPlayer, PubevalPlayer, load_pubeval_weights
-from ...players.backgammon_symmetric import NO_SYM, SymNet
+from ...players.backgammon_symmetric import NO_SYM, sym_net
 from .match import (
     NO_NET,
     REPORT_BASE,
@@ -39,7 +39,7 @@ def vs_pubeval(model, pairs: int, seed: int = 99, progress: bool = False, report
     if isinstance(model, TDGammon):
         return run_match(NetPlayer(model, 1), PubevalPlayer(), pairs, seed=seed, progress=progress)
     w = load_pubeval_weights()
-    net = Contestant(KIND_SYM, NO_NET, 8, SymNet(model.code, model.W1, model.W2, model.table))
+    net = Contestant(KIND_SYM, NO_NET, 8, sym_net(model))
     opponent = Contestant(KIND_PUBEVAL, NO_NET, 8, NO_SYM)
     out = np.zeros((pairs, 2), np.int64)
     chunk = 100
