@@ -119,3 +119,6 @@ def test_bad_input_names_the_problem(kw, msg):
     args = {"n_positions": 3, "trials": 4, "seed": 1, "source": "self", **kw}
     with pytest.raises(ValueError, match=msg):
         rc.rollout_consistency(_net(), progress=False, **args)
+    if "trials" not in kw:
+        with pytest.raises(ValueError, match=msg):
+            rc.contact_positions(_net(), kw.get("n_positions", 3), seed=1, source=kw.get("source", "self"))

@@ -110,7 +110,11 @@ def rollout_results(net, pos0, seed, first, res, cap, out_pos, out_mv, ws) -> No
 def contact_positions(model: SymmetricGammon, n_positions: int, seed: int, source: str = "self", every: int = 3):
     """``n_positions`` distinct contact positions (side on roll's view), every ``every``-th ply of the net's own
     1-ply self-play (``source="self"``) or of pubeval games (``"pubeval"``), drawn at random by ``seed`` from as
-    many games as it takes; ``(n, 28)`` int8."""
+    many games as it takes; ``(n, 28)`` int8.  ValueError for ``n_positions`` < 1 or an unknown ``source``."""
+    if not isinstance(n_positions, (int, np.integer)) or n_positions < 1:
+        raise ValueError(f"n_positions must be an int >= 1, got {n_positions!r}")
+    if source not in SOURCES:
+        raise ValueError(f"source must be one of {SOURCES}, got {source!r}")
     net = sym_net(model)
     out_pos, out_mv, ws = make_buffers()
     games = max(4, n_positions // 4)
@@ -136,13 +140,9 @@ def rollout_consistency(
     standard error of ``trials`` play-outs of each by the net itself (:func:`rollout_results`):
     ``{"net", "rollout", "rollout_se", "positions", "trials", "source"}``.  ValueError for ``n_positions`` < 1,
     ``trials`` < 2 or an unknown ``source``."""
-    if not isinstance(n_positions, (int, np.integer)) or n_positions < 1:
-        raise ValueError(f"n_positions must be an int >= 1, got {n_positions!r}")
     if not isinstance(trials, (int, np.integer)) or trials < 2:
         raise ValueError(f"trials must be an int >= 2 (a rollout's noise needs two play-outs), got {trials!r}")
-    if source not in SOURCES:
-        raise ValueError(f"source must be one of {SOURCES}, got {source!r}")
-    positions = contact_positions(model, int(n_positions), seed, source)
+    positions = contact_positions(model, n_positions, seed, source)
     net = sym_net(model)
     cap = 3 if model.outputs == N_OUT_BG else 2
     bufs = make_buffers()
