@@ -4,6 +4,7 @@ and no notebook cell holding a transcribed value or tolerance of its own."""
 from __future__ import annotations
 
 import json
+import math
 import re
 
 import pytest
@@ -195,3 +196,11 @@ def test_the_stored_digits_resolve_every_tolerance():
                 assert step <= slack / 10, f"{c.notebook} {c.id}: {digits} digits are too coarse for {c.tolerance!r}"
             elif isinstance(v, float):
                 assert float(f"{v:.{digits}g}") == v, f"{c.notebook} {c.id}: exact claim on {v!r} needs more digits"
+
+
+def test_estimate_of_a_sample_is_its_mean_and_standard_error():
+    e = claims.Estimate.of([1.0, 2.0, 3.0, 6.0])
+    assert e.mean == 3.0 and e.n == 4 and e.stderr == pytest.approx(math.sqrt(14 / 3) / 2)
+    assert claims.Estimate.of([0.5]) == claims.Estimate(0.5, 0.0, 1)
+    with pytest.raises(ValueError, match="finite mean"):
+        claims.Estimate.of([1.0, float("nan")])

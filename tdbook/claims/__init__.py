@@ -167,6 +167,13 @@ class Estimate:
         if not (math.isfinite(self.mean) and math.isfinite(self.stderr) and self.stderr >= 0):
             raise ValueError(f"an Estimate needs a finite mean and a finite stderr >= 0, got {self!r}")
 
+    @classmethod
+    def of(cls, samples: Any) -> Estimate:
+        """The mean of ``samples`` with its standard error (``s / √n``; 0 for a single sample) and ``n``."""
+        x = np.asarray(samples, dtype=float).ravel()
+        se = float(x.std(ddof=1) / math.sqrt(x.size)) if x.size > 1 else 0.0
+        return cls(float(x.mean()), se, int(x.size))
+
 
 # ----------------------------------------------------------------------------- the data files
 

@@ -12,7 +12,6 @@ is only the judge here.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -49,9 +48,7 @@ def lookahead_accuracy(model: SymmetricGammon, n_positions: int, seed: int, plie
 def _gap(acc: dict[str, Any], mask: np.ndarray) -> Estimate:
     """Mean over the positions of ``mask`` of |deeper − gnubg| − |net − gnubg| (negative: the deeper value is
     closer), ± its standard error."""
-    d = np.abs(acc["deeper"][mask] - acc["gnubg"][mask]) - np.abs(acc["net"][mask] - acc["gnubg"][mask])
-    n = int(d.size)
-    return Estimate(float(d.mean()), float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0, n)
+    return Estimate.of(np.abs(acc["deeper"][mask] - acc["gnubg"][mask]) - np.abs(acc["net"][mask] - acc["gnubg"][mask]))
 
 
 def lookahead_rows(acc: dict[str, Any]) -> list[list[str]]:
