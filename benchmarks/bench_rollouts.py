@@ -14,7 +14,6 @@ import numpy as np
 
 from tdbook.experiments.backgammon import rollout_consistency as rc
 from tdbook.experiments.backgammon.symmetric_gammon import best_shipped, load_shipped
-from tdbook.games.backgammon import make_buffers
 from tdbook.players.backgammon_symmetric import sym_net
 
 
@@ -27,15 +26,15 @@ def main() -> None:
     a = ap.parse_args()
     for name in a.nets:
         model = load_shipped(name)
-        net, bufs = sym_net(model), make_buffers()
+        net = sym_net(model)
         positions = rc.contact_positions(model, a.positions, seed=1)
         res = np.zeros(a.trials, np.int64)
-        rc.rollout_results(net, positions[0], 0, 0, res[:2], 3, *bufs)  # compile / load cache
+        rc.rollout_results(net, positions[0], 0, 0, res[:2], 3)  # compile / load cache
         best = float("inf")
         for k in range(a.repeat):
             t = time.perf_counter()
             for i, p in enumerate(positions):
-                rc.rollout_results(net, p, 1 + k, i * a.trials, res, 3, *bufs)
+                rc.rollout_results(net, p, 1 + k, i * a.trials, res, 3)
             best = min(best, time.perf_counter() - t)
         n = a.positions * a.trials
         print(f"{name:48s} {n / best:8.0f} play-outs/s  ({n:,} play-outs from {a.positions} contact positions)")

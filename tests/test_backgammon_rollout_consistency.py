@@ -50,7 +50,7 @@ def test_playouts_are_the_players_games_on_the_same_dice(backgammons):
     cap = 3 if backgammons else 2
     res = np.zeros(4, np.int64)
     for i, p in enumerate(positions):
-        rc.rollout_results(sym_net(model), p, 7, 100 + 4 * i, res, cap, *bg.make_buffers())
+        rc.rollout_results(sym_net(model), p, 7, 100 + 4 * i, res, cap)
         assert res.tolist() == [_playout(model, p, 7, 100 + 4 * i + t, cap) for t in range(4)]
 
 
@@ -66,7 +66,7 @@ def test_playouts_are_the_players_games_on_the_same_dice(backgammons):
 )
 def test_a_position_decided_in_one_roll_plays_out_exactly(pos, cap, want):
     res = np.zeros(50, np.int64)
-    rc.rollout_results(sym_net(_net()), pos, 1, 0, res, cap, *bg.make_buffers())
+    rc.rollout_results(sym_net(_net()), pos, 1, 0, res, cap)
     assert (res == want).all()
 
 

@@ -103,7 +103,8 @@ def _pick(seat, pos, colour, out_pos, n, w, x):
 
 
 @njit(cache=True)
-def _board():
+def new_board() -> Board:
+    """A fresh :class:`Board`."""
     return Board(
         np.zeros((MAX_AFTER, NSLOT), np.int8),
         np.full((MAX_AFTER, 8), -1, np.int8),
@@ -118,9 +119,16 @@ def _board():
 def play_game(seat0, seat1, w, dice_rng, board) -> tuple:
     """One cubeless game between two :class:`Seat` s; returns (points for colour 0, plies).  Colour 0
     is white; ``w`` are pubeval's weights (read only by a pubeval seat); ``dice_rng`` the dice stream."""
-    out_pos, out_mv, ws, x, pos, tmp = board
-    set_initial(pos)
+    set_initial(board.pos)
     side, d1, d2 = opening_roll(dice_rng)
+    return play_on(seat0, seat1, w, dice_rng, board, side, d1, d2)
+
+
+@njit(cache=True)
+def play_on(seat0, seat1, w, dice_rng, board, side, d1, d2) -> tuple:
+    """:func:`play_game` from ``board.pos`` (the view of colour ``side``, on roll with ``d1``, ``d2``) to the end:
+    (points for colour 0, plies); the later rolls from ``dice_rng``; 0 points if :data:`MAX_PLIES` pass first."""
+    out_pos, out_mv, ws, x, pos, tmp = board
     plies = 0
     while plies < MAX_PLIES:
         n = gen_afterstates(pos, d1, d2, out_pos, out_mv, ws)
@@ -140,12 +148,19 @@ def play_game(seat0, seat1, w, dice_rng, board) -> tuple:
 
 
 @njit(cache=True)
+def sym_seat(net, rng) -> Seat:
+    """A :class:`Seat` for the symmetric-gammon :class:`SymNet` ``net``, choosing greedily at 1-ply (``rng``, the
+    seat's stream for random choices, is never read)."""
+    return Seat(KIND_SYM, NO_NET, 8, rng, net_buffers(1, 1, False), net, sym_buffers(net))
+
+
+@njit(cache=True)
 def play_pairs_net(a, b, w, seed, first_pair, n_pairs, out, plies) -> None:
     """Duplicate-dice pairs ``first_pair .. first_pair+n_pairs-1`` of :class:`Contestant` A against B:
     ``out[i, 0]``/``out[i, 1]`` are A's points as colour 0 / colour 1; ``plies[i, :]`` the game
     lengths.  Pair p's dice are stream ``(seed, 2p)`` in both games; each side keeps its own stream
     for random choices."""
-    board = _board()
+    board = new_board()
     ba = net_buffers(a.net.W1.shape[1], a.net.W2.shape[1], a.kind == KIND_NET2)
     bb = net_buffers(b.net.W1.shape[1], b.net.W2.shape[1], b.kind == KIND_NET2)
     sba, sbb = sym_buffers(a.sym), sym_buffers(b.sym)

@@ -38,11 +38,11 @@ from ...games.backgammon import (
     opening_roll,
     roll,
     set_initial,
-    win_multiplier,
 )
 from ...learners.backgammon_symmetric import N_OUT_BG, SymmetricGammon
 from ...players.backgammon_symmetric import choose_sym_1ply, sym_buffers, sym_net
 from .analysis import game_positions
+from .match import new_board, play_on, sym_seat
 from .strength import strength as figure
 from .symmetric_gammon import load_shipped, position_class
 from .symmetric_gammon_nets import net_path, short_label
@@ -82,29 +82,20 @@ def selfplay_positions(net, n_games, seed, every, rec, out_pos, out_mv, ws) -> i
 
 
 @njit(cache=True)
-def rollout_results(net, pos0, seed, first, res, cap, out_pos, out_mv, ws) -> None:
+def rollout_results(net, pos0, seed, first, res, cap) -> None:
     """Play ``pos0`` (side on roll's view, before its roll) out ``len(res)`` times, the net greedy at 1-ply for both
-    sides, play-out ``t`` on the dice of ``(seed, first + t)``; ``res[t]`` the points the side on roll of ``pos0``
-    won (negative: lost), a backgammon counted ``min(3, cap)``."""
-    b = sym_buffers(net)
-    pos = np.zeros(NSLOT, np.int8)
+    sides (:func:`~tdbook.experiments.backgammon.match.play_on`), play-out ``t`` on the dice of ``(seed, first + t)``;
+    ``res[t]`` the points the side on roll of ``pos0`` won (negative: lost), a backgammon counted ``min(3, cap)``."""
+    board = new_board()
+    dice = seed_state(seed, first)
+    seat = sym_seat(net, dice)
+    no_pubeval = np.zeros((2, 122))
     for t in range(res.shape[0]):
         dice = seed_state(seed, first + t)
-        pos[:] = pos0
-        mover = 0
-        r = 0
-        for _ in range(10_000):
-            d1, d2 = roll(dice)
-            n = gen_afterstates(pos, d1, d2, out_pos, out_mv, ws)
-            k = choose_sym_1ply(net, out_pos, n, b)
-            if out_pos[k, OFF] == 15:
-                r = min(win_multiplier(out_pos[k]), cap)
-                if mover == 1:
-                    r = -r
-                break
-            flip(out_pos[k], pos)
-            mover = 1 - mover
-        res[t] = r
+        board.pos[:] = pos0
+        d1, d2 = roll(dice)
+        r, _ = play_on(seat, seat, no_pubeval, dice, board, 0, d1, d2)
+        res[t] = min(r, cap) if r >= 0 else -min(-r, cap)
 
 
 def contact_positions(model: SymmetricGammon, n_positions: int, seed: int, source: str = "self", every: int = 3):
@@ -145,12 +136,12 @@ def rollout_consistency(
     positions = contact_positions(model, n_positions, seed, source)
     net = sym_net(model)
     cap = 3 if model.outputs == N_OUT_BG else 2
-    bufs = make_buffers()
     res = np.zeros(int(trials), np.int64)
     mean, se = np.empty(len(positions)), np.empty(len(positions))
     for i, p in enumerate(tqdm(positions, desc="rollouts", unit="position", disable=not progress)):
-        rollout_results(net, p, seed, _ROLLOUT_STREAMS + i * int(trials), res, cap, *bufs)
-        mean[i], se[i] = res.mean(), res.std(ddof=1) / math.sqrt(len(res))
+        rollout_results(net, p, seed, _ROLLOUT_STREAMS + i * int(trials), res, cap)
+        e = Estimate.of(res)
+        mean[i], se[i] = e.mean, e.stderr
     return {
         "net": np.array([model.equity(p) for p in positions]),
         "rollout": mean,
@@ -165,20 +156,16 @@ def consistency_gap(res: dict[str, Any]) -> Estimate:
     """The root of the mean over the positions of (rollout − net)² − rollout variance: the net's RMS error against
     its own play-outs with their noise taken out, ppg, ± 1 s.e. (delta method; when the mean is not above zero the
     gap is 0 and its s.e. the root of the mean's s.e.)."""
-    d = (res["rollout"] - res["net"]) ** 2 - res["rollout_se"] ** 2
-    n = len(d)
-    m = float(d.mean())
-    s = float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
-    if m <= 0:
-        return Estimate(0.0, math.sqrt(s), n)
-    g = math.sqrt(m)
-    return Estimate(g, s / (2 * g), n)
+    sq = Estimate.of((res["rollout"] - res["net"]) ** 2 - res["rollout_se"] ** 2)
+    if sq.mean <= 0:
+        return Estimate(0.0, math.sqrt(sq.stderr), sq.n)
+    g = math.sqrt(sq.mean)
+    return Estimate(g, sq.stderr / (2 * g), sq.n)
 
 
 def consistency_bias(res: dict[str, Any]) -> Estimate:
     """Mean over the positions of rollout − net (positive: the net undervalues its positions), ppg ± 1 s.e."""
-    d = res["rollout"] - res["net"]
-    return Estimate(float(d.mean()), float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) > 1 else 0.0, len(d))
+    return Estimate.of(res["rollout"] - res["net"])
 
 
 def shipped_consistency(
