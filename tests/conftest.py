@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
+import resource
 import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -51,3 +54,72 @@ def pytest_collection_modifyitems(config, items):
     not the compiler — with ``make test``'s workers (pytest-xdist) a notebook could otherwise start before
     the tests of its engine and compile it cold (about 100 s of notebook 02's 130 s on a cold cache)."""
     items.sort(key=lambda item: item.get_closest_marker("notebook") is not None)  # stable: the rest keep their order
+
+
+# ----------------------------------------------------------------------------- CPU seconds per test
+
+# `pytest --durations` reports wall time, which on a shared machine measures the neighbours as much as the test.
+# `pytest --cpu-durations N` reports the N most expensive tests in CPU seconds (user + system) of the process that
+# ran them and of its waited-for children (a notebook's kernel), and each process's CPU outside its tests (start-up,
+# collection, imports): what a quiet machine would spend, whatever else was running beside it.
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--cpu-durations",
+        type=int,
+        default=None,
+        metavar="N",
+        help="show the N tests that took the most CPU seconds (0: all), and each process's total",
+    )
+
+
+def _cpu_now() -> float:
+    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    if item.config.getoption("--cpu-durations") is None:
+        yield
+        return
+    c0, t0 = _cpu_now(), time.perf_counter()
+    yield
+    item.config.__dict__.setdefault("_tdbook_cpu_items", []).append(
+        (item.nodeid, round(_cpu_now() - c0, 2), round(time.perf_counter() - t0, 2))
+    )
+
+
+def pytest_sessionfinish(session):
+    cfg = session.config
+    if cfg.getoption("--cpu-durations") is None:
+        return
+    data = {"items": cfg.__dict__.get("_tdbook_cpu_items", []), "process": round(_cpu_now(), 2)}
+    if hasattr(cfg, "workeroutput"):  # a pytest-xdist worker: the controller reads it in pytest_testnodedown
+        cfg.workeroutput["tdbook_cpu"] = json.dumps(data)
+    else:  # the one process, or pytest-xdist's controller (no tests of its own)
+        cfg.__dict__.setdefault("_tdbook_cpu_procs", {})["main"] = data
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    raw = getattr(node, "workeroutput", {}).get("tdbook_cpu")
+    if raw:
+        node.config.__dict__.setdefault("_tdbook_cpu_procs", {})[node.gateway.id] = json.loads(raw)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    n = config.getoption("--cpu-durations")
+    procs = config.__dict__.get("_tdbook_cpu_procs")
+    if n is None or not procs:
+        return
+    tr = terminalreporter
+    items = sorted((it for p in procs.values() for it in p["items"]), key=lambda it: -it[1])
+    tr.write_sep("=", f"CPU seconds per test, the {n or len(items)} largest of {len(items)} (wall beside)")
+    for nodeid, cpu, wall in items[: n or None]:
+        tr.write_line(f"{cpu:8.1f} cpu s {wall:8.1f} wall s  {nodeid}")
+    for name, p in sorted(procs.items()):
+        t = sum(it[1] for it in p["items"])
+        tr.write_line(f"{name}: {p['process']:.1f} cpu s, {t:.1f} in its {len(p['items'])} tests")
+    tr.write_line(f"all: {sum(p['process'] for p in procs.values()):.1f} cpu s")
