@@ -199,7 +199,7 @@ USES: dict[str, Shipped] = {
     ),
     "signature_tables_acf.npz": Shipped(
         "the three signature-table models fitted on the ACF archive's book moves",
-        (Use("01", "matches", "the models (checked byte for byte against the ones fitted now)"),),
+        (Use("01", "matches", "the models (checked against the ones fitted now: tables exactly, weights to 1e-9)"),),
     ),
     "signature_tables_matches.npz": Shipped(
         "the round robin of the three signature-table models at search depths 3, 4 and 5",

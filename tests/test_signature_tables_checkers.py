@@ -343,17 +343,92 @@ def test_shipped_models_round_trip_and_refusals(tmp_path, monkeypatch):
     scale = {"tables": (1.0, -0.5), "Samuel's polynomial": (2.0, 0.0), "logistic": (3.0, 0.1)}
     atomic_write_bytes(p, play.models_bytes(models, scale))
     back, mul = play.load_models(p)
-    assert play.fingerprint(back) == play.fingerprint(models) and mul == scale
+    assert play.models_differ(back, models) is None and mul == scale
+    assert np.array_equal(back.logistic, models.logistic) and np.array_equal(back.polynomial, models.polynomial)
     assert np.array_equal(back.tables.value(train.X[:500]), models.tables.value(train.X[:500]))
     bad = tmp_path / "bad.npz"
     bad.write_bytes(p.read_bytes()[:100])
     with pytest.raises(ValueError, match="not a set of notebook 01's models"):
         play.load_models(bad)
-    # the notebook refuses shipped games played by other models
+    # the notebook refuses shipped models of another seed, and shipped games played by other models
     monkeypatch.setattr(play, "data_dir", lambda: tmp_path)
-    write_sidecar(p, {"fingerprint": "0123456789abcdef", "seed": 0, "command": "python -m x"})
-    with pytest.raises(ValueError, match="not the models trained here"):
+    write_sidecar(p, {"seed": 1, "command": "python -m x"})
+    with pytest.raises(ValueError, match="not the models trained here: its seed is 1, not 0"):
         play.matches(models, train, 0, shipped=True, ballots=1, depths=[1], mul=0.5)
+    write_sidecar(p, {"seed": 0, "command": "python -m x"})
+    atomic_write_bytes(tmp_path / play.MATCHES_FILE, play.matches_bytes({}))
+    write_sidecar(tmp_path / play.MATCHES_FILE, {"models_sha256": "0" * 64, "command": "python -m y", "ballots": 1})
+    with pytest.raises(ValueError, match="were played by other models: rerun `python -m y`"):
+        play.matches(models, train, 0, shipped=True, ballots=1, depths=[1], mul=0.5)
+
+
+def _ulps(w: np.ndarray, k: int) -> np.ndarray:
+    """``w`` moved by ``k`` units in the last place, element by element (another processor's rounding)."""
+    out = np.array(w, dtype=np.float64)
+    for _ in range(abs(k)):
+        out = np.nextafter(out, np.sign(k) * np.inf)
+    return out
+
+
+def test_the_shipped_models_pass_another_processors_rounding_and_refuse_another_fit():
+    """Issue 52: notebook 01 ties the shipped games to the models it trains by what the science needs — the tables
+    and their counts exactly, the fitted weights to a relative 1e-9 — not by the floats' bytes, which another
+    processor's BLAS rounds differently (the logistic fit's last bits moved by 3e-15, and `make figures` failed).
+    The shipped models with every fitted float a few ulps off are accepted; a count off by one or a weight off
+    by 1e-6 is another fit and refused."""
+    import dataclasses
+
+    from tdbook.core.paths import data_dir
+    from tdbook.core.storage import read_sidecar
+    from tdbook.experiments.checkers import signature_tables_play as play
+
+    shipped, _ = play.load_models()
+    seed = read_sidecar(data_dir() / play.MODELS_FILE)["seed"]
+    t = shipped.tables.tables
+    rounded = dataclasses.replace(
+        shipped,
+        tables=dataclasses.replace(shipped.tables, tables=dataclasses.replace(t, thresholds=_ulps(t.thresholds, 2))),
+        polynomial=_ulps(shipped.polynomial, 3),
+        logistic=_ulps(shipped.logistic, -4),
+    )
+    assert not np.array_equal(rounded.logistic, shipped.logistic)
+    rr, source = play.matches(rounded, None, seed, shipped=True, ballots=157, depths=[3, 4, 5], mul=0.5)
+    games, _ = play.load_matches()
+    assert rr.keys() == games.keys() and "played by" in source
+    assert all(np.array_equal(rr[k][d].as_black, games[k][d].as_black) for k in games for d in games[k])
+    a = t.a.copy()
+    a[np.flatnonzero(a)[0]] += 1
+    other_counts = dataclasses.replace(
+        shipped, tables=dataclasses.replace(shipped.tables, tables=dataclasses.replace(t, a=a))
+    )
+    assert play.models_differ(shipped, other_counts) == "the tables' A counts differ in 1 entries"
+    other_fit = dataclasses.replace(shipped, logistic=shipped.logistic + 1e-6 * np.abs(shipped.logistic).max())
+    assert play.models_differ(shipped, other_fit).startswith("the logistic model differs by up to 7.52e-07")
+    with pytest.raises(ValueError, match="not the models trained here: the logistic model differs"):
+        play.matches(other_fit, None, seed, shipped=True, ballots=157, depths=[3, 4, 5], mul=0.5)
+
+
+def test_another_blas_kernel_fits_the_same_models(tmp_path):
+    """The same fit in a process whose OpenBLAS uses another processor's kernels (``OPENBLAS_CORETYPE=Nehalem``:
+    the logistic fit's last bits move here) passes :func:`models_differ` against the fit of this process."""
+    import os
+    import subprocess
+    import sys
+
+    from tdbook.experiments.checkers import signature_tables_play as play
+
+    out = tmp_path / "there.npz"
+    code = (
+        "from tdbook.core.storage import atomic_write_bytes\n"
+        "from tdbook.experiments.checkers.signature_tables_master import fit_models, master\n"
+        "from tdbook.experiments.checkers.signature_tables_play import NAMES, models_bytes\n"
+        f"atomic_write_bytes({str(out)!r}, models_bytes(fit_models(master(40, 5)[0], 0), dict.fromkeys(NAMES, (1, 0))))"
+    )
+    env = {**os.environ, "OPENBLAS_CORETYPE": "Nehalem"}
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=600)
+    there, _ = play.load_models(out)
+    here, _ = _small_models()
+    assert play.models_differ(there, here) is None
 
 
 def test_kernel_games_refuse_players_at_two_depths():

@@ -20,7 +20,9 @@ any number of workers.
 (exactly as the notebook does), writes them to ``data/signature_tables_acf.npz`` and the games to
 ``data/signature_tables_matches.npz``, each with a ``.json`` sidecar holding the exact command
 (:func:`tdbook.core.storage.write_sidecar`).  The notebook retrains the models, checks that they are the
-shipped ones byte for byte, and reads the games; its ``full`` profile plays them again.
+shipped ones (:func:`models_differ`: the tables and their counts exactly, the fitted weights to a relative
+:data:`FIT_RTOL`, so another processor's rounding passes and another fit does not), and reads the games, which the
+matches' sidecar ties to the models' file by its SHA-256; its ``full`` profile plays them again.
 """
 
 from __future__ import annotations
@@ -253,13 +255,54 @@ def load_models(path: Path | None = None) -> tuple[Models, dict[str, tuple[float
     return models, mul
 
 
-def fingerprint(models: Models) -> str:
-    """SHA-256 (first 16 hex digits) of the models' arrays — what ties a match file to its models."""
-    h = hashlib.sha256(models.tables.tables.to_bytes())
-    for w in (models.polynomial, models.logistic):
-        h.update(np.asarray(w, dtype=np.float64).tobytes())
-    h.update(repr(models.tables.layout).encode())
-    return h.hexdigest()[:16]
+#: How far a fitted weight or threshold may lie from the shipped one and still be the same fit, relative to the
+#: largest magnitude of its array: 10⁻⁹.  Another processor's BLAS and LAPACK kernels round the logistic model's
+#: Newton steps differently, by up to 3·10⁻¹⁴ of its largest weight (seen between two x86-64 machines, and here
+#: with ``OPENBLAS_CORETYPE=Nehalem``); a different fit (other data, seed or code) moves them by far more.
+FIT_RTOL = 1e-9
+
+
+def _close(name: str, shipped: np.ndarray, fresh: np.ndarray) -> str | None:
+    a, b = np.asarray(shipped, dtype=np.float64), np.asarray(fresh, dtype=np.float64)
+    if a.shape != b.shape:
+        return f"{name} has shape {a.shape} shipped, {b.shape} here"
+    fin = np.isfinite(a)
+    if not np.array_equal(fin, np.isfinite(b)) or not np.array_equal(a[~fin], b[~fin]):
+        return f"{name} has infinite or missing values in other places"
+    gap = float(np.max(np.abs(a[fin] - b[fin]), initial=0.0))
+    scale = float(np.max(np.abs(a[fin]), initial=0.0))
+    if gap > FIT_RTOL * scale:
+        return f"{name} differs by up to {gap:.3g} (tolerance {FIT_RTOL:g} × {scale:.3g})"
+    return None
+
+
+def models_differ(shipped: Models, fresh: Models) -> str | None:
+    """Why ``fresh`` are not the ``shipped`` models (None when they are the same fit): the tables' layout (terms of
+    the slots, the level classes), arrangement, prior and A, D and N counts exactly (settings and integer counts);
+    the slots' and tables' thresholds, Samuel's polynomial and the logistic model's weights within :data:`FIT_RTOL`
+    — never the floats' last bits, which another processor rounds differently."""
+    lay, fl = shipped.tables.layout, fresh.tables.layout
+    if (lay.slot_term, lay.assignment, lay.classes) != (fl.slot_term, fl.assignment, fl.classes):
+        return "the tables' layout (which term feeds which slot) differs"
+    st, ft = shipped.tables.tables, fresh.tables.tables
+    if st.arrangement != ft.arrangement or st.prior != ft.prior:
+        return "the tables' arrangement or prior differs"
+    for k in ("a", "d", "n"):
+        if not np.array_equal(getattr(st, k), getattr(ft, k)):
+            diff = int(np.count_nonzero(getattr(st, k) != getattr(ft, k)))
+            return f"the tables' {k.upper()} counts differ in {diff} entries"
+    checks = [
+        ("the slots' thresholds", lay.arrays[1], fl.arrays[1]),
+        ("the tables' thresholds", st.thresholds, ft.thresholds),
+        ("Samuel's polynomial", shipped.polynomial, fresh.polynomial),
+        ("the logistic model", shipped.logistic, fresh.logistic),
+    ]
+    return next((why for why in (_close(*c) for c in checks) if why), None)
+
+
+def file_sha256(path: Path) -> str:
+    """SHA-256 of a file's bytes: what ties the shipped games to the shipped models' file."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def matches_bytes(rr: dict[tuple[str, str], dict[int, MatchResult]]) -> bytes:
@@ -301,20 +344,23 @@ def matches(
     progress: bool = True,
 ) -> tuple[dict[tuple[str, str], dict[int, MatchResult]], str]:  # fmt: skip
     """Notebook 01's round robin of the three models: read from the shipped file (``shipped``; ValueError unless
-    the shipped models are ``models`` byte for byte) or played now.  Returns the games and where they come from."""
+    the shipped models are ``models`` by :func:`models_differ`) or played now.  Returns the games and their source."""
     if shipped:
-        side = read_sidecar(data_dir() / MODELS_FILE)
-        if side.get("fingerprint") != fingerprint(models) or side.get("seed") != seed:
+        path = data_dir() / MODELS_FILE
+        side = read_sidecar(path)
+        why = f"its seed is {side.get('seed')}, not {seed}" if side.get("seed") != seed else None
+        why = why or models_differ(load_models(path)[0], models)
+        if why:
             raise ValueError(
-                f"the shipped {MODELS_FILE} (fingerprint {side.get('fingerprint')}, seed {side.get('seed')}) are not "
-                f"the models trained here ({fingerprint(models)}, seed {seed}): rerun `{side.get('command')}` "
+                f"the shipped {MODELS_FILE} are not the models trained here: {why}. Rerun `{side.get('command')}` "
                 "or play the matches now (SHIPPED_MATCHES=False)"
             )
         rr, mside = load_matches()
-        if mside.get("fingerprint") != fingerprint(models):
+        if mside.get("models_sha256") != file_sha256(path):
             raise ValueError(f"the shipped {MATCHES_FILE} were played by other models: rerun `{mside.get('command')}`")
         return rr, (f"games shipped in data/{MATCHES_FILE}, played by `{mside['command']}` with the models of "
-                    f"data/{MODELS_FILE} — the ones trained above, byte for byte")  # fmt: skip
+                    f"data/{MODELS_FILE} — the ones trained above: the same tables and counts, the same weights to "
+                    f"a relative {FIT_RTOL:g}")  # fmt: skip
     pl = players(models, train, mul, depths[0])
     rr = round_robin(pl, PAIRS, ballots, depths, progress)
     return rr, f"played now: {ballots} ballots × 2 colours × depths {list(depths)}"
@@ -355,7 +401,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = "python -m tdbook.experiments.checkers.signature_tables_play " + shlex.join(argv)
     atomic_write_bytes(files[0], models_bytes(models, mul))
     write_sidecar(files[0], {"command": command, "code_version": code_version(), "seed": a.seed,
-                             "positions": train.n, "fingerprint": fingerprint(models),
+                             "positions": train.n,
                              "mul_men_per_sd": a.mul})  # fmt: skip
     client = None
     if a.workers > 1:
@@ -369,7 +415,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             client.close()
     atomic_write_bytes(files[1], matches_bytes(rr))
     write_sidecar(files[1], {"command": command, "code_version": code_version(), "ballots": a.ballots,
-                             "depths": list(a.depths), "fingerprint": fingerprint(models),
+                             "depths": list(a.depths), "models_sha256": file_sha256(files[0]),
                              "wall_time_s": round(time.time() - t0, 1)})  # fmt: skip
     for (x, y), by_depth in rr.items():
         p = pooled(by_depth)
