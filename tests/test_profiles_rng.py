@@ -8,11 +8,38 @@ from numba import njit
 
 from tdbook.core import profiles, rng
 
-DEFAULTS = {
-    "quick": {"RUNS": 10, "ALPHA": 0.1, "NAME": "td0"},
-    "standard": {"RUNS": 100, "ALPHA": 0.1, "NAME": "td0"},
-    "full": {"RUNS": 1000, "ALPHA": 0.1, "NAME": "td0"},
-}
+DEFAULTS = profiles.table({"RUNS": 100, "ALPHA": 0.1, "NAME": "td0"}, quick={"RUNS": 10}, full={"RUNS": 1000})
+
+
+def test_a_table_is_the_standard_profile_and_the_others_changes():
+    assert DEFAULTS == {
+        "quick": {"RUNS": 10, "ALPHA": 0.1, "NAME": "td0"},
+        "standard": {"RUNS": 100, "ALPHA": 0.1, "NAME": "td0"},
+        "full": {"RUNS": 1000, "ALPHA": 0.1, "NAME": "td0"},
+    }
+    assert list(profiles.table({"B": 1, "A": 2}, quick={"A": 3}, full={})["quick"]) == [
+        "B",
+        "A",
+    ]  # the standard's order
+    with pytest.raises(ValueError, match=r"the quick profile sets \['RUNZ'\], which the standard profile lacks"):
+        profiles.table({"RUNS": 100}, quick={"RUNZ": 1}, full={})
+    with pytest.raises(ValueError, match=r"the full profile repeats the standard value of \['RUNS'\]: leave them out"):
+        profiles.table({"RUNS": 100}, quick={}, full={"RUNS": 100})
+
+
+def test_a_notebooks_namespace_gives_the_profile_and_every_knob():
+    """``config(globals())``: the parameters cell's PROFILE and knobs (and papermill's injected values, which are
+    in the same namespace) reach the config without their names typed again; other names are ignored."""
+    ns = {"PROFILE": "quick", "SEED": 3, "RUNS": None, "ALPHA": 0.5, "NAME": None, "np": np}
+    cfg = profiles.resolve(ns, DEFAULTS)
+    assert cfg == {"RUNS": 10, "ALPHA": 0.5, "NAME": "td0", "PROFILE": "quick"}
+    assert profiles.resolve(ns, DEFAULTS, RUNS=4).RUNS == 4
+    with pytest.raises(ValueError, match=r"the parameters cell lacks the knobs \['NAME'\]"):
+        profiles.resolve({"PROFILE": "quick", "RUNS": None, "ALPHA": None}, DEFAULTS)
+    with pytest.raises(ValueError, match="define no PROFILE"):
+        profiles.resolve({"RUNS": None}, DEFAULTS)
+    with pytest.raises(ValueError, match="RUNS must be of type int"):
+        profiles.resolve({**ns, "RUNS": "ten"}, DEFAULTS)
 
 
 def test_none_takes_the_profile_default():

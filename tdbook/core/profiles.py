@@ -3,6 +3,11 @@
 - ``quick``: CI; each notebook under 2 minutes on 2 cores, tiny budgets, writes under ``build/quick/``.
 - ``standard``: what ``make figures`` runs; paper scale where that takes minutes, shipped weights otherwise.
 - ``full``: everything from scratch at the papers' scale (hours), writes under ``build/full/``.
+
+A notebook's entry module writes its knobs once (:func:`table`): the standard profile in full, and what the quick
+and full profiles change.  Its ``config`` resolves them (:func:`resolve`) from the notebook's own namespace —
+``cfg = module.config(globals())`` after the cell tagged ``parameters`` — so the knobs' names are typed in the
+parameters cell and the table, never again in a call; papermill's injected values are in that namespace too.
 """
 
 from __future__ import annotations
@@ -40,13 +45,48 @@ def _type_ok(value: Any, default: Any) -> bool:
     return isinstance(value, type(default))
 
 
-def resolve(profile: str, defaults: Mapping[str, Mapping[str, Any]], **knobs: Any) -> Config:
+def table(
+    standard: Mapping[str, Any], *, quick: Mapping[str, Any], full: Mapping[str, Any]
+) -> dict[str, dict[str, Any]]:
+    """A notebook's profiles, written once: ``standard`` names every knob and its value; ``quick`` and ``full`` name
+    only the knobs they change.  Returns ``{"quick": …, "standard": …, "full": …}``, each with every knob, in the
+    standard's order.  ValueError naming a knob an override sets that the standard profile lacks, or an override
+    that repeats the standard value (write it once)."""
+    out = {"standard": dict(standard)}
+    for name, over in (("quick", quick), ("full", full)):
+        unknown = [k for k in over if k not in standard]
+        if unknown:
+            raise ValueError(f"the {name} profile sets {unknown}, which the standard profile lacks")
+        same = [k for k, v in over.items() if v == standard[k] and type(v) is type(standard[k])]
+        if same:
+            raise ValueError(f"the {name} profile repeats the standard value of {same}: leave them out")
+        out[name] = {**standard, **over}
+    return {p: out[p] for p in PROFILES}
+
+
+def knobs_of(namespace: Mapping[str, Any], defaults: Mapping[str, Mapping[str, Any]]) -> tuple[str, dict[str, Any]]:
+    """``(PROFILE, knobs)`` from a notebook's namespace (its ``globals()`` after the parameters cell and papermill's
+    injected one): every knob of ``defaults`` must be there (ValueError naming those missing)."""
+    if "PROFILE" not in namespace:
+        raise ValueError("the notebook's parameters define no PROFILE")
+    names = list(defaults["standard"])
+    missing = [k for k in names if k not in namespace]
+    if missing:
+        raise ValueError(f"the parameters cell lacks the knobs {missing}; every knob of the profiles is a parameter")
+    return namespace["PROFILE"], {k: namespace[k] for k in names}
+
+
+def resolve(profile: str | Mapping[str, Any], defaults: Mapping[str, Mapping[str, Any]], **knobs: Any) -> Config:
     """Resolve knobs for ``profile``: a knob given as ``None`` takes the profile's default.
 
-    ``defaults`` maps each of ``quick``, ``standard``, ``full`` to the same knob names.
-    Unknown profile, unknown knob or a value of the wrong type raise ValueError
-    naming the valid choices.
+    ``defaults`` maps each of ``quick``, ``standard``, ``full`` to the same knob names (:func:`table`).
+    ``profile`` is a profile's name, or a notebook's namespace holding ``PROFILE`` and every knob
+    (:func:`knobs_of`; ``knobs`` given as well win).  Unknown profile, unknown knob or a value of the wrong type
+    raise ValueError naming the valid choices.
     """
+    if isinstance(profile, Mapping):
+        profile, found = knobs_of(profile, defaults)
+        knobs = {**found, **knobs}
     check_profile(profile)
     missing = [p for p in PROFILES if p not in defaults]
     if missing:

@@ -21,7 +21,7 @@ Notebook 08 uses this module, section by section (``python -m tdbook.catalog --w
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,28 +55,15 @@ NOTEBOOK = "08_td_gammon"
 
 # ----------------------------------------------------------------------------- profiles
 
-#: Profile defaults for notebook 08 (see :func:`config`).  Match sizes are duplicate *pairs*
-#: (two games each).  ``RETRAIN`` (full profile) retrains both nets from scratch with the
-#: commands recorded in their sidecars instead of loading the shipped weights, and then measures
+#: Notebook 08's knobs (:func:`config`): the standard profile in full, and what quick and full change.
+#: Match sizes are duplicate *pairs* (two games each).  ``RETRAIN`` (full profile) retrains both nets from
+#: scratch with the commands recorded in their sidecars instead of loading the shipped weights, and then measures
 #: their strength (``PUBEVAL_PAIRS`` against pubeval, ``LADDER_PAIRS`` against each 0-ply gnubg
 #: level, ``WORLDCLASS_PAIRS`` against world class, ``TWO_PLY_PAIRS`` at 2-ply); otherwise the
 #: strength is the figure in each shipped net's sidecar, and the notebook plays only ``PUBEVAL_PAIRS``
 #: for the two nets on the same dice and ``LADDER_PAIRS`` of pubeval against gnubg-expert.
-PROFILES: dict[str, dict[str, Any]] = {
-    "quick": {
-        "RETRAIN": False,
-        "DEMO_HIDDEN": 10,
-        "DEMO_GAMES": 400,
-        "DEMO_EVAL_EVERY": 100,
-        "DEMO_EVAL_PAIRS": 20,
-        "PUBEVAL_PAIRS": 200,
-        "LADDER_PAIRS": 4,
-        "TWO_PLY_PAIRS": 2,
-        "WORLDCLASS_PAIRS": 0,
-        "CROSSCHECK_POSITIONS": 10,
-        "AGREEMENT_POSITIONS": 40,
-    },
-    "standard": {
+PROFILES: dict[str, dict[str, Any]] = profiles.table(
+    standard={
         "RETRAIN": False,
         "DEMO_HIDDEN": 40,
         "DEMO_GAMES": 10_000,
@@ -89,24 +76,33 @@ PROFILES: dict[str, dict[str, Any]] = {
         "CROSSCHECK_POSITIONS": 150,
         "AGREEMENT_POSITIONS": 1_000,
     },
-    "full": {
+    quick={
+        "DEMO_HIDDEN": 10,
+        "DEMO_GAMES": 400,
+        "DEMO_EVAL_EVERY": 100,
+        "DEMO_EVAL_PAIRS": 20,
+        "PUBEVAL_PAIRS": 200,
+        "LADDER_PAIRS": 4,
+        "TWO_PLY_PAIRS": 2,
+        "WORLDCLASS_PAIRS": 0,
+        "CROSSCHECK_POSITIONS": 10,
+        "AGREEMENT_POSITIONS": 40,
+    },
+    full={
         "RETRAIN": True,
-        "DEMO_HIDDEN": 40,
-        "DEMO_GAMES": 10_000,
-        "DEMO_EVAL_EVERY": 2_000,
-        "DEMO_EVAL_PAIRS": 200,
         "PUBEVAL_PAIRS": 10_000,
-        "LADDER_PAIRS": 2_500,
         "TWO_PLY_PAIRS": 2_500,
         "WORLDCLASS_PAIRS": 500,
         "CROSSCHECK_POSITIONS": 2_000,
         "AGREEMENT_POSITIONS": 5_000,
     },
-}
+)
 
 
-def config(profile: str, **knobs: Any) -> profiles.Config:
-    """Resolve notebook 08's knobs for ``profile`` (a knob passed as None takes the profile default)."""
+def config(profile: str | Mapping[str, Any], **knobs: Any) -> profiles.Config:
+    """Resolve notebook 08's knobs: ``profile`` is a profile's name, or the notebook's namespace
+    (``config(globals())`` after the parameters cell: PROFILE and every knob); a knob given as None takes the
+    profile's default.  ValueError naming a bad knob before anything runs."""
     cfg = profiles.resolve(profile, PROFILES, **knobs)
     for name, v in cfg.items():
         if name in ("PROFILE", "RETRAIN"):

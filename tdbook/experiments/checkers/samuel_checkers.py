@@ -27,6 +27,7 @@ Notebook 02 uses this module, section by section (``python -m tdbook.catalog --w
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,24 +58,9 @@ from .tdleaf import TDLeaf, TDLeafRun
 #: the 38 terms of Samuel's list, in the order of the learning logs
 TERM_NAMES = SAMUEL_TERMS
 
-#: Profile defaults for notebook 02 (see :func:`config`)
-PROFILES: dict[str, dict[str, Any]] = {
-    "quick": {
-        "PERFT_DEPTH": 7,
-        "SHIFT_POSITIONS": 300,
-        "NODE_POSITIONS": 4,
-        "NODE_DEPTH": 4,
-        "DEPTH_POSITIONS": 8,
-        "ROTE_GAMES": 60,
-        "ROTE_MEASURE_AT": 2_000,
-        "ROTE_WINDOW": 20,
-        "ROTE_BALLOTS": 8,
-        "SHORT_GAMES": 6,
-        "RATING_REPS": 40,
-        "VERIFY_BALLOTS": 1,
-        "RETRAIN": False,
-    },
-    "standard": {
+#: Notebook 02's knobs (:func:`config`): the standard profile in full, and what quick and full change
+PROFILES: dict[str, dict[str, Any]] = profiles.table(
+    standard={
         "PERFT_DEPTH": 10,
         "SHIFT_POSITIONS": 3000,
         "NODE_POSITIONS": 40,
@@ -89,26 +75,39 @@ PROFILES: dict[str, dict[str, Any]] = {
         "VERIFY_BALLOTS": 3,
         "RETRAIN": False,
     },
-    "full": {
+    quick={
+        "PERFT_DEPTH": 7,
+        "SHIFT_POSITIONS": 300,
+        "NODE_POSITIONS": 4,
+        "NODE_DEPTH": 4,
+        "DEPTH_POSITIONS": 8,
+        "ROTE_GAMES": 60,
+        "ROTE_MEASURE_AT": 2_000,
+        "ROTE_WINDOW": 20,
+        "ROTE_BALLOTS": 8,
+        "SHORT_GAMES": 6,
+        "RATING_REPS": 40,
+        "VERIFY_BALLOTS": 1,
+    },
+    full={
         "PERFT_DEPTH": 11,
-        "SHIFT_POSITIONS": 3000,
         "NODE_POSITIONS": 100,
         "NODE_DEPTH": 7,
         "DEPTH_POSITIONS": 200,
         "ROTE_GAMES": 4000,
-        "ROTE_MEASURE_AT": 53_000,
         "ROTE_WINDOW": 200,
-        "ROTE_BALLOTS": 157,
         "SHORT_GAMES": 1000,
         "RATING_REPS": 1000,
         "VERIFY_BALLOTS": 10,
         "RETRAIN": True,
     },
-}
+)
 
 
-def config(profile: str, **knobs: Any) -> profiles.Config:
-    """Resolve notebook 02's knobs for ``profile`` (a knob passed as None takes the profile default)."""
+def config(profile: str | Mapping[str, Any], **knobs: Any) -> profiles.Config:
+    """Resolve notebook 02's knobs: ``profile`` is a profile's name, or the notebook's namespace
+    (``config(globals())`` after the parameters cell: PROFILE and every knob); a knob given as None takes the
+    profile's default.  ValueError naming a bad knob before anything runs."""
     cfg = profiles.resolve(profile, PROFILES, **knobs)
     for name, v in cfg.items():
         if isinstance(v, int) and not isinstance(v, bool) and v < 1:

@@ -21,6 +21,7 @@ Notebook 01 uses this module, section by section (``python -m tdbook.catalog --w
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,22 +34,9 @@ from ...learners.checkers_signature import CheckersTables, book_terms
 from ...learners.signature_table import Arrangement, SignatureTables, imbalance_weights
 from .signature_tables_book import load_book, states
 
-PROFILES: dict[str, dict[str, Any]] = {
-    "quick": {
-        "TRAIN_GAMES": 300,
-        "HELD_GAMES": 120,
-        "SIZES": [1000, 4000, 0],
-        "DRAWS": 2,
-        "BOOT": 200,
-        "POSITIONS": 1500,
-        "TEST_SHARE": 0.2,
-        "SHIPPED_MATCHES": False,
-        "MATCH_BALLOTS": 3,
-        "MATCH_DEPTHS": [2],
-        "MATCH_MUL": 0.5,
-        "SPEED_ROWS": 200_000,
-    },
-    "standard": {
+#: Notebook 01's knobs (:func:`config`): the standard profile in full, and what quick and full change
+PROFILES: dict[str, dict[str, Any]] = profiles.table(
+    standard={
         "TRAIN_GAMES": 0,
         "HELD_GAMES": 0,
         "SIZES": [1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000, 0],
@@ -62,25 +50,31 @@ PROFILES: dict[str, dict[str, Any]] = {
         "MATCH_MUL": 0.5,
         "SPEED_ROWS": 2_000_000,
     },
-    "full": {
-        "TRAIN_GAMES": 0,
-        "HELD_GAMES": 0,
-        "SIZES": [1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000, 0],
+    quick={
+        "TRAIN_GAMES": 300,
+        "HELD_GAMES": 120,
+        "SIZES": [1000, 4000, 0],
+        "DRAWS": 2,
+        "BOOT": 200,
+        "POSITIONS": 1500,
+        "SHIPPED_MATCHES": False,
+        "MATCH_BALLOTS": 3,
+        "MATCH_DEPTHS": [2],
+        "SPEED_ROWS": 200_000,
+    },
+    full={
         "DRAWS": 10,
         "BOOT": 2000,
-        "POSITIONS": 0,
-        "TEST_SHARE": 0.2,
         "SHIPPED_MATCHES": False,
-        "MATCH_BALLOTS": 157,
-        "MATCH_DEPTHS": [3, 4, 5],
-        "MATCH_MUL": 0.5,
         "SPEED_ROWS": 5_000_000,
     },
-}
+)
 
 
-def config(profile: str, **knobs: Any) -> profiles.Config:
-    """Resolve notebook 01's knobs for ``profile`` (a knob passed as None takes the profile default)."""
+def config(profile: str | Mapping[str, Any], **knobs: Any) -> profiles.Config:
+    """Resolve notebook 01's knobs: ``profile`` is a profile's name, or the notebook's namespace
+    (``config(globals())`` after the parameters cell: PROFILE and every knob); a knob given as None takes the
+    profile's default.  ValueError naming a bad knob before anything runs."""
     cfg = profiles.resolve(profile, PROFILES, **knobs)
     if not 0.0 < cfg.TEST_SHARE < 1.0:
         raise ValueError(f"TEST_SHARE must lie in (0, 1), got {cfg.TEST_SHARE!r}")

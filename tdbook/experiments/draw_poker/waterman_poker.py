@@ -25,7 +25,7 @@ Notebook 04 uses this module, section by section (``python -m tdbook.catalog --w
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,41 +49,9 @@ from .training import (
     train_implicit,
 )
 
-#: Profile defaults for notebook 04 (see :func:`config`).
-PROFILES: dict[str, dict[str, Any]] = {
-    "quick": {
-        "AUTO_RUNS": 10,
-        "IMPLICIT_RUNS": 10,
-        "MANUAL_RUNS": 10,
-        "AGREE_N": 50,
-        "AGREE_LONG": 150,
-        "TESTS": 60,
-        "TEST_PROGRAMS": 4,
-        "SWEEP_RUNS": 2,
-        "SWEEP_AGREE": 60,
-        "NOISE": 0.15,
-        "K": 4,
-        "KK": 0,
-        "N": 2,
-        "WINDOW": 40,
-        "COVERAGE": 0.95,
-        "MEMORY": 25,
-        "CLEAN_GAMES": 1,
-        "RANDOM_MODE": "classes",
-        "CORR_MODE": "appJ",
-        "NOTPREV": "opp",
-        "BUILTIN": "fig5-3",
-        "SWAP_SEATS": False,
-        "BLUFF": 0.10,
-        "H2H_REPS": 20,
-        "READING_RUNS": 10,
-        "SWEEP_K": [1, 2, 4, 8],
-        "SWEEP_KK": [0, 1, 2, 4],
-        "SWEEP_CLEAN": [1, 2, 3],
-        "SWEEP_N": [1, 2, 3, 4],
-        "NOISE_GRID": [0.0, 0.05, 0.1, 0.15, 0.2, 0.3],
-    },
-    "standard": {
+#: Notebook 04's knobs (:func:`config`): the standard profile in full, and what quick and full change
+PROFILES: dict[str, dict[str, Any]] = profiles.table(
+    standard={
         "AUTO_RUNS": 500,
         "IMPLICIT_RUNS": 300,
         "MANUAL_RUNS": 500,
@@ -115,30 +83,27 @@ PROFILES: dict[str, dict[str, Any]] = {
         "SWEEP_N": [1, 2, 3, 4],
         "NOISE_GRID": [0.0, 0.05, 0.1, 0.15, 0.2, 0.3],
     },
-    "full": {
+    quick={
+        "AUTO_RUNS": 10,
+        "IMPLICIT_RUNS": 10,
+        "MANUAL_RUNS": 10,
+        "AGREE_LONG": 150,
+        "TESTS": 60,
+        "TEST_PROGRAMS": 4,
+        "SWEEP_RUNS": 2,
+        "SWEEP_AGREE": 60,
+        "H2H_REPS": 20,
+        "READING_RUNS": 10,
+    },
+    full={
         "AUTO_RUNS": 1000,
         "IMPLICIT_RUNS": 1000,
         "MANUAL_RUNS": 1000,
-        "AGREE_N": 50,
         "AGREE_LONG": 5000,
         "TESTS": 2000,
         "TEST_PROGRAMS": 200,
         "SWEEP_RUNS": 200,
         "SWEEP_AGREE": 1000,
-        "NOISE": 0.15,
-        "K": 4,
-        "KK": 0,
-        "N": 2,
-        "WINDOW": 40,
-        "COVERAGE": 0.95,
-        "MEMORY": 25,
-        "CLEAN_GAMES": 1,
-        "RANDOM_MODE": "classes",
-        "CORR_MODE": "appJ",
-        "NOTPREV": "opp",
-        "BUILTIN": "fig5-3",
-        "SWAP_SEATS": False,
-        "BLUFF": 0.10,
         "H2H_REPS": 1000,
         "READING_RUNS": 200,
         "SWEEP_K": [1, 2, 3, 4, 6, 8, 12],
@@ -147,13 +112,15 @@ PROFILES: dict[str, dict[str, Any]] = {
         "SWEEP_N": [1, 2, 3, 4, 5],
         "NOISE_GRID": [0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4],
     },
-}
+)
 
 CORR_MODES = {"appJ": 0, "notes": 1}
 
 
-def config(profile: str, **knobs: Any) -> profiles.Config:
-    """Resolve notebook 04's knobs for ``profile`` (a knob passed as None takes the profile default)."""
+def config(profile: str | Mapping[str, Any], **knobs: Any) -> profiles.Config:
+    """Resolve notebook 04's knobs: ``profile`` is a profile's name, or the notebook's namespace
+    (``config(globals())`` after the parameters cell: PROFILE and every knob); a knob given as None takes the
+    profile's default.  ValueError naming a bad knob before anything runs."""
     cfg = profiles.resolve(profile, PROFILES, **knobs)
     for name in (
         "AUTO_RUNS",

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,33 +66,9 @@ from ...learners.kenju_line_table import (
 from ...players.kenju import Player, System3, max_player
 from .play import R_ATT, R_CONF, R_DEF, R_INTEREST, R_SIDE, Games, board_for, match, run
 
-#: Profile defaults for notebook 03 (see :func:`config`)
-PROFILES: dict[str, dict[str, Any]] = {
-    "quick": {
-        "MODE_GAMES": 200,
-        "SCHEME_RUNS": 6,
-        "TRAIN_MOVES": 200,
-        "WA_MOVES": 140,
-        "LONG_MOVES": 1000,
-        "LONG_RUNS": 2,
-        "PERF_REPLICATES": 4,
-        "PERF_TEST_GAMES": 10,
-        "POWERED_TEST_GAMES": 40,
-        "POWERED_REPLICATES": 2,
-        "FIG45_TESTS": 16,
-        "FIG45_REPEATS": 20,
-        "FIG45_POWERED_GAMES": 2000,
-        "SEARCH_GAMES": 30,
-        "SEARCH_READINGS": "closest",
-        "TIME_GAMES": 20,
-        "SWEEP": [1, 3, 5, 7, 9],
-        "SYS1_GAMES": 60,
-        "SYS1_RUNS": 2,
-        "SYS2_GAMES": 20,
-        "SYS2_RUNS": 2,
-        "SYS4_RUNS": 4,
-    },
-    "standard": {
+#: Notebook 03's knobs (:func:`config`): the standard profile in full, and what quick and full change
+PROFILES: dict[str, dict[str, Any]] = profiles.table(
+    standard={
         "MODE_GAMES": 2000,
         "SCHEME_RUNS": 100,
         "TRAIN_MOVES": 200,
@@ -115,35 +92,51 @@ PROFILES: dict[str, dict[str, Any]] = {
         "SYS2_RUNS": 5,
         "SYS4_RUNS": 100,
     },
-    "full": {
+    quick={
+        "MODE_GAMES": 200,
+        "SCHEME_RUNS": 6,
+        "LONG_MOVES": 1000,
+        "LONG_RUNS": 2,
+        "PERF_REPLICATES": 4,
+        "POWERED_TEST_GAMES": 40,
+        "POWERED_REPLICATES": 2,
+        "FIG45_REPEATS": 20,
+        "FIG45_POWERED_GAMES": 2000,
+        "SEARCH_GAMES": 30,
+        "SEARCH_READINGS": "closest",
+        "TIME_GAMES": 20,
+        "SWEEP": [1, 3, 5, 7, 9],
+        "SYS1_GAMES": 60,
+        "SYS1_RUNS": 2,
+        "SYS2_GAMES": 20,
+        "SYS2_RUNS": 2,
+        "SYS4_RUNS": 4,
+    },
+    full={
         "MODE_GAMES": 10000,
         "SCHEME_RUNS": 400,
-        "TRAIN_MOVES": 200,
-        "WA_MOVES": 140,
         "LONG_MOVES": 20000,
         "LONG_RUNS": 50,
         "PERF_REPLICATES": 400,
-        "PERF_TEST_GAMES": 10,
         "POWERED_TEST_GAMES": 1000,
         "POWERED_REPLICATES": 50,
-        "FIG45_TESTS": 16,
         "FIG45_REPEATS": 2000,
         "FIG45_POWERED_GAMES": 100000,
         "SEARCH_GAMES": 1000,
-        "SEARCH_READINGS": "all",
         "TIME_GAMES": 1000,
-        "SWEEP": [1, 2, 3, 4, 5, 6, 7, 8, 9],
         "SYS1_GAMES": 2000,
         "SYS1_RUNS": 20,
         "SYS2_GAMES": 600,
         "SYS2_RUNS": 20,
         "SYS4_RUNS": 400,
     },
-}
+)
 
 
-def config(profile: str, **knobs: Any) -> profiles.Config:
-    """Resolve notebook 03's knobs for ``profile`` (a knob passed as None takes the profile default)."""
+def config(profile: str | Mapping[str, Any], **knobs: Any) -> profiles.Config:
+    """Resolve notebook 03's knobs: ``profile`` is a profile's name, or the notebook's namespace
+    (``config(globals())`` after the parameters cell: PROFILE and every knob); a knob given as None takes the
+    profile's default.  ValueError naming a bad knob before anything runs."""
     cfg = profiles.resolve(profile, PROFILES, **knobs)
     for name, v in cfg.items():
         if isinstance(v, int) and not isinstance(v, bool) and v < 1:

@@ -28,7 +28,7 @@ Notebook 05 uses this module, section by section (``python -m tdbook.catalog --w
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,25 +54,9 @@ NOTEBOOK = "05_random_walk"
 #: ``{claim id: keyword arguments of results.check}`` — what a ``*_checks`` function returns
 Checks = dict[str, dict[str, Any]]
 
-#: Profile defaults for notebook 05 (see :func:`config`).
-PROFILES: dict[str, dict[str, Any]] = {
-    "quick": {
-        "RUNS": 200,
-        "EPISODES": 100,
-        "START": "C",
-        "TD_ALPHAS": [0.05, 0.10, 0.15],
-        "MC_ALPHAS": [0.01, 0.02, 0.03, 0.04],
-        "LAMBDAS": [0.0, 0.2, 0.4, 0.5, 0.6, 0.8, 1.0],
-        "LAMBDA_ALPHA": 0.1,
-        "SEARCH_MAX_LEN": 14,
-        "SEARCH_BUDGET": 20_000_000,
-        "SURFACE_RUNS": 50,
-        "SURFACE_LAMBDAS": [0.0, 0.4, 0.8, 0.9, 1.0],
-        "SURFACE_ALPHAS": 10,
-        "BATCH_RUNS": 20,
-        "BATCH_EPISODES": 100,
-    },
-    "standard": {
+#: Notebook 05's knobs (:func:`config`): the standard profile in full, and what quick and full change
+PROFILES: dict[str, dict[str, Any]] = profiles.table(
+    standard={
         "RUNS": 1000,
         "EPISODES": 100,
         "START": "C",
@@ -88,27 +72,30 @@ PROFILES: dict[str, dict[str, Any]] = {
         "BATCH_RUNS": 200,
         "BATCH_EPISODES": 100,
     },
-    "full": {
+    quick={
+        "RUNS": 200,
+        "SEARCH_MAX_LEN": 14,
+        "SEARCH_BUDGET": 20_000_000,
+        "SURFACE_RUNS": 50,
+        "SURFACE_LAMBDAS": [0.0, 0.4, 0.8, 0.9, 1.0],
+        "SURFACE_ALPHAS": 10,
+        "BATCH_RUNS": 20,
+    },
+    full={
         "RUNS": 10000,
-        "EPISODES": 100,
-        "START": "C",
-        "TD_ALPHAS": [0.05, 0.10, 0.15],
-        "MC_ALPHAS": [0.01, 0.02, 0.03, 0.04],
-        "LAMBDAS": [0.0, 0.2, 0.4, 0.5, 0.6, 0.8, 1.0],
-        "LAMBDA_ALPHA": 0.1,
         "SEARCH_MAX_LEN": 38,
         "SEARCH_BUDGET": 50_000_000_000,
         "SURFACE_RUNS": 10000,
-        "SURFACE_LAMBDAS": [0.0, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 1.0],
         "SURFACE_ALPHAS": 40,
         "BATCH_RUNS": 1000,
-        "BATCH_EPISODES": 100,
     },
-}
+)
 
 
-def config(profile: str, **knobs: Any) -> profiles.Config:
-    """Resolve notebook 05's knobs for ``profile`` (a knob passed as None takes the profile default)."""
+def config(profile: str | Mapping[str, Any], **knobs: Any) -> profiles.Config:
+    """Resolve notebook 05's knobs: ``profile`` is a profile's name, or the notebook's namespace
+    (``config(globals())`` after the parameters cell: PROFILE and every knob); a knob given as None takes the
+    profile's default.  ValueError naming a bad knob before anything runs."""
     cfg = profiles.resolve(profile, PROFILES, **knobs)
     Learner("td0", 0.1, 0.0, "standard", cfg.START)
     check_run(cfg.RUNS, cfg.EPISODES, 0)

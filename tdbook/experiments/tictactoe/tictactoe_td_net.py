@@ -28,6 +28,7 @@ Notebook 07 uses this module, section by section (``python -m tdbook.catalog --w
 from __future__ import annotations
 
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,26 +58,9 @@ from .table_training import train as train_table
 
 NOTEBOOK = "07_tictactoe_td_net"
 
-#: Profile defaults for notebook 07 (see :func:`config`).
-PROFILES: dict[str, dict[str, Any]] = {
-    "quick": {
-        "GAMES": 10_000,
-        "TD_GAMES": 10_000,
-        "RANDOM_GAMES": 10_000,
-        "TABLE_GAMES": 100_000,
-        "LOG_EVERY": 500,
-        "EVAL_GAMES": 1000,
-        "ABLATION_GAMES": 10_000,
-        "ABLATION_VERSIONS": ["v3.0"],
-        "LEAVE_ONE_OUT": False,
-        "SEEDS": 2,
-        "SEED_GAMES": 5000,
-        "RETRAIN": False,
-        "PERFECT_GAMES": 500_000,
-        "RECIPE_GAMES": 5000,
-        "PERFECT_EVAL_GAMES": 2000,
-    },
-    "standard": {
+#: Notebook 07's knobs (:func:`config`): the standard profile in full, and what quick and full change
+PROFILES: dict[str, dict[str, Any]] = profiles.table(
+    standard={
         "GAMES": 500_000,
         "TD_GAMES": 500_000,
         "RANDOM_GAMES": 1_500_000,
@@ -93,24 +77,30 @@ PROFILES: dict[str, dict[str, Any]] = {
         "RECIPE_GAMES": 200_000,
         "PERFECT_EVAL_GAMES": 2000,
     },
-    "full": {
-        "GAMES": 500_000,
-        "TD_GAMES": 500_000,
-        "RANDOM_GAMES": 1_500_000,
-        "TABLE_GAMES": 1_500_000,
-        "LOG_EVERY": 1000,
+    quick={
+        "GAMES": 10_000,
+        "TD_GAMES": 10_000,
+        "RANDOM_GAMES": 10_000,
+        "TABLE_GAMES": 100_000,
+        "LOG_EVERY": 500,
+        "ABLATION_GAMES": 10_000,
+        "ABLATION_VERSIONS": ["v3.0"],
+        "LEAVE_ONE_OUT": False,
+        "SEEDS": 2,
+        "SEED_GAMES": 5000,
+        "RECIPE_GAMES": 5000,
+    },
+    full={
         "EVAL_GAMES": 5000,
         "ABLATION_GAMES": 500_000,
         "ABLATION_VERSIONS": ["v3.0", "v1.1", "v1.0", "v2.1"],
-        "LEAVE_ONE_OUT": True,
         "SEEDS": 20,
         "SEED_GAMES": 500_000,
         "RETRAIN": True,
-        "PERFECT_GAMES": 500_000,
         "RECIPE_GAMES": 500_000,
         "PERFECT_EVAL_GAMES": 10_000,
     },
-}
+)
 
 #: Tables 6.2–6.3 as the thesis trained them: (label, run key, training games); the author's (human wins,
 #: net wins, draws) of 20, row by row, are the claims ``table6.2-vs-perfect`` / ``table6.3-vs-perfect``.
@@ -151,8 +141,10 @@ RUNS: dict[str, tuple[str, str, str, str]] = {
 }
 
 
-def config(profile: str, **knobs: Any) -> profiles.Config:
-    """Resolve notebook 07's knobs for ``profile`` (a knob passed as None takes the profile default)."""
+def config(profile: str | Mapping[str, Any], **knobs: Any) -> profiles.Config:
+    """Resolve notebook 07's knobs: ``profile`` is a profile's name, or the notebook's namespace
+    (``config(globals())`` after the parameters cell: PROFILE and every knob); a knob given as None takes the
+    profile's default.  ValueError naming a bad knob before anything runs."""
     cfg = profiles.resolve(profile, PROFILES, **knobs)
     for name in (
         "GAMES",

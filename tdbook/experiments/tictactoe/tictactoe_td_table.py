@@ -31,7 +31,7 @@ Notebook 06 uses this module, section by section (``python -m tdbook.catalog --w
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,29 +56,9 @@ from .table_training import Training, TrainResult, train
 
 NOTEBOOK = "06_tictactoe_td_table"
 
-#: Profile defaults for notebook 06 (see :func:`config`).
-PROFILES: dict[str, dict[str, Any]] = {
-    "quick": {
-        "GAMES": 60_000,
-        "CHUNK": 20_000,
-        "LOG_EVERY": 1000,
-        "REPLICATES": 2,
-        "ALPHAS": [0.05, 0.10, 0.15],
-        "LAMBDA": 0.5,
-        "EPSILON": 0.05,
-        "DRAW_REWARDS": [-0.1, 0.0, 0.1, 0.5],
-        "EPSILONS": [0.025, 0.05, 0.1],
-        "LAMBDAS": [0.0, 0.2, 0.4, 0.6],
-        "LAMBDA_GAMES": 20_000,
-        "TABLE61_GAMES": 60_000,
-        "TABLE61_LAMBDAS": [0.0, 0.2, 0.3, 0.5, 0.6],
-        "EVAL_GAMES": 2000,
-        "SELFPLAY_GAMES": 60_000,
-        "ABLATION_GAMES": 60_000,
-        "ABLATION_REPLICATES": 1,
-        "CROSSOVER_RUNS": 4,
-    },
-    "standard": {
+#: Notebook 06's knobs (:func:`config`): the standard profile in full, and what quick and full change
+PROFILES: dict[str, dict[str, Any]] = profiles.table(
+    standard={
         "GAMES": 1_500_000,
         "CHUNK": 500_000,
         "LOG_EVERY": 1000,
@@ -98,27 +78,27 @@ PROFILES: dict[str, dict[str, Any]] = {
         "ABLATION_REPLICATES": 3,
         "CROSSOVER_RUNS": 20,
     },
-    "full": {
-        "GAMES": 1_500_000,
-        "CHUNK": 500_000,
-        "LOG_EVERY": 1000,
+    quick={
+        "GAMES": 60_000,
+        "CHUNK": 20_000,
+        "REPLICATES": 2,
+        "LAMBDAS": [0.0, 0.2, 0.4, 0.6],
+        "LAMBDA_GAMES": 20_000,
+        "TABLE61_GAMES": 60_000,
+        "SELFPLAY_GAMES": 60_000,
+        "ABLATION_GAMES": 60_000,
+        "ABLATION_REPLICATES": 1,
+        "CROSSOVER_RUNS": 4,
+    },
+    full={
         "REPLICATES": 20,
-        "ALPHAS": [0.05, 0.10, 0.15],
-        "LAMBDA": 0.5,
-        "EPSILON": 0.05,
-        "DRAW_REWARDS": [-0.1, 0.0, 0.1, 0.5],
-        "EPSILONS": [0.025, 0.05, 0.1],
-        "LAMBDAS": [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6],
         "LAMBDA_GAMES": 500_000,
-        "TABLE61_GAMES": 10_000_000,
-        "TABLE61_LAMBDAS": [0.0, 0.2, 0.3, 0.5, 0.6],
         "EVAL_GAMES": 10_000,
         "SELFPLAY_GAMES": 10_000_000,
-        "ABLATION_GAMES": 1_500_000,
         "ABLATION_REPLICATES": 10,
         "CROSSOVER_RUNS": 50,
     },
-}
+)
 
 
 @dataclass(frozen=True)
@@ -170,8 +150,10 @@ def thesis_first_moves() -> dict[int, float]:
     return dict(zip(APPENDIX_D_SQUARES, printed("appD-first-moves"), strict=True))
 
 
-def config(profile: str, **knobs: Any) -> profiles.Config:
-    """Resolve notebook 06's knobs for ``profile`` (a knob passed as None takes the profile default)."""
+def config(profile: str | Mapping[str, Any], **knobs: Any) -> profiles.Config:
+    """Resolve notebook 06's knobs: ``profile`` is a profile's name, or the notebook's namespace
+    (``config(globals())`` after the parameters cell: PROFILE and every knob); a knob given as None takes the
+    profile's default.  ValueError naming a bad knob before anything runs."""
     cfg = profiles.resolve(profile, PROFILES, **knobs)
     for name in (
         "GAMES",
