@@ -13,7 +13,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -236,6 +236,52 @@ def check_request(paths: Sequence[Path], profile: str, params: Iterable[tuple[st
             values[key] = coerce(key, text, declared[key])
         out[p] = values
     return out
+
+
+def parameter_values(path: Path) -> dict[str, Any]:
+    """The values the cell tagged ``parameters`` assigns (its literals: ``None`` = the profile's default)."""
+    out = {}
+    for name, info in notebook_parameters(path).items():
+        try:
+            out[name] = ast.literal_eval(info["default"])
+        except (ValueError, SyntaxError):
+            raise UsageError(f"{path.stem}: parameter {name} = {info['default']} is not a literal") from None
+    return out
+
+
+def validate_parameters(path: Path, profile: str, params: Mapping[str, Any] | Iterable[tuple[str, str]] = ()) -> Any:
+    """Check one notebook's parameters without running it: the profile, each parameter's name and type (as
+    :func:`run` does; ``params`` are command-line ``(name, text)`` pairs or a mapping of values), then the values
+    themselves through its entry module's ``config`` (ranges, combinations): returns the resolved knobs (a
+    :class:`~tdbook.core.profiles.Config`; None for a notebook without an entry module, such as the index), or
+    raises :class:`UsageError` naming the problem.  Imports the entry module (numba and all), starts no kernel."""
+    import importlib
+
+    from .catalog import entry_modules
+
+    if isinstance(params, Mapping):
+        values = dict(params)
+        check_request([path], profile, [])  # the profile, a parameters cell with PROFILE
+        declared = notebook_parameters(path)
+        unknown = [k for k in values if k not in declared or k == "PROFILE"]
+        if unknown:
+            raise UsageError(
+                f"unknown parameter {unknown[0]!r} for {path.stem}; its parameters are: "
+                + ", ".join(k for k in declared if k != "PROFILE")
+            )
+        values["PROFILE"] = profile
+    else:
+        values = check_request([path], profile, params)[path]
+    namespace = {**parameter_values(path), **values}
+    mods = entry_modules(path)
+    if not mods:
+        return None
+    module = importlib.import_module(mods[0].removesuffix(".py").replace("/", "."))
+    knobs = {k: namespace[k] for k in module.PROFILES["standard"] if k in namespace}
+    try:
+        return module.config(profile, **knobs)
+    except ValueError as e:
+        raise UsageError(f"{path.stem}: {e}") from None
 
 
 # ----------------------------------------------------------------------------- execution
