@@ -43,6 +43,8 @@ class RunResult:
     error: str = ""
     counts: dict[str, int] = field(default_factory=dict)
     retries: int = 0  # executions restarted after a cell timeout
+    started: float = 0.0  # when the last attempt started (time.time())
+    worker: str = ""  # the process that ran it (several side by side: a Dask worker's address)
 
 
 # Longest any single cell may run before the execution is treated as hung.  A quick notebook
@@ -360,7 +362,7 @@ def _execute(
     attempt = 0
     started = time.time()
     while True:
-        t0 = time.perf_counter()  # the wall time reported is that of the last attempt
+        t0, began = time.perf_counter(), time.time()  # the wall time reported is that of the last attempt
         status, error, timed_out = "ok", "", False
         try:
             papermill.execute_notebook(
@@ -411,7 +413,17 @@ def _execute(
             counts = json.loads(rfile.read_text())["counts"]
         except (ValueError, KeyError):
             counts = {}
-    return RunResult(path.stem, seconds, status, error, counts, attempt)
+    return RunResult(path.stem, seconds, status, error, counts, attempt, began, _worker_name())
+
+
+def _worker_name() -> str:
+    """The Dask worker running this notebook (its address), else this process."""
+    try:
+        from distributed import get_worker
+
+        return get_worker().address
+    except (ImportError, ValueError):
+        return f"pid {os.getpid()}"
 
 
 def _keep(partial: Path, out: Path) -> str:
@@ -479,6 +491,27 @@ def summary_table(results: Sequence[RunResult]):
     return Table(["notebook", "wall s", "status", *VERDICTS], rows)
 
 
+def timing_lines(results: Sequence[RunResult], wall: float) -> list[str]:
+    """The run's time beside the table: the notebooks' wall seconds added up, the run's own wall time and, when
+    notebooks ran side by side, the critical path — the chain of notebooks one worker ran (the index after them)
+    that took longest, which no second worker could have shortened."""
+    total = sum(r.seconds for r in results)
+    lines = [f"notebooks: {total:,.0f} s of wall time added up; the run: {wall:,.0f} s"]
+    index = [r for r in results if r.notebook.startswith("00")]
+    chains: dict[str, list[RunResult]] = {}
+    for r in results:
+        if r not in index:
+            chains.setdefault(r.worker, []).append(r)
+    if len(chains) > 1:
+        chain = max(chains.values(), key=lambda rs: sum(r.seconds for r in rs))
+        path = sorted(chain, key=lambda r: r.started) + index
+        lines.append(
+            f"critical path: {sum(r.seconds for r in path):,.0f} s on one of {len(chains)} workers, "
+            + " → ".join(f"{r.notebook} {r.seconds:,.0f} s" for r in path)
+        )
+    return lines
+
+
 def run(
     names: Sequence[str],
     profile: str = "standard",
@@ -538,6 +571,7 @@ def _run_all(
     index = [p for p in paths if p.stem.startswith("00")]
     books = [p for p in paths if p not in index]
     results: list[RunResult] = []
+    t0 = time.perf_counter()
     if scheduler or (workers > 1 and len(books) > 1):
         results += _run_on_dask(books, plan, profile, kernel, stream, workers, scheduler)
         books = []
@@ -556,6 +590,7 @@ def _run_all(
         write_scoreboard(profile)
     print("", file=stream)
     print(summary_table(results), file=stream)
+    print("\n".join(timing_lines(results, time.perf_counter() - t0)), file=stream)
     print(f"\noutputs under {output_root(profile)}", file=stream)
     return results
 

@@ -110,6 +110,7 @@ def test_failing_notebook_is_reported_and_others_still_run(fake_repo):
     assert "01_ok" in summary and "ok" in summary and "02_bad" in summary and "failed" in summary
     bad_row = next(line for line in summary.splitlines() if line.startswith("02_bad"))
     assert "77" not in bad_row and "66" not in bad_row  # a failed run does not show stale counts
+    assert "s of wall time added up; the run: " in summary and "critical path: " in summary  # two workers here
     res = fake_repo / "build" / "quick" / "data" / "results" / "01_ok.json"
     assert '"seed": 3' in res.read_text()  # the second run used the default N = 3
     assert (fake_repo / "build" / "quick" / "notebooks" / "01_ok.ipynb").exists()
@@ -123,6 +124,26 @@ def test_help_and_scoreboard(fake_repo):
     _tdbook("run", "--profile", "quick", "01", repo=fake_repo)
     r = _tdbook("scoreboard", "--profile", "quick", "--claims", repo=fake_repo)
     assert r.returncode == 0 and "01_ok" in r.stdout and "reproduced" in r.stdout
+
+
+def test_the_summary_gives_the_total_and_the_critical_path_of_notebooks_run_side_by_side():
+    from tdbook.runner import RunResult, timing_lines
+
+    rs = [
+        RunResult("09_b", 1651.0, "ok", started=0.0, worker="tcp://w1"),
+        RunResult("04_a", 765.0, "ok", started=0.0, worker="tcp://w2"),
+        RunResult("07_c", 585.0, "ok", started=766.0, worker="tcp://w2"),
+        RunResult("00_index", 20.0, "ok", started=1700.0, worker="pid 1"),
+    ]
+    assert timing_lines(rs, 1690.4) == [
+        "notebooks: 3,021 s of wall time added up; the run: 1,690 s",
+        "critical path: 1,671 s on one of 2 workers, 09_b 1,651 s → 00_index 20 s",
+    ]
+    rs[0] = RunResult("09_b", 100.0, "ok", started=0.0, worker="tcp://w1")
+    assert timing_lines(rs, 1400)[1] == (
+        "critical path: 1,370 s on one of 2 workers, 04_a 765 s → 07_c 585 s → 00_index 20 s"
+    )
+    assert len(timing_lines(rs[1:], 1400)) == 1  # one worker: the total is the path
 
 
 def test_name_resolution_orders_index_last():
