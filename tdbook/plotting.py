@@ -5,6 +5,14 @@
 change from run to run stripped, so identical data gives identical bytes; each file
 is written to a temporary name and renamed, so an interrupted run never leaves a
 half-written figure.
+
+Another processor rounds the last bits of some floats differently (its BLAS, numpy's SIMD
+kernels), and matplotlib writes SVG coordinates to six decimals and names clip paths and
+markers by a hash of unrounded floats, so one coordinate in thousands came out one
+millionth apart on another machine.  :func:`canonical_svg` therefore writes every
+coordinate to 0.01 pt (a 3.5 µm step, far below what a screen or printer shows) and
+renumbers the hashed ids in order of appearance: the same figure gives the same SVG bytes
+there too, unless a value lands within 10⁻¹³ of a rounding boundary.
 """
 
 from __future__ import annotations
@@ -82,11 +90,32 @@ def band(
     return line
 
 
+#: A decimal with more than :data:`SVG_DIGITS` digits after the point, not part of a name or a version string.
+_SVG_NUMBER = re.compile(rb"(?<![\w.])-?\d+\.\d{3,}(?![\d.])")
+#: matplotlib's hashed SVG ids (markers, clip paths, hatches, path collections): a letter or ``_`` and 10 hex digits.
+_SVG_HASHED_ID = re.compile(rb"(?<=[hmp_])[0-9a-f]{10}\b")
+#: Decimals of an SVG coordinate (the unit is the point, 1/72 inch).
+SVG_DIGITS = 2
+
+
+def _svg_number(m: re.Match) -> bytes:
+    text = f"{round(float(m.group()), SVG_DIGITS):.{SVG_DIGITS}f}".rstrip("0").rstrip(".")
+    return b"0" if text == "-0" else text.encode()
+
+
+def canonical_svg(data: bytes) -> bytes:
+    """matplotlib's SVG with every decimal rounded to :data:`SVG_DIGITS` places and its hashed ids renumbered in
+    order of first appearance (see the module docstring): the same figure gives the same bytes on any processor."""
+    data = _SVG_NUMBER.sub(_svg_number, data)
+    ids: dict[bytes, bytes] = {}
+    return _SVG_HASHED_ID.sub(lambda m: ids.setdefault(m.group(), b"%010x" % len(ids)), data)
+
+
 def _render(fig: Any, fmt: str) -> bytes:
     buf = io.BytesIO()
     meta = {"Software": None} if fmt == "png" else {"Date": None, "Creator": None}
     fig.savefig(buf, format=fmt, metadata=meta)
-    return buf.getvalue()
+    return canonical_svg(buf.getvalue()) if fmt == "svg" else buf.getvalue()
 
 
 def save(fig: Any, name: str, formats: Sequence[str] = ("png", "svg")) -> list[Path]:

@@ -34,6 +34,33 @@ def test_same_figure_same_bytes(session):
     plt.close("all")
 
 
+def test_another_processors_last_bits_give_the_same_svg(session):
+    """Issue 52: data a few parts in 10⁹ apart (far more than another processor's rounding) draw SVG coordinates a
+    millionth apart and markers named by other hashes in matplotlib's own output; the saved SVG is the same bytes."""
+    import io
+
+    def fig_of(y):
+        fig, ax = plt.subplots()
+        ax.plot(np.arange(100), y, "o-")
+        ax.set_xlim(-1, 100)
+        ax.set_ylim(-3, 3)
+        return fig
+
+    y = np.random.default_rng(52).normal(size=100)
+    figs = [fig_of(y), fig_of(y * (1 + 3e-9))]
+    raw = []
+    for f in figs:
+        buf = io.BytesIO()
+        f.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+        raw.append(buf.getvalue())
+    assert raw[0] != raw[1]  # matplotlib alone: the last digits differ
+    saved = [plotting.save(f, f"ulps{k}", formats=("svg",))[0].read_bytes() for k, f in enumerate(figs)]
+    assert saved[0] == saved[1] and plotting.canonical_svg(saved[0]) == saved[0]
+    head = saved[0][:400].decode()
+    assert 'version="1.0"' in head and 'version="1.1"' in head and "pt" in head  # versions untouched, sizes rounded
+    plt.close("all")
+
+
 @pytest.mark.parametrize("name", ["", "../x", "a/b", ".hidden"])
 def test_bad_figure_name(session, name):
     with pytest.raises(ValueError, match="figure name"):
