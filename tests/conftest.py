@@ -74,6 +74,42 @@ def pytest_addoption(parser):
     )
 
 
+class _CompileTimer:
+    """Numba's compilations in this process (``numba:compile`` events; a cache hit is none): the main thread's CPU
+    seconds in them, outermost compilations only, and each kernel compiled with its seconds."""
+
+    def __init__(self) -> None:
+        self.depth, self.t0, self.total, self.kernels = 0, 0.0, 0.0, []
+
+    def on_start(self, event) -> None:
+        if self.depth == 0:
+            self.t0 = time.thread_time()
+        self.depth += 1
+
+    def on_end(self, event) -> None:
+        self.depth -= 1
+        if self.depth == 0:
+            dt = time.thread_time() - self.t0
+            self.total += dt
+            d = event.data["dispatcher"]
+            self.kernels.append(
+                (f"{d.py_func.__module__}.{d.py_func.__qualname__}", str(event.data["args"]), round(dt, 2))
+            )
+
+
+_COMPILES = _CompileTimer()
+
+
+def pytest_sessionstart(session):
+    if session.config.getoption("--cpu-durations") is not None:
+        from numba.core import event
+
+        class Listener(event.Listener):
+            on_start, on_end = staticmethod(_COMPILES.on_start), staticmethod(_COMPILES.on_end)
+
+        event.register("numba:compile", Listener())
+
+
 def _cpu_now() -> float:
     s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
@@ -84,10 +120,10 @@ def pytest_runtest_protocol(item, nextitem):
     if item.config.getoption("--cpu-durations") is None:
         yield
         return
-    c0, t0 = _cpu_now(), time.perf_counter()
+    c0, t0, k0 = _cpu_now(), time.perf_counter(), _COMPILES.total
     yield
     item.config.__dict__.setdefault("_tdbook_cpu_items", []).append(
-        (item.nodeid, round(_cpu_now() - c0, 2), round(time.perf_counter() - t0, 2))
+        (item.nodeid, round(_cpu_now() - c0, 2), round(time.perf_counter() - t0, 2), round(_COMPILES.total - k0, 2))
     )
 
 
@@ -95,10 +131,16 @@ def pytest_sessionfinish(session):
     cfg = session.config
     if cfg.getoption("--cpu-durations") is None:
         return
-    data = {"items": cfg.__dict__.get("_tdbook_cpu_items", []), "process": round(_cpu_now(), 2)}
+    items = cfg.__dict__.get("_tdbook_cpu_items", [])
+    if items or hasattr(cfg, "workeroutput"):  # a process that ran tests: its own CPU and its kernels'
+        cpu = _cpu_now()
+    else:  # pytest-xdist's controller: its children are the workers, who count themselves
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        cpu = own.ru_utime + own.ru_stime
+    data = {"items": items, "process": round(cpu, 2), "compiled": _COMPILES.kernels}
     if hasattr(cfg, "workeroutput"):  # a pytest-xdist worker: the controller reads it in pytest_testnodedown
         cfg.workeroutput["tdbook_cpu"] = json.dumps(data)
-    else:  # the one process, or pytest-xdist's controller (no tests of its own)
+    else:
         cfg.__dict__.setdefault("_tdbook_cpu_procs", {})["main"] = data
 
 
@@ -116,10 +158,19 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         return
     tr = terminalreporter
     items = sorted((it for p in procs.values() for it in p["items"]), key=lambda it: -it[1])
-    tr.write_sep("=", f"CPU seconds per test, the {n or len(items)} largest of {len(items)} (wall beside)")
-    for nodeid, cpu, wall in items[: n or None]:
-        tr.write_line(f"{cpu:8.1f} cpu s {wall:8.1f} wall s  {nodeid}")
+    tr.write_sep("=", f"CPU seconds per test, the {n or len(items)} largest of {len(items)} (compiling, wall beside)")
+    for nodeid, cpu, wall, comp in items[: n or None]:
+        tr.write_line(f"{cpu:8.1f} cpu s {comp:7.1f} compiling {wall:8.1f} wall s  {nodeid}")
     for name, p in sorted(procs.items()):
         t = sum(it[1] for it in p["items"])
-        tr.write_line(f"{name}: {p['process']:.1f} cpu s, {t:.1f} in its {len(p['items'])} tests")
+        c = sum(k[2] for k in p["compiled"])
+        tr.write_line(f"{name}: {p['process']:.1f} cpu s, {t:.1f} in its {len(p['items'])} tests; "
+                      f"{c:.1f} compiling {len(p['compiled'])} kernels")  # fmt: skip
     tr.write_line(f"all: {sum(p['process'] for p in procs.values()):.1f} cpu s")
+    seen: dict[tuple, list] = {}
+    for p in procs.values():
+        for mod, args, sec in p["compiled"]:
+            seen.setdefault((mod, args), []).append(sec)
+    twice = {k: v for k, v in seen.items() if len(v) > 1}
+    tr.write_line(f"kernels compiled in more than one process: {len(twice)}, "
+                  f"{sum(sum(v) - max(v) for v in twice.values()):.1f} cpu s beyond the first")  # fmt: skip
