@@ -48,3 +48,7 @@ def _key_numba_cache_on_the_source() -> None:
 
 
 _key_numba_cache_on_the_source()
+
+from .core.compile_lock import install_from_environment  # noqa: E402  (after the cache directory is set)
+
+install_from_environment()

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .catalog import discover
+from .core import compile_lock
 from .core.paths import PROFILES, RECORD_ENV, executed_dir, output_root, record_root, results_dir
 from .results import OVERRIDES_ENV
 from .stored import store
@@ -538,15 +539,18 @@ def run(
         check_scheduler(scheduler)
     check_kernel(kernel)
     check_outputs(profile)
-    saved = os.environ.get(RECORD_ENV)
-    os.environ[RECORD_ENV] = "1"
+    # a recording run; notebooks side by side compile each kernel once between them (tdbook.core.compile_lock)
+    env = {RECORD_ENV: "1", compile_lock.ENV: os.environ.get(compile_lock.ENV, "1")}
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
     try:
         return _run_all(paths, plan, profile, kernel, stream, workers or 1, scheduler)
     finally:
-        if saved is None:
-            os.environ.pop(RECORD_ENV, None)
-        else:
-            os.environ[RECORD_ENV] = saved
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 def _interrupted(p: Path, paths: list[Path], done: list[RunResult], profile: str) -> Interrupted:
@@ -596,7 +600,7 @@ def _run_all(
 
 
 #: What a notebook run needs to find in a worker's environment (set there for the task, then restored).
-FORWARDED_ENV = ("TDBOOK_ROOT", "TDBOOK_OUTPUT_ROOT", "TDBOOK_CLAIMS_PATH", "MPLBACKEND", RECORD_ENV)
+FORWARDED_ENV = ("TDBOOK_ROOT", "TDBOOK_OUTPUT_ROOT", "TDBOOK_CLAIMS_PATH", "MPLBACKEND", RECORD_ENV, compile_lock.ENV)
 
 
 def _remote_run(path: str, profile: str, parameters: dict[str, Any], kernel: str, env: dict[str, str]) -> RunResult:

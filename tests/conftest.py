@@ -46,6 +46,9 @@ def ctrl_c_reaches_child():
 
 def pytest_configure(config):
     os.environ.setdefault("MPLBACKEND", "Agg")
+    # the workers, the notebooks' kernels and the CLI runs of the tests compile each kernel once between them
+    # (tdbook.core.compile_lock); set before tdbook is imported, so this process and every child take it
+    os.environ.setdefault("TDBOOK_COMPILE_LOCK", "1")
 
 
 def pytest_collection_modifyitems(config, items):
