@@ -37,6 +37,8 @@ from tqdm.auto import tqdm
 from ... import claims
 from ...core import profiles
 from ...games.tictactoe import O, X
+from ...learners.td_net import td_lambda_step as td_lambda_step  # the rule §1 shows (numpy)
+from ...learners.td_net import value_and_gradient as value_and_gradient
 from ...learners.tictactoe_net import FIXES, VERSIONS, NetDesign, check_version, new_net
 from ...learners.tictactoe_table import empty_table
 from ...players.tictactoe import Player, exact_outcomes, optimal_fraction, perfect_player, random_player, table_player
@@ -176,6 +178,17 @@ def config(profile: str, **knobs: Any) -> profiles.Config:
     for v in cfg.ABLATION_VERSIONS:
         check_version(v)
     return cfg
+
+
+#: The chapter's findings (``tdbook.findings``): claim id → the statement, in the order a reader should meet them.
+FINDINGS: dict[str, str] = {
+    "fig6.10-v1.0-no-improvement": "Fig. 6.10: the first net (v1.0), trained by self-play, does not improve",
+    "fig6.12-v1.1-vs-td": "Fig. 6.12: trained against the TD(λ) table player, the net mostly loses to it",
+    "table6.2-vs-perfect": "Table 6.2: a strong opponent (the author; here the perfect player) beats every net in "
+    "every game",
+    "conclusion-td-nets-cannot-learn-tictactoe": "§6.7: a TD(λ) network does not learn tic-tac-toe",
+    "beyond-perfect-net-exact-loss-probability": "beyond the thesis: a net trained by self-play alone never loses",
+}
 
 
 # ----------------------------------------------------------------------------- the TD(λ) table opponent

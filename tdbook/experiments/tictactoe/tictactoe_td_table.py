@@ -40,6 +40,7 @@ from tqdm.auto import tqdm
 
 from ... import claims
 from ...core import profiles
+from ...learners.tictactoe_table import afterstate_update as afterstate_update  # the rule §2 shows (plain Python)
 from ...learners.tictactoe_table import check_params, empty_table
 from ...players.tictactoe import (
     RULE_FLAGS,
@@ -211,6 +212,20 @@ def config(profile: str, **knobs: Any) -> profiles.Config:
 def run_seed(seed: int, label: str, replicate: int = 0) -> int:
     """The seed of replicate ``replicate`` of experiment ``label`` (stable across code changes elsewhere)."""
     return (int(seed) * 1_000_003 + zlib.crc32(label.encode()) * 101 + replicate) % (1 << 62)
+
+
+#: The chapter's findings (``tdbook.findings``): claim id → the statement, in the order a reader should meet them.
+FINDINGS: dict[str, str] = {
+    "fig6.2-wdl": "Fig. 6.2: trained as the thesis trains it, the table player (O) wins, draws and loses against a "
+    "random X as printed",
+    "fig6.2-crossover": "it overtakes the random player after about as many games as printed",
+    "fig6.7-wdl": "Fig. 6.7: playing X, it wins, draws and loses as printed",
+    "table6.1-vs-perfect": "Table 6.1: against a strong opponent (the author; here the perfect player) its games end "
+    "as printed",
+    "fig6.8-blocks-instead-of-winning": "Fig. 6.8: offered a win or a block, O always blocks",
+    "corrected-O-losses-vs-perfect": "beyond the thesis: with its defects corrected, the player never loses to "
+    "perfect play",
+}
 
 
 # ----------------------------------------------------------------------------- training runs
