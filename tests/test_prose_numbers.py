@@ -84,9 +84,9 @@ def _values_only(text: str) -> str:
     text = _blank(r"\$\$.*?\$\$|\$[^$\n]*\$", text, re.S)
     text = _blank(r"\]\([^)\s]*\)", text)
     text = _blank(r"<[^>\n]*>", text)
-    text = _blank(r"\"[^\"\n]*\"|“[^”]*”", text)
+    text = _blank(r"\"[^\"]{0,800}\"|“[^”]{0,800}”", text)
     text = _blank(r"(?m)^#+\s+[\d.]+", text)
-    text = _blank(r"(?m)^Sections:.*$", text)
+    text = _blank(r"(?ms)^Sections:.*?(?=\n\s*\n|\Z)", text)
     return text
 
 
@@ -110,8 +110,10 @@ def numbers(nb: dict[str, Any]) -> list[Number]:
 
 
 def occurrences(nb: dict[str, Any], piece: str) -> list[tuple[int, int, int]]:
-    """``(cell, start, end)`` of every occurrence of ``piece`` in the prose cells."""
-    return [(i, m.start(), m.end()) for i, text in prose_cells(nb) for m in re.finditer(re.escape(piece), text)]
+    """``(cell, start, end)`` of every occurrence of ``piece`` in the prose cells (any run of white space matching
+    any other: a piece may span a line break)."""
+    pattern = re.compile(r"\s+".join(re.escape(word) for word in piece.split()))
+    return [(i, m.start(), m.end()) for i, text in prose_cells(nb) for m in pattern.finditer(text)]
 
 
 # ----------------------------------------------------------------------------- the record's numbers
@@ -267,7 +269,7 @@ def test_every_printed_number_is_the_documents(path):
         (piece, m.group())
         for piece in acc.printed
         for m in NUMBER.finditer(_values_only(piece))
-        if m.group().rstrip("% ") not in doc
+        if m.group().rstrip("% ").lstrip("+-−") not in doc
     ]
     assert not absent, f"{acc.path.name}: 'printed' numbers not in the document's claims data: {absent}"
 

@@ -15,11 +15,12 @@ from ... import claims
 from ...claims import Estimate
 from ...core import profiles
 from ...results import Table
+from ..common.checks import Check, Checks, as_checks
 from .curves import curve_arrays, curve_difference
 from .match import MatchResult, evaluate, make_opponent, paired_difference, run_match, selection_seed
 from .shipped import Shipped
 from .strength import OPPONENTS, strength
-from .td_gammon import NOTEBOOK, Check, Checks, as_checks
+from .td_gammon import NOTEBOOK
 
 # ----------------------------------------------------------------------------- §3 the ladder
 

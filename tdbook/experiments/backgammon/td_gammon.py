@@ -10,9 +10,10 @@ Each ``*_checks`` function measures and returns its claims in the order the note
 
 Notebook 08 uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):
 
-- 08 · TD-Gammon: ``config``, ``nets``, ``shipped_table``
+- What we found: ``config``, ``nets``, ``shipped_table``
 - 1. The engine and the encoding, checked against GNU Backgammon: ``showcase``, ``engine_checks``,
   ``opening_units``, ``encoding_checks``, ``shape_checks``
+- The learning rule, as the code runs it: ``self_play_step``
 - 2. Learning curves: ``live_run``, ``learning_curves``, ``curve_checks``
 - 5. What the net learned: ``pwin_checks``, ``agreement_checks``
 - 6. Play against the net: ``refusal_checks``
@@ -38,6 +39,7 @@ from ...learners.td_net import self_play_step as self_play_step  # the rule §1 
 from ...players.backgammon import NetPlayer
 from ...players.backgammon_human import HumanVsNet
 from ...results import Table
+from ..common.checks import Check, Checks, as_checks
 from . import analysis
 from .curves import (
     curve_arrays,
@@ -160,29 +162,6 @@ def shipped_table(shipped: dict[int, Shipped]) -> Table:
             for n in shipped.values()
         ],
     )
-
-
-@dataclass(frozen=True)
-class Check:
-    """Our measured value of one claim (by id) and the note that says how it was measured."""
-
-    id: str
-    ours: Any
-    note: str | None = None
-
-
-#: ``{claim id: keyword arguments of results.check}`` — what a ``*_checks`` function returns
-Checks = dict[str, dict[str, Any]]
-
-
-def as_checks(items: list[Check]) -> Checks:
-    """``items`` as :func:`tdbook.results.check_all` takes them, in order; ValueError for an id given twice."""
-    out: Checks = {}
-    for c in items:
-        if c.id in out:
-            raise ValueError(f"claim {c.id!r} is measured twice")
-        out[c.id] = {"ours": c.ours, "note": c.note}
-    return out
 
 
 #: The chapter's findings (``tdbook.findings``): claim id → the statement, in the order a reader should meet them.

@@ -10,8 +10,9 @@ the notebook's claims (``{claim id: results.check keyword arguments}``; the prin
 
 Notebook 05 uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):
 
-- 05 · Random walk: TD vs Monte Carlo vs TD(λ): ``config``
+- What we found: ``config``
 - 1. The walk and its true values: ``true_values``, ``truth_checks``
+- 1.1 The three learners, as the code runs them: ``episode_update``
 - 2. Appendix C, row by row: ``rms_column_checks``
 - 2.1 Scripted walks: the App. A update rule reproduces printed rows: ``scripted_row_checks``,
   ``scripted_rows_table``

@@ -17,7 +17,8 @@ changes another one's numbers.
 
 Notebook 07 uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):
 
-- 07 · Tic-tac-toe with TD(λ) networks: ``config``
+- What we found: ``config``
+- 1.1 The learning rule, as the code runs it: ``td_lambda_step``, ``value_and_gradient``
 - 2. The thesis's runs: ``thesis_runs``, ``summarise``
 - 5. v3.0's derivative and arithmetic: ``seed_study``
 - 6. Diagnosis: one defect fixed at a time: ``ablation``

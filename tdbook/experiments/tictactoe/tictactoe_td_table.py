@@ -16,7 +16,8 @@ and their replicates, section by section; the training loop, the evaluation and 
 
 Notebook 06 uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):
 
-- 06 · Tic-tac-toe with TD(λ) tables: ``config``
+- What we found: ``config``
+- 2. The player of Appendix B: ``afterstate_update``
 - 3. Figs 6.2–6.4: the step size α: ``alpha_runs``, ``crossover_runs``, ``ALPHA_FIGURES``, ``thesis_wdl``
 - 4. Fig. 6.5 (draw reward), exploration, Fig. 6.6 (λ): ``draw_runs``, ``epsilon_runs``, ``lambda_runs``,
   ``window_win_curves``
