@@ -120,15 +120,25 @@ def _md(text: str) -> str:
     return _MARKDOWN.sub(r"\\\1", str(text)).replace("\n", " ")
 
 
+#: The longest value a finding shows in full (a printed listing or table is shortened: the link shows it whole).
+SHORT = 60
+
+
+def _value(x: Any) -> str:
+    text = results.fmt(x)
+    return _md(text if len(text) <= SHORT else text[: SHORT - 1].rstrip(" ,;") + "…")
+
+
 def line(record: dict[str, Any], statement: str, section: str) -> str:
     """One finding: the verdict, the statement and its source, the document's value and ours, the link."""
     kind = record.get("kind", "")
-    ours = f"ours {_md(results.fmt(record['ours']))}"
+    ours = _value(record["ours"])
     if kind == "beyond" or record.get("paper") is None:
-        values = ours
+        values = f"ours {ours}"
     else:
         printed = "aim" if kind == "aim" else "the document"
-        values = f"{printed} {_md(results.fmt(record['paper']))}; {ours}"
+        paper = _value(record["paper"])
+        values = f"{printed} {paper}; ours " + ("the same" if ours == paper else ours)
     link = f'<a href="#{results.anchor(record["id"])}">{section}</a>'
     mark = "✗" if record["verdict"] in MISSES else "✓"
     return f"- {mark} **{record['verdict']}** · {statement} ({_md(record['source'])}): {values} → {link}"

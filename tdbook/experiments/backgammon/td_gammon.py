@@ -166,14 +166,14 @@ def shipped_table(shipped: dict[int, Shipped]) -> Table:
 
 #: The chapter's findings (``tdbook.findings``): claim id → the statement, in the order a reader should meet them.
 FINDINGS: dict[str, str] = {
-    "moves-per-roll": "§5: a position offers about twenty moves per roll of the dice",
-    "much-learning-in-tens-of-thousands": "§5.2: a great deal of learning takes place in the first tens of thousands "
+    "moves-per-roll": "a position offers about twenty moves per roll of the dice",
+    "much-learning-in-tens-of-thousands": "a great deal of learning takes place in the first tens of thousands "
     "of games of self-play",
-    "more-hidden-units-better": "§5.3: more hidden units give better results",
-    "net80-beats-gnubg-intermediate": "§5.2: the net, choosing at one ply, plays at a high intermediate level",
+    "more-hidden-units-better": "more hidden units give better results",
+    "net80-beats-gnubg-intermediate": "the net, choosing at one ply, plays at a high intermediate level",
     "net80-1-ply-beats-minus-0.25-vs-gnubg-expert": "our aim: at one ply, lose less than a quarter of a point a game "
     "to GNU Backgammon's expert",
-    "absolute-error-tenth": "§5.3: the net's estimates of winning are off by about a tenth",
+    "absolute-error-tenth": "the net's estimates of winning are off by about a tenth",
 }
 
 

@@ -54,12 +54,12 @@ from .tdleaf import TDLeaf, TDLeafRun
 
 #: The chapter's findings (``tdbook.findings``): claim id → the statement, in the order a reader should meet them.
 FINDINGS: dict[str, str] = {
-    "alphabeta-exponent": "§3.2: α-β with plausibility ordering searches about the square root of minimax's nodes",
-    "rote-strength-strong-opening-endgame-weak-middle": "§3.3: rote learning plays a strong opening and endgame and "
+    "alphabeta-exponent": "α-β with plausibility ordering searches about the square root of minimax's nodes",
+    "rote-strength-strong-opening-endgame-weak-middle": "rote learning plays a strong opening and endgame and "
     "a weak middle game",
     "rote-plus-generalization": "rote learning and learning by generalization together play better than either alone",
-    "better-than-average-after-25-games": "§4.5: after about twenty-five games the learner plays better than average",
-    "erratic-and-none-too-stable": "§4.5: from then on its learning is erratic and none too stable",
+    "better-than-average-after-25-games": "after about twenty-five games the learner plays better than average",
+    "erratic-and-none-too-stable": "from then on the learning is erratic and none too stable",
     "learned-beats-material": "our aim: the learned polynomial beats a search that counts material alone",
 }
 

@@ -588,11 +588,10 @@ def explore(
 
 #: The chapter's findings (``tdbook.findings``): claim id → the statement, in the order a reader should meet them.
 FINDINGS: dict[str, str] = {
-    "ch3.2-trial3-listing": "ch. 3: the training procedure turns the worked examples' rules into the printed "
+    "ch3.2-trial3-listing": "the training procedure turns the worked examples' rules into the printed "
     "listings, trial by trial",
-    "tab5.1-agreement-after": "Table 5-1: after automatic training the program agrees with its trainer almost always",
-    "tab5.3-built-in-winnings": "Table 5-3: the built-in program wins about as much as the experienced human",
-    "tab5.3-automatic-training-winnings": "Table 5-3: after automatic training the program wins about as much as the "
-    "human",
-    "§5.5-training-improves": "§5.5: training clearly improves the program's play",
+    "tab5.1-agreement-after": "after automatic training the program agrees with its trainer almost always",
+    "tab5.3-built-in-winnings": "the built-in program wins about as much as the experienced human",
+    "tab5.3-automatic-training-winnings": "after automatic training the program wins about as much as the human",
+    "§5.5-training-improves": "training clearly improves the program's play",
 }

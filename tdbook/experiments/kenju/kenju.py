@@ -177,13 +177,12 @@ def estimate(x: Any) -> tuple[float, float, int]:
 
 #: The chapter's findings (``tdbook.findings``): claim id → the statement, in the order a reader should meet them.
 FINDINGS: dict[str, str] = {
-    "fig4.18-grid": "Figs 4.16–4.18: the move-evaluation heuristic values a position as printed, cell for cell",
-    "fig4.13cd-attacker-builds": "Fig. 4.13: the attacking player builds long lines and the defending one blocks them",
-    "fig4.11-asymptote": "Fig. 4.11: learning from the teacher, the line tables climb towards the fully trained "
-    "table's total",
-    "fig4.24-np4-paths": "Fig. 4.24: how many paths the search tries before it moves",
-    "sys2-saturation-relieved": "§4.4: detraining first relieves the saturation of System 2's RAM net",
-    "sys4-faster": "§4.10: System 4, asking about moves instead of lines, learns faster than System 3",
+    "fig4.18-grid": "the move-evaluation heuristic values a position as printed, cell for cell",
+    "fig4.13cd-attacker-builds": "the attacking player builds long lines and the defending one blocks them",
+    "fig4.11-asymptote": "learning from the teacher, the line tables climb towards the fully trained table's total",
+    "fig4.24-np4-paths": "how many paths the search tries before it moves",
+    "sys2-saturation-relieved": "detraining first relieves the saturation of System 2's RAM net",
+    "sys4-faster": "System 4, asking about moves instead of lines, learns faster than System 3",
 }
 
 

@@ -183,11 +183,10 @@ def config(profile: str, **knobs: Any) -> profiles.Config:
 
 #: The chapter's findings (``tdbook.findings``): claim id → the statement, in the order a reader should meet them.
 FINDINGS: dict[str, str] = {
-    "fig6.10-v1.0-no-improvement": "Fig. 6.10: the first net (v1.0), trained by self-play, does not improve",
-    "fig6.12-v1.1-vs-td": "Fig. 6.12: trained against the TD(λ) table player, the net mostly loses to it",
-    "table6.2-vs-perfect": "Table 6.2: a strong opponent (the author; here the perfect player) beats every net in "
-    "every game",
-    "conclusion-td-nets-cannot-learn-tictactoe": "§6.7: a TD(λ) network does not learn tic-tac-toe",
+    "fig6.10-v1.0-no-improvement": "the first net (v1.0), trained by self-play, does not improve",
+    "fig6.12-v1.1-vs-td": "trained against the TD(λ) table player, the net mostly loses to it",
+    "table6.2-vs-perfect": "a strong opponent (the author; here the perfect player) beats every net in every game",
+    "conclusion-td-nets-cannot-learn-tictactoe": "a TD(λ) network does not learn tic-tac-toe",
     "beyond-perfect-net-exact-loss-probability": "beyond the thesis: a net trained by self-play alone never loses",
 }
 

@@ -217,13 +217,12 @@ def run_seed(seed: int, label: str, replicate: int = 0) -> int:
 
 #: The chapter's findings (``tdbook.findings``): claim id → the statement, in the order a reader should meet them.
 FINDINGS: dict[str, str] = {
-    "fig6.2-wdl": "Fig. 6.2: trained as the thesis trains it, the table player (O) wins, draws and loses against a "
+    "fig6.2-wdl": "trained as the thesis trains it, the table player (O) wins, draws and loses against a "
     "random X as printed",
-    "fig6.2-crossover": "it overtakes the random player after about as many games as printed",
-    "fig6.7-wdl": "Fig. 6.7: playing X, it wins, draws and loses as printed",
-    "table6.1-vs-perfect": "Table 6.1: against a strong opponent (the author; here the perfect player) its games end "
-    "as printed",
-    "fig6.8-blocks-instead-of-winning": "Fig. 6.8: offered a win or a block, O always blocks",
+    "fig6.2-crossover": "the table player overtakes the random player after about as many games as printed",
+    "fig6.7-wdl": "playing X, the table player wins, draws and loses as printed",
+    "table6.1-vs-perfect": "against a strong opponent (the author; here the perfect player) its games end as printed",
+    "fig6.8-blocks-instead-of-winning": "offered a win or a block, O always blocks",
     "corrected-O-losses-vs-perfect": "beyond the thesis: with its defects corrected, the player never loses to "
     "perfect play",
 }
