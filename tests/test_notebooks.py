@@ -46,7 +46,7 @@ def test_conventions(path):
     if knobs is not None:  # the knobs are the parameters, typed in the parameters cell and the entry module's table
         assert set(params) == {"PROFILE", "SEED", *knobs}, "the parameters cell declares PROFILE, SEED and every knob"
         if path.stem not in CONFIG_NOT_YET_FROM_NAMESPACE:
-            assert ".config(globals())" in code[1][0], "the config cell takes the knobs from the parameters cell"
+            assert any(".config(globals())" in src for src, _ in code), "the config cell reads the knobs from globals()"
             assert not any(f"{k}={k}" in text for k in knobs), "a knob's name is not typed a third time"
     outside = ".." + "/shared"  # spelt so that this file does not contain it
     assert outside not in json.dumps(nb) and ".txt`" not in first_md, "cite documents, not files outside the repo"
