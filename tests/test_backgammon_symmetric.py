@@ -515,38 +515,38 @@ def test_cli_average_from_writes_the_mean_of_the_runs_snapshots_names_it_and_res
     from tdbook.experiments.backgammon.symmetric_gammon_cli import net_name, train_main
 
     base = ["--arch", "free", "--hidden", "4", "--inputs", "positional", "--backgammon-outputs",
-            "--checkpoint-every", "20", "--pubeval-pairs", "5", "--no-progress"]  # fmt: skip
+            "--checkpoint-every", "10", "--pubeval-pairs", "5", "--no-progress"]  # fmt: skip
     plain, ck = tmp_path / "plain.npz", tmp_path / "plain.ckpt.npz"
-    assert train_main([*base, "--games", "80", "--snapshot-every", "20", "--out", str(plain),
+    assert train_main([*base, "--games", "40", "--snapshot-every", "10", "--out", str(plain),
                        "--checkpoint", str(ck)]) == 0  # fmt: skip
-    snaps = {g: SymmetricGammon.load(tmp_path / f"plain_{g}g.snap.npz") for g in (40, 60, 80)}
-    avg = ["--average-from", "40", "--snapshot-every", "20", "--games", "80"]
+    snaps = {g: SymmetricGammon.load(tmp_path / f"plain_{g}g.snap.npz") for g in (20, 30, 40)}
+    avg = ["--average-from", "20", "--snapshot-every", "10", "--games", "40"]
     one = tmp_path / "one.npz"
     assert train_main([*base, *avg, "--out", str(one), "--checkpoint", str(tmp_path / "o.ckpt.npz")]) == 0
     a = SymmetricGammon.load(one)
-    want = SymmetricGammon.averaged([snaps[40], snaps[60], snaps[80]])
+    want = SymmetricGammon.averaged([snaps[20], snaps[30], snaps[40]])
     assert np.array_equal(a.W1, want.W1) and np.array_equal(a.W2, want.W2)
-    assert not np.array_equal(a.W1, snaps[80].W1)
-    assert a.info["averaged"] == {"from": 40, "every": 20, "nets": 3} and a.info["games_done"] == 80
+    assert not np.array_equal(a.W1, snaps[40].W1)
+    assert a.info["averaged"] == {"from": 20, "every": 10, "nets": 3} and a.info["games_done"] == 40
     assert net_name(a.info["spec"], 80_000) == "symgammon_free4_positional_bg_averaged_80k"
-    assert np.array_equal(SymmetricGammon.load(tmp_path / "o.ckpt.npz").W1, snaps[80].W1)  # the run's, not the mean
+    assert np.array_equal(SymmetricGammon.load(tmp_path / "o.ckpt.npz").W1, snaps[40].W1)  # the run's, not the mean
     # the plain run's checkpoint and snapshots, under the averaged run's names: resumed, no games played
     two, ck2 = tmp_path / "two.npz", tmp_path / "t.ckpt.npz"
     shutil.copy(ck, ck2)
-    for g in (40, 60, 80):
+    for g in (20, 30, 40):
         shutil.copy(tmp_path / f"plain_{g}g.snap.npz", tmp_path / f"two_{g}g.snap.npz")
     assert train_main([*base, *avg, "--out", str(two), "--checkpoint", str(ck2)]) == 0
     b = SymmetricGammon.load(two)
     assert np.array_equal(a.W1, b.W1) and np.array_equal(a.W2, b.W2)
-    for g in (40, 80):  # one snapshot short
+    for g in (20, 40):  # one snapshot short
         shutil.copy(tmp_path / f"plain_{g}g.snap.npz", tmp_path / f"three_{g}g.snap.npz")
     capsys.readouterr()
     assert train_main([*base, *avg, "--out", str(tmp_path / "three.npz"), "--checkpoint", str(ck2)]) == 2
-    assert "the snapshot at 60 games" in capsys.readouterr().err and not (tmp_path / "three.npz").exists()
+    assert "the snapshot at 30 games" in capsys.readouterr().err and not (tmp_path / "three.npz").exists()
     for bad, msg in (
-        (["--average-from", "40", "--games", "80"], "needs --snapshot-every"),
-        (["--average-from", "30", "--snapshot-every", "20", "--games", "80"], "must be multiples"),
-        (["--average-from", "80", "--snapshot-every", "20", "--games", "80"], "must be in (0, --games)"),
+        (["--average-from", "20", "--games", "40"], "needs --snapshot-every"),
+        (["--average-from", "15", "--snapshot-every", "10", "--games", "40"], "must be multiples"),
+        (["--average-from", "40", "--snapshot-every", "10", "--games", "40"], "must be in (0, --games)"),
     ):
         assert train_main([*base, *bad]) == 2
         assert msg in capsys.readouterr().err
