@@ -40,6 +40,7 @@ from ...learners.draw_poker_heuristics import BUILTIN_VARIANTS, built_in, lisp, 
 from ...learners.production_rules_kernels import fire as fire  # the decision §1 shows (plain Python)
 from ...learners.rule_learning import LearnParams, RuleSet
 from ...players.draw_poker import RANDOM_MODES, Player, equity_player, experienced, program_player, random_player
+from ..common import records
 from .matches import Proficiency, Protocol, proficiency
 from .training import (
     AgreementSpec,
@@ -443,31 +444,74 @@ def table_53(
 # ============================================================================= sensitivity and beyond
 
 
+#: The record of the sensitivity studies (:mod:`tdbook.experiments.common.records`): the standard profile reads
+#: them and runs the first run of each value again; the command runs the notebook, measuring them all.
+RECORD = "waterman_poker_sweeps"
+RECORD_COMMAND = "TDBOOK_RECORDS=write python -m tdbook run 04"
+#: A study's columns as a record keeps them, in :class:`Study`'s order.
+STUDY_COLUMNS = ("trials", "created", "redundant", "rules", "rops", "converged", "before", "after", "after_long",
+                 "coverage")  # fmt: skip
+
+
+def _recorded_studies(
+    what: str, cfg: profiles.Config, parts: dict[str, Any], values: Sequence[Any], run: Any, name: Any, desc: str,
+    progress: bool,
+) -> dict[Any, Study]:  # fmt: skip
+    """``{v: run(v, runs)}`` for every value — read from :data:`RECORD` when the standard profile finds the entry
+    (the first run of each value measured again must equal its recorded row), else measured (and added to the
+    record when writing it)."""
+    entry = records.key(what=what, values=list(values), cfg=dict(cfg), **parts)
+    found = records.lookup(RECORD, cfg.PROFILE, entry)
+    if found is not None:
+        out = {}
+        for i, v in enumerate(values):
+            rows = found[f"v{i}"]
+            again = run(v, 1)
+            sample = np.array([[getattr(again, c)[0] for c in STUDY_COLUMNS]], dtype=float)
+            records.check_sample(RECORD, entry, f"the first run of {what} at {v!r}", rows[:1], sample)
+            out[v] = Study(name(v), *(rows[:, j] for j in range(len(STUDY_COLUMNS))))
+        return out
+    out = {v: run(v, cfg.SWEEP_RUNS) for v in tqdm(values, desc=desc, disable=not progress, leave=False)}
+    records.remember(
+        RECORD,
+        entry,
+        {f"v{i}": np.column_stack([getattr(out[v], c) for c in STUDY_COLUMNS]) for i, v in enumerate(values)},
+        RECORD_COMMAND,
+    )
+    return out
+
+
 def sweep(
     cfg: profiles.Config, seed: int, procedure: str, knob: str, values: Sequence[Any], progress: bool = True
 ) -> dict[Any, Study]:
     """The unstated constants: one training study (``SWEEP_RUNS`` runs, agreement on ``SWEEP_AGREE``
     situations) per value of ``knob`` — a learning constant (K, KK, N, keep_exclusive, search) or
-    a knob of the notebook (NOTPREV, CLEAN_GAMES, WINDOW, MEMORY, …)."""
-    out = {}
+    a knob of the notebook (NOTPREV, CLEAN_GAMES, WINDOW, MEMORY, …).  The standard profile reads the studies
+    from :data:`RECORD` and runs the first run of each again (module :mod:`~tdbook.experiments.common.records`)."""
     learn = {"keep_exclusive", "search", "reuse"}  # LearnParams fields that are not notebook knobs
-    for v in tqdm(values, desc=f"{procedure}: {knob}", disable=not progress, leave=False):
+
+    def run(v: Any, runs: int) -> Study:
         c = with_knobs(cfg, AGREE_LONG=cfg.SWEEP_AGREE, **({} if knob in learn else {knob: v}))
         over = {knob: v} if knob in learn else {}
         if procedure == "implicit":
-            out[v] = implicit_study(c, seed + 7, cfg.SWEEP_RUNS, progress=False, **over)
-        else:
-            out[v] = explicit_study(c, seed + 7, cfg.SWEEP_RUNS, progress=False, **over)
-    return out
+            return implicit_study(c, seed + 7, runs, progress=False, **over)
+        return explicit_study(c, seed + 7, runs, progress=False, **over)
+
+    name = "implicit" if procedure == "implicit" else "automatic"
+    return _recorded_studies("sweep", cfg, {"seed": seed, "procedure": procedure, "knob": knob}, list(values), run,
+                             lambda v: name, f"{procedure}: {knob}", progress)  # fmt: skip
 
 
 def noise_sweep(cfg: profiles.Config, seed: int, values: Sequence[float], progress: bool = True) -> dict[float, Study]:
-    """The manual-training proxy at several rates of inconsistent advice."""
+    """The manual-training proxy at several rates of inconsistent advice (read from :data:`RECORD` in the standard
+    profile, as :func:`sweep`)."""
     c = with_knobs(cfg, AGREE_LONG=cfg.SWEEP_AGREE)
-    return {
-        v: explicit_study(c, seed + 11, cfg.SWEEP_RUNS, noise=v, name=f"noise {v:g}", progress=False)
-        for v in tqdm(values, desc="noise", disable=not progress, leave=False)
-    }
+
+    def run(v: float, runs: int) -> Study:
+        return explicit_study(c, seed + 11, runs, noise=v, name=f"noise {v:g}", progress=False)
+
+    return _recorded_studies("noise_sweep", cfg, {"seed": seed}, list(values), run, lambda v: f"noise {v:g}", "noise",
+                             progress)  # fmt: skip
 
 
 def opponents(cfg: profiles.Config) -> dict[str, Player]:

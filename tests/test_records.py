@@ -1,0 +1,72 @@
+"""Measurements the standard profile reads from their shipped record, running a sample again (issue 52 §2):
+notebook 04's sensitivity sweeps through tdbook.experiments.common.records."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+
+from tdbook.experiments.common import records
+from tdbook.experiments.draw_poker import waterman_poker as wp
+
+
+@pytest.fixture
+def record_dir(tmp_path, monkeypatch):
+    monkeypatch.setattr(records, "data_dir", lambda: tmp_path)
+    monkeypatch.delenv(records.ENV, raising=False)
+    records._written.clear()
+    return tmp_path
+
+
+def _columns(studies):
+    return {v: np.column_stack([getattr(s, c) for c in wp.STUDY_COLUMNS]) for v, s in studies.items()}
+
+
+def test_a_sweep_is_written_by_the_notebooks_run_read_by_the_standard_profile_and_its_sample_checked(
+    record_dir, monkeypatch
+):
+    cfg = wp.config("standard", SWEEP_RUNS=3, SWEEP_AGREE=20)
+    monkeypatch.setenv(records.ENV, "write")
+    made = wp.sweep(cfg, 5, "automatic", "K", [2, 4], progress=False)
+    noise = wp.noise_sweep(cfg, 5, [0.0, 0.2], progress=False)
+    side = records.read_sidecar(records.path(wp.RECORD))
+    assert side["command"] == wp.RECORD_COMMAND and len(side["entries"]) == 2
+    monkeypatch.delenv(records.ENV)
+    read = wp.sweep(cfg, 5, "automatic", "K", [2, 4], progress=False)  # read, the first run of each measured again
+    assert list(read) == [2, 4] and all(len(s.trials) == 3 and s.name == "automatic" for s in read.values())
+    assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(_columns(read).values(), _columns(made).values()))
+    again = wp.noise_sweep(cfg, 5, [0.0, 0.2], progress=False)
+    assert [s.name for s in again.values()] == ["noise 0", "noise 0.2"]
+    assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(_columns(again).values(), _columns(noise).values()))
+    # other knobs, another seed or another profile: no entry, measured as before
+    other = wp.sweep(wp.with_knobs(cfg, SWEEP_RUNS=2), 5, "automatic", "K", [2], progress=False)
+    assert len(other[2].trials) == 2
+    quick = wp.sweep(wp.config("quick", SWEEP_RUNS=3, SWEEP_AGREE=20), 5, "automatic", "K", [2], progress=False)
+    assert len(quick[2].trials) == 3 and quick[2].programs  # measured: it has its programs, a record has none
+
+
+def test_a_record_the_code_no_longer_measures_is_refused_naming_the_command(record_dir, monkeypatch):
+    cfg = wp.config("standard", SWEEP_RUNS=2, SWEEP_AGREE=20)
+    monkeypatch.setenv(records.ENV, "write")
+    wp.sweep(cfg, 5, "automatic", "KK", [0], progress=False)
+    monkeypatch.delenv(records.ENV)
+    p = records.path(wp.RECORD)
+    with np.load(p) as z:
+        arrays = {f: z[f].copy() for f in z.files}
+    arrays["e0.v0"][0, 0] += 1  # the first run's trials, one more than the code measures
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **arrays)
+    p.write_bytes(buf.getvalue())
+    with pytest.raises(records.RecordMismatch, match="the first run of sweep at 0 measured again is not what"):
+        wp.sweep(cfg, 5, "automatic", "KK", [0], progress=False)
+    with pytest.raises(
+        records.RecordMismatch, match=r"remake the record with `TDBOOK_RECORDS=write python -m tdbook run 04`"
+    ):
+        wp.sweep(cfg, 5, "automatic", "KK", [0], progress=False)
+
+
+def test_keys_are_canonical():
+    assert records.key(b=1, a=(1, 2)) == records.key(a=[1, 2], b=1) == '{"a": [1, 2], "b": 1}'
+    assert records.key(x=np.int64(3), y=np.array([1.5])) == '{"x": 3, "y": [1.5]}'
