@@ -70,3 +70,25 @@ def test_a_record_the_code_no_longer_measures_is_refused_naming_the_command(reco
 def test_keys_are_canonical():
     assert records.key(b=1, a=(1, 2)) == records.key(a=[1, 2], b=1) == '{"a": [1, 2], "b": 1}'
     assert records.key(x=np.int64(3), y=np.array([1.5])) == '{"x": 3, "y": [1.5]}'
+
+
+def test_notebook_07s_ablations_read_from_the_record_are_the_rows_measured(record_dir, monkeypatch, session):
+    """The rows rebuilt from the record are the measured rows to the last bit and type (their repr is equal), with
+    the first configuration trained again; outside the standard profile nothing is read."""
+    from tdbook import results
+    from tdbook.experiments.tictactoe import net_perfect, tictactoe_td_net
+
+    monkeypatch.setenv(records.ENV, "write")
+    made = tictactoe_td_net.ablation("v1.1", 600, 3, leave_one_out=False, log_every=100, progress=False)
+    recipe = net_perfect.recipe_ablation(2000, 3, progress=False)
+    monkeypatch.delenv(records.ENV)
+    assert len(records.read_sidecar(records.path(tictactoe_td_net.RECORD))["entries"]) == 2
+    read = tictactoe_td_net.ablation("v1.1", 600, 3, leave_one_out=False, log_every=100, progress=False)
+    assert read == made and repr(read) == repr(made)  # the session is quick: measured again, not read
+    monkeypatch.setattr(results.current(), "profile", "standard")
+    calls, train = [], tictactoe_td_net.train
+    monkeypatch.setattr(tictactoe_td_net, "train", lambda *a, **k: calls.append(1) or train(*a, **k))
+    read = tictactoe_td_net.ablation("v1.1", 600, 3, leave_one_out=False, log_every=100, progress=False)
+    assert repr(read) == repr(made) and len(calls) == 1  # read; the thesis configuration trained again
+    again = net_perfect.recipe_ablation(2000, 3, progress=False)
+    assert repr(again) == repr(recipe) and any(r.stable is not None for r in again)

@@ -71,9 +71,17 @@ def _read(name: str) -> dict[str, dict[str, np.ndarray]]:
     return out
 
 
-def lookup(name: str, profile: str, entry_key: str) -> dict[str, np.ndarray] | None:
+def lookup(name: str, entry_key: str, profile: str | None = None) -> dict[str, np.ndarray] | None:
     """The arrays of the entry ``entry_key`` of record ``name`` when a standard run (not writing) may read it; else
-    None, and the caller measures."""
+    None, and the caller measures.  ``profile`` defaults to the notebook session's (:func:`tdbook.results.start`);
+    without a session nothing is read."""
+    if profile is None:
+        from ...results import current
+
+        try:
+            profile = current().profile
+        except RuntimeError:
+            return None
     if profile != "standard" or writing():
         return None
     return _read(name).get(entry_key)

@@ -461,7 +461,7 @@ def _recorded_studies(
     (the first run of each value measured again must equal its recorded row), else measured (and added to the
     record when writing it)."""
     entry = records.key(what=what, values=list(values), cfg=dict(cfg), **parts)
-    found = records.lookup(RECORD, cfg.PROFILE, entry)
+    found = records.lookup(RECORD, entry, cfg.PROFILE)
     if found is not None:
         out = {}
         for i, v in enumerate(values):

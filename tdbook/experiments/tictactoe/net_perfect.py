@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from ...core import profiles
 from ...core.paths import data_dir, repo_root
@@ -26,10 +25,11 @@ from ...core.storage import atomic_write_bytes, code_version, read_sidecar, writ
 from ...learners.td_net import TDNet
 from ...learners.tictactoe_net import FIXES, NetDesign
 from ...players.tictactoe_net import NetPlayer
+from ..common import records
 from ..common import training_driver as driver
 from .net_evaluation import check_point, output_stats, window_share
 from .net_training import Training, train
-from .tictactoe_td_net import AblationRow, run_seed
+from .tictactoe_td_net import AblationRow, recorded_rows, run_seed
 
 #: The beyond-the-thesis net (see :func:`perfect_net`): every thesis defect fixed, the negamax target,
 #: 80 tanh hidden units, weights U[−0.5, 0.5], α = 0.05 input→hidden and β = 0.01 hidden→output annealed
@@ -293,37 +293,30 @@ def recipe_ablation(games: int, seed: int, progress: bool = True) -> list[Ablati
     """Train the beyond-the-thesis recipe for ``games`` games, and again with each of its settings put back to
     the thesis's (:data:`RECIPE_VARIANTS`; same seed), and measure each net against the perfect player — at the
     end, and at checkpoints (every tenth of the run, at least 1,000 games) in the second half of training:
-    ``stable`` is the share of those at which the greedy net never loses, as X or as O."""
-    rows = []
+    ``stable`` is the share of those at which the greedy net never loses, as X or as O.  The standard profile reads
+    the rows from the ablations' record and trains the recipe itself again (:func:`tictactoe_td_net.recorded_rows`)."""
     every = max(1000, (games // 10 // 1000) * 1000)
-    for label, over in tqdm(RECIPE_VARIANTS.items(), desc="recipe ablation", disable=not progress):
+    variants = list(RECIPE_VARIANTS.items())
+
+    def measure(i: int) -> AblationRow:
+        label, over = variants[i]
         spec = {**PERFECT_SPEC, **over}
         checks: list[bool] = []
 
         def cb(done: int, pl: NetPlayer) -> None:
             if 2 * done >= games:
                 c = check_point(pl)
-                checks.append(c["loss_x"] == 0.0 and c["loss_o"] == 0.0)  # noqa: B023 - used in this iteration
+                checks.append(c["loss_x"] == 0.0 and c["loss_o"] == 0.0)
 
         r = train(training(spec, games, run_seed(seed, "recipe")), callback=cb, callback_every=every, progress=False)
         c = check_point(r.player)
         st = output_stats(r.player)
-        rows.append(
-            AblationRow(
-                "v3.0",
-                label,
-                FIXES,
-                tuple(window_share(r, k, first=False) for k in range(3)),
-                float(st["mean"][0]),
-                float(st["sd"][0]),
-                c["loss_x"],
-                c["loss_o"],
-                c["optimal"],
-                r.nonfinite_game,
-                float(np.mean(checks)) if checks else None,
-            )
-        )
-    return rows
+        return AblationRow("v3.0", label, FIXES, tuple(window_share(r, k, first=False) for k in range(3)),
+                           float(st["mean"][0]), float(st["sd"][0]), c["loss_x"], c["loss_o"], c["optimal"],
+                           r.nonfinite_game, float(np.mean(checks)) if checks else None)  # fmt: skip
+
+    entry = records.key(what="recipe_ablation", games=games, seed=seed, variants=RECIPE_VARIANTS, spec=PERFECT_SPEC)
+    return recorded_rows(entry, [("v3.0", label, FIXES) for label, _ in variants], measure, "recipe ablation", progress)
 
 
 #: the trainer logs, anneals and checks its learning curve in blocks of this many games

@@ -45,6 +45,7 @@ from ...learners.tictactoe_net import FIXES, VERSIONS, NetDesign, check_version,
 from ...learners.tictactoe_table import empty_table
 from ...players.tictactoe import Player, exact_outcomes, optimal_fraction, perfect_player, random_player, table_player
 from ...players.tictactoe_net import NetPlayer
+from ..common import records
 from .net_evaluation import (
     ALL_POSITIONS,
     Evaluation,
@@ -370,13 +371,57 @@ def ablation_configs(leave_one_out: bool = True) -> list[tuple[str, tuple[str, .
     return rows
 
 
+#: The record of the ablations (:mod:`tdbook.experiments.common.records`): the standard profile reads them and
+#: trains the first configuration again; the command runs the notebook, training them all.
+RECORD = "tictactoe_net_ablations"
+RECORD_COMMAND = "TDBOOK_RECORDS=write python -m tdbook run 07"
+#: The measured fields of an :class:`AblationRow`, as a record keeps them (None as −1 or NaN).
+ROW_FIELDS = ("selfplay", "out_mean", "out_sd", "loss_x", "loss_o", "optimal", "nonfinite", "stable")
+
+
+def _row_arrays(rows: list[AblationRow]) -> dict[str, np.ndarray]:
+    out = {
+        f: np.array([getattr(r, f) for r in rows], dtype=float) for f in ROW_FIELDS if f not in ("nonfinite", "stable")
+    }
+    out["nonfinite"] = np.array([-1 if r.nonfinite is None else r.nonfinite for r in rows], dtype=np.int64)
+    out["stable"] = np.array([np.nan if r.stable is None else r.stable for r in rows], dtype=float)
+    return out
+
+
+def _row_from(a: dict[str, np.ndarray], i: int, version: str, config: str, fixes: tuple[str, ...]) -> AblationRow:
+    nonfinite, stable = int(a["nonfinite"][i]), float(a["stable"][i])
+    return AblationRow(version, config, fixes, tuple(float(x) for x in a["selfplay"][i]), float(a["out_mean"][i]),
+                       float(a["out_sd"][i]), float(a["loss_x"][i]), float(a["loss_o"][i]), float(a["optimal"][i]),
+                       None if nonfinite < 0 else nonfinite, None if np.isnan(stable) else stable)  # fmt: skip
+
+
+def recorded_rows(
+    entry: str, configs: list[tuple[str, str, tuple[str, ...]]], measure: Any, desc: str, progress: bool
+) -> list[AblationRow]:
+    """One :class:`AblationRow` per ``(version, label, fixes)`` of ``configs`` (``measure(i)`` trains the i-th):
+    read from :data:`RECORD` in the standard profile, the first configuration trained again and checked against its
+    recorded row; else trained (and recorded when writing the record)."""
+    found = records.lookup(RECORD, entry)
+    if found is not None:
+        again = _row_arrays([measure(0)])
+        for f in ROW_FIELDS:
+            records.check_sample(RECORD, entry, f"{desc}, {configs[0][1]}: {f}", found[f][:1], again[f])
+        return [_row_from(found, i, *c) for i, c in enumerate(configs)]
+    rows = [measure(i) for i in tqdm(range(len(configs)), desc=desc, disable=not progress)]
+    records.remember(RECORD, entry, _row_arrays(rows), RECORD_COMMAND)
+    return rows
+
+
 def ablation(
     version: str, games: int, seed: int, leave_one_out: bool = True, log_every: int = 1000, progress: bool = True
 ) -> list[AblationRow]:
     """Self-play ``version`` for ``games`` games under each configuration of :func:`ablation_configs`
-    (same seed for all, so only the fixes differ) and measure what changes."""
-    rows = []
-    for label, fx in tqdm(ablation_configs(leave_one_out), desc=f"ablation {version}", disable=not progress):
+    (same seed for all, so only the fixes differ) and measure what changes.  The standard profile reads the rows
+    from :data:`RECORD` and trains the thesis configuration again (:func:`recorded_rows`)."""
+    configs = ablation_configs(leave_one_out)
+
+    def measure(i: int) -> AblationRow:
+        label, fx = configs[i]
         spec = Training(
             NetDesign(version, fx),
             games=games,
@@ -391,21 +436,12 @@ def ablation(
         lx = exact_outcomes(p, per)[1]
         lo = exact_outcomes(per, p)[0]
         sp = tuple(window_share(r, c, first=False) for c in range(3))
-        rows.append(
-            AblationRow(
-                version,
-                label,
-                fx,
-                sp,
-                float(st["mean"][0]),
-                float(st["sd"][0]),
-                lx,
-                lo,
-                optimal_fraction(p, X, ALL_POSITIONS),
-                r.nonfinite_game,
-            )
-        )
-    return rows
+        return AblationRow(version, label, fx, sp, float(st["mean"][0]), float(st["sd"][0]), lx, lo,
+                           optimal_fraction(p, X, ALL_POSITIONS), r.nonfinite_game)  # fmt: skip
+
+    entry = records.key(what="ablation", version=version, games=games, seed=seed, leave_one_out=leave_one_out,
+                        log_every=log_every)  # fmt: skip
+    return recorded_rows(entry, [(version, *c) for c in configs], measure, f"ablation {version}", progress)
 
 
 # ----------------------------------------------------------------------------- widget
