@@ -205,6 +205,11 @@ USES: dict[str, Shipped] = {
         "the round robin of the three signature-table models at search depths 3, 4 and 5",
         (Use("01", "matches", "the games"),),
     ),
+    "waterman_poker_sweeps.npz": Shipped(
+        "the record of notebook 04's sensitivity studies: every run's numbers at every value (read in the standard "
+        "profile, the first run of each value measured again)",
+        (Use("04", "sweep", "the studies of the unstated constants"), Use("04", "noise_sweep", "the noise sweep")),
+    ),
     **{f"{n}.npz": _sym(n, *_SYM_MORE.get(n, ("", ()))) for n in NETS},
     "td_gammon_40.npz": Shipped(
         "TD-Gammon with 40 hidden units (Powell's chapter 5 net)",
