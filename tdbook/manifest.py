@@ -205,6 +205,11 @@ USES: dict[str, Shipped] = {
         "the round robin of the three signature-table models at search depths 3, 4 and 5",
         (Use("01", "matches", "the games"),),
     ),
+    "tictactoe_net_ablations.npz": Shipped(
+        "the record of notebook 07's ablations: every configuration's row (read in the standard profile, the first "
+        "configuration trained again)",
+        (Use("07", "ablation", "the thesis nets' ablation rows"), Use("07", "recipe_ablation", "the recipe's rows")),
+    ),
     "waterman_poker_sweeps.npz": Shipped(
         "the record of notebook 04's sensitivity studies: every run's numbers at every value (read in the standard "
         "profile, the first run of each value measured again)",
