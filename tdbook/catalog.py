@@ -26,7 +26,7 @@ class Entry:
     title: str
     document: str  # Document.key
     sections: str  # what of the document the notebook reproduces
-    minutes: float = 5.0  # about how long its standard profile runs on one core (orders parallel runs)
+    minutes: float = 5.0  # its standard profile's CPU minutes, cold cache (orders parallel runs: longest first)
 
 
 #: The five documents the collection re-runs (REFERENCES.md gives the full citations).
@@ -78,14 +78,16 @@ DOCUMENTS: dict[str, Document] = {
 
 ENTRIES: tuple[Entry, ...] = (
     Entry("00", "Index and reproduction scoreboard", "", "every notebook's claims", 0.1),
-    Entry("01", "Samuel's signature tables", "samuel1973", "the whole note: 27 terms, 9 → 3 → 1 tables, A/D counts", 5),
-    Entry("02", "Samuel's checkers polynomial", "powell2000", "ch. 3, §4.1", 10),
-    Entry("03", "Kenju: RAM nets, line patterns and a teacher", "kenju", "ch. 2–4, App. A–C", 4),
-    Entry("04", "Waterman's production-rule poker player", "waterman1968", "ch. 2–5", 7),
-    Entry("05", "Random walk: TD vs Monte Carlo vs TD(λ)", "powell2000", "§4.3–4.4, App. A, App. C", 1.5),
-    Entry("06", "Tic-tac-toe with TD(λ) tables", "powell2000", "§6.1–6.2, App. B, App. D", 9),
-    Entry("07", "Tic-tac-toe with TD(λ) networks", "powell2000", "§6.3–6.7, App. B.8–B.9", 10),
-    Entry("08", "TD-Gammon", "powell2000", "ch. 5", 14),
+    Entry(
+        "01", "Samuel's signature tables", "samuel1973", "the whole note: 27 terms, 9 → 3 → 1 tables, A/D counts", 1.9
+    ),
+    Entry("02", "Samuel's checkers polynomial", "powell2000", "ch. 3, §4.1", 2.2),
+    Entry("03", "Kenju: RAM nets, line patterns and a teacher", "kenju", "ch. 2–4, App. A–C", 3.1),
+    Entry("04", "Waterman's production-rule poker player", "waterman1968", "ch. 2–5", 2.6),
+    Entry("05", "Random walk: TD vs Monte Carlo vs TD(λ)", "powell2000", "§4.3–4.4, App. A, App. C", 0.6),
+    Entry("06", "Tic-tac-toe with TD(λ) tables", "powell2000", "§6.1–6.2, App. B, App. D", 3.0),
+    Entry("07", "Tic-tac-toe with TD(λ) networks", "powell2000", "§6.3–6.7, App. B.8–B.9", 2.5),
+    Entry("08", "TD-Gammon", "powell2000", "ch. 5", 2.2),
     Entry("09", "Symmetric gammon outputs", "gammon2011", "the whole post", 10),
 )
 
