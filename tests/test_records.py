@@ -92,3 +92,20 @@ def test_notebook_07s_ablations_read_from_the_record_are_the_rows_measured(recor
     assert repr(read) == repr(made) and len(calls) == 1  # read; the thesis configuration trained again
     again = net_perfect.recipe_ablation(2000, 3, progress=False)
     assert repr(again) == repr(recipe) and any(r.stable is not None for r in again)
+
+
+def test_notebook_08s_matches_read_from_the_record_are_the_matches_played(record_dir, monkeypatch):
+    """Every pair's points recorded; read back, the first pairs played again equal the recorded ones (pair p always
+    plays dice stream p, so a shorter match is the longer one's start) and the results are the matches played."""
+    from tdbook.experiments.backgammon import ladder, td_gammon
+
+    cfg = td_gammon.config("standard", PUBEVAL_PAIRS=50, LADDER_PAIRS=45)
+    nets = td_gammon.nets(cfg)
+    monkeypatch.setenv(records.ENV, "write")
+    played = ladder.ladder_matches(nets, cfg, 7)
+    monkeypatch.delenv(records.ENV)
+    read = ladder.ladder_matches(nets, cfg, 7)
+    assert repr(read) == repr(played) and list(read) == [(40, "pubeval"), (80, "pubeval"), ("pubeval", "gnubg-expert")]
+    assert read[40, "pubeval"].games == 100 and read["pubeval", "gnubg-expert"].games == 90
+    other = ladder.ladder_matches(nets, td_gammon.config("standard", PUBEVAL_PAIRS=50, LADDER_PAIRS=0), 7)
+    assert list(other) == [(40, "pubeval"), (80, "pubeval")]  # other knobs: played, not read

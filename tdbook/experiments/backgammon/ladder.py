@@ -6,7 +6,9 @@ checks them."""
 
 from __future__ import annotations
 
+import hashlib
 import math
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -15,9 +17,10 @@ from ... import claims
 from ...claims import Estimate
 from ...core import profiles
 from ...results import Table
+from ..common import records
 from ..common.checks import Check, Checks, as_checks
 from .curves import curve_arrays, curve_difference
-from .match import MatchResult, evaluate, make_opponent, paired_difference, run_match, selection_seed
+from .match import MatchResult, evaluate, make_opponent, paired_difference, run_match, selection_seed, summarize
 from .shipped import Shipped
 from .strength import OPPONENTS, strength
 from .td_gammon import NOTEBOOK
@@ -30,16 +33,43 @@ def stated(shipped: Shipped, opponent: str, plies: int = 1) -> Estimate:
     return strength(shipped.sidecar, opponent, plies)
 
 
+#: The record of the notebook's own matches (:mod:`tdbook.experiments.common.records`): the standard profile reads
+#: every pair's points and plays the first :data:`SAMPLE_PAIRS` pairs of each match again.
+RECORD = "td_gammon_matches"
+RECORD_COMMAND = "TDBOOK_RECORDS=write python -m tdbook run 08"
+SAMPLE_PAIRS = 40
+
+
 def ladder_matches(shipped: dict[int, Shipped], cfg: profiles.Config, seed: int) -> dict[tuple[Any, str], MatchResult]:
     """The notebook's own matches (selection seed ``seed``): both nets against pubeval on the same dice
-    (for their paired difference) and pubeval against gnubg-expert (the ladder's calibration)."""
-    match: dict[tuple[Any, str], MatchResult] = {}
-    for h, n in shipped.items():
-        match[(h, "pubeval")] = evaluate(n.model, cfg.PUBEVAL_PAIRS, seed=seed, opponent="pubeval", progress=True)
+    (for their paired difference) and pubeval against gnubg-expert (the ladder's calibration).  The standard
+    profile reads them from :data:`RECORD` (keyed by the nets' files, the pairs and the seed) and plays the first
+    :data:`SAMPLE_PAIRS` pairs of each again, which must give the recorded points (pair ``p`` always plays dice
+    stream ``p``)."""
+    plans: list[tuple[tuple[Any, str], Any, int]] = [
+        ((h, "pubeval"), lambda pairs, m=n.model: evaluate(m, pairs, seed=seed, opponent="pubeval", progress=True),
+         cfg.PUBEVAL_PAIRS)
+        for h, n in shipped.items()
+    ]  # fmt: skip
     if cfg.LADDER_PAIRS:
-        match[("pubeval", "gnubg-expert")] = run_match(
-            make_opponent("pubeval"), make_opponent("gnubg-expert"), cfg.LADDER_PAIRS, seed=selection_seed(seed)
-        )
+        plans.append((("pubeval", "gnubg-expert"), lambda pairs: run_match(
+            make_opponent("pubeval"), make_opponent("gnubg-expert"), pairs, seed=selection_seed(seed)
+        ), cfg.LADDER_PAIRS))  # fmt: skip
+    nets = {str(h): hashlib.sha256(Path(n.path).read_bytes()).hexdigest() for h, n in shipped.items()}
+    entry = records.key(what="ladder_matches", nets=nets, pubeval_pairs=cfg.PUBEVAL_PAIRS,
+                        ladder_pairs=cfg.LADDER_PAIRS, seed=seed)  # fmt: skip
+    found = records.lookup(RECORD, entry, cfg.PROFILE)
+    if found is not None:
+        match = {}
+        for i, (k, play, pairs) in enumerate(plans):
+            points, n = found[f"m{i}"], min(SAMPLE_PAIRS, pairs)
+            sample = play(n)
+            records.check_sample(RECORD, entry, f"the first {n} pairs of {k[0]} against {k[1]}", points[:n],
+                                 sample.points)  # fmt: skip
+            match[k] = summarize(sample.a, sample.b, points)
+        return match
+    match = {k: play(pairs) for k, play, pairs in plans}
+    records.remember(RECORD, entry, {f"m{i}": match[k].points for i, (k, _, _) in enumerate(plans)}, RECORD_COMMAND)
     return match
 
 
