@@ -205,6 +205,11 @@ USES: dict[str, Shipped] = {
         "the round robin of the three signature-table models at search depths 3, 4 and 5",
         (Use("01", "matches", "the games"),),
     ),
+    "td_gammon_matches.npz": Shipped(
+        "the record of notebook 08's own matches: every pair's points of both nets against pubeval and of pubeval "
+        "against gnubg-expert (read in the standard profile, the first 40 pairs of each played again)",
+        (Use("08", "ladder_matches", "the matches"),),
+    ),
     "tictactoe_net_ablations.npz": Shipped(
         "the record of notebook 07's ablations: every configuration's row (read in the standard profile, the first "
         "configuration trained again)",
