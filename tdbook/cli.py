@@ -1,4 +1,4 @@
-"""Command line: ``python -m tdbook run …`` and ``python -m tdbook scoreboard``."""
+"""Command line: ``python -m tdbook run …``, ``scoreboard``, ``list``, ``train``, ``lab`` and ``restore``."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m tdbook",
         description="Run the tdbook notebooks and show the reproduction scoreboard.",
     )
-    sub = ap.add_subparsers(dest="command", required=True, metavar="{run,scoreboard,list,train,lab}")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="{run,scoreboard,list,train,lab,restore}")
 
     r = sub.add_parser(
         "run",
@@ -73,6 +73,11 @@ def _parser() -> argparse.ArgumentParser:
         description="List the notebooks and the documents they reproduce.",
     )
 
+    sub.add_parser(
+        "restore",
+        help="bring a net's weights back from git history by its name, checked against its sidecar's SHA-256",
+        add_help=False,
+    )
     sub.add_parser(
         "lab",
         help="JupyterLab on working copies of the notebooks (build/lab/); the stored notebooks stay as they are",
@@ -142,6 +147,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .lab import main as lab_main
 
         return lab_main(argv[1:])
+    if argv[:1] == ["restore"]:
+        from .manifest import restore_main
+
+        return restore_main(argv[1:])
     if argv[:1] == ["train"] and (len(argv) == 1 or argv[1] in ("-h", "--help")):
         text = trainers_help()
         if len(argv) == 1:  # no game: a usage error, but say what the choices are

@@ -1,4 +1,4 @@
-"""Every "Try it yourself" panel of notebooks 01–09 (issue 35): driven through its real experiment and figure
+"""Every "Try it yourself" panel of notebooks 01–10 (issue 35): driven through its real experiment and figure
 with a setting the experiment refuses, the panel says why in one sentence, keeps no half-made result and is ready
 again at once (nothing is computed before the refusal); notebook 03's System 4 panel, which used to stop at an
 AssertionError, runs."""
@@ -14,7 +14,7 @@ from html import unescape  # noqa: E402
 
 import pytest  # noqa: E402
 
-from tdbook.experiments.backgammon import remeasure  # noqa: E402
+from tdbook.experiments.backgammon import expert_backgammon  # noqa: E402
 from tdbook.experiments.backgammon import symmetric_gammon as sx  # noqa: E402
 from tdbook.experiments.backgammon import td_gammon as nb08  # noqa: E402
 from tdbook.experiments.checkers import samuel_checkers as ck  # noqa: E402
@@ -53,7 +53,14 @@ PANELS = {
     "07": (ttt_net.explore, nplots.explore, "version", "v1.0", "v9", "v9"),
     "08": (nb08.explore, bgplots.explore, "opponent", "pubeval", "kasparov", "unknown opponent 'kasparov'"),
     "09": (sx.explore, bgplots.explore_rival, "rival", "symmetric", "mirror", "unknown rival 'mirror'"),
-    "09 re-measure": (remeasure.remeasure, None, "opponent", "pubeval", "gnubg-god", "unknown opponent 'gnubg-god'"),
+    "10 re-measure": (
+        expert_backgammon.remeasure,
+        None,
+        "opponent",
+        "pubeval",
+        "gnubg-god",
+        "unknown opponent 'gnubg-god'",
+    ),
 }
 
 

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from .. import catalog, results
 from ..core.paths import repo_root
-from . import api, references, scoreboard
+from . import api, references, scoreboard, training_record
 
 #: Files of ``book/`` that are configuration, read in place rather than copied into the sources.
 CONFIG = ("conf.py", "_static")
@@ -106,6 +106,7 @@ def assemble(out: Path | None = None, profile: str = "standard") -> int:
     files = results.load_all(profile)
     located = scoreboard.locate_all(files, catalog.notebooks_dir())
     _put(src / "scoreboard.md", scoreboard.page(files, located, profile).encode(), wanted)
+    _put(src / training_record.PAGE, training_record.page().encode(), wanted)
 
     index = (book / "index.md").read_text(encoding="utf-8")
     found = api.pages()
@@ -115,7 +116,7 @@ def assemble(out: Path | None = None, profile: str = "standard") -> int:
     guides = sorted(p.stem for p in (book / "guide").glob("*.md"))
     parts = [
         ("Chapters", "\n".join(f"{scoreboard.CHAPTERS}/{p.stem}" for p in stored)),
-        ("The record", "scoreboard\nreferences"),
+        ("The record", "scoreboard\ntraining-record\nreferences"),
         ("Using tdbook", "\n".join(f"guide/{g}" for g in guides)),
         ("Reference", "api/index"),
     ]

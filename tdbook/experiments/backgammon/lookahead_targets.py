@@ -21,7 +21,7 @@ from ...games.backgammon_gnubg import context
 from ...games.backgammon_gnubg import equity as gnubg_equity
 from ...learners.backgammon_symmetric import SymmetricGammon, equity
 from .analysis import game_positions
-from .symmetric_gammon import position_class
+from .equity_loss import position_class
 
 CLASSES = ("contact", "race", "bear-off")
 

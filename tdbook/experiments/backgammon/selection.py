@@ -24,7 +24,7 @@ from pathlib import Path
 from ...core.storage import add_to_sidecar, code_version, read_sidecar
 from ...learners.backgammon_symmetric import SymmetricGammon
 from .match import SELECTION_SEED
-from .symmetric_gammon import SELECTION_PAIRS
+from .symmetric_gammon_nets import SELECTION_PAIRS
 from .symmetric_gammon_rivals import vs_pubeval
 
 
