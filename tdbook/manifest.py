@@ -320,7 +320,8 @@ def render(root: Path | None = None) -> str:
         row = USES.get(name)
         size = p.stat().st_size + (p.with_suffix(".json").stat().st_size if p.suffix == ".npz" else 0)
         uses = row.uses if row else ()
-        readers = sorted({_who(u) for u in uses if not u.reads.startswith(_S)}, key=_order)
+        sidecar_only = p.suffix == ".json"  # the record itself: what reads "the sidecar" reads this file
+        readers = sorted({_who(u) for u in uses if sidecar_only or not u.reads.startswith(_S)}, key=_order)
         side_only = sorted({_who(u) for u in uses if u.reads.startswith(_S)} - set(readers), key=_order)
         who = ", ".join(readers) if readers else ("**nothing**" if row else "**not in `USES`**")
         made = "—" if "code_version" not in side else "no" if "+dirty" in str(side["code_version"]) else "yes"

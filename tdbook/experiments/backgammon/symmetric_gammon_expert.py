@@ -43,13 +43,6 @@ from .symmetric_gammon_rivals import vs_pubeval
 #: Duplicate pairs per point of a learning curve: the selection match's pubeval pairs and a tenth as many
 #: against gnubg-expert (±0.02 ppg: a curve that still rises by a few hundredths shows over several points).
 CURVE_PAIRS = {"pubeval": 25_000, "gnubg-expert": 2_500}
-#: The nets whose sidecars hold the positional run's learning curve, in order: to 6.0 M games, on to 7.0 M, and from
-#: 7.6 M on to 8.6 M (the stretch from 7.0 M to 7.6 M was not recorded: its nets have only their ladders).
-POSITIONAL_RUN = (
-    "symgammon_free160_positional_bg_6000k",
-    "symgammon_free160_positional_bg_7000k",
-    "symgammon_free160_positional_bg_8600k",
-)
 #: The module as ``python -m`` names it (``__name__`` is ``"__main__"`` when it runs as a script).
 MODULE = "tdbook.experiments.backgammon.symmetric_gammon_expert"
 
