@@ -308,7 +308,11 @@ def _parser() -> argparse.ArgumentParser:
         "code only).",
     )
     sub = ap.add_subparsers(dest="what", required=True)
-    r = sub.add_parser("rivals", help="notebook 09 §3: the four rivals' learning curves at equal budgets")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--no-progress", action="store_true", help="no progress bars")
+    r = sub.add_parser(
+        "rivals", parents=[common], help="notebook 09 §3: the four rivals' learning curves at equal budgets"
+    )
     r.add_argument("--hidden", type=int, required=True)
     r.add_argument("--games", type=int, required=True)
     r.add_argument("--alpha", type=float, required=True)
@@ -317,12 +321,13 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--eval-every", type=int, required=True)
     r.add_argument("--eval-pairs", type=int, required=True)
     r.add_argument("--out", type=Path, default=None, help=f"default data/{RIVALS_RECORD}")
-    o = sub.add_parser("rollouts", help="notebook 10: the rollout diagnosis of shipped nets, into their sidecars")
+    o = sub.add_parser(
+        "rollouts", parents=[common], help="notebook 10: the rollout diagnosis of shipped nets, into their sidecars"
+    )
     o.add_argument("nets", nargs="+", metavar="NET", help="net names (data/NET.npz)")
     o.add_argument("--positions", type=int, required=True)
     o.add_argument("--trials", type=int, required=True)
     o.add_argument("--seed", type=int, required=True)
-    ap.add_argument("--no-progress", action="store_true", help="no progress bars")
     return ap
 
 
