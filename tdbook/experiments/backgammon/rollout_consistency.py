@@ -1,4 +1,4 @@
-"""Does a net agree with its own rollouts?  (notebook 09 §4.5, issue 34: the diagnosis before rollout targets.)
+"""Does a net agree with its own rollouts?  (notebook 10 §9, issue 34: the diagnosis before rollout targets.)
 
 Self-play TD moves a position's value toward the net's own value of the position its play reaches next; were it
 at its fixed point, the value of a position would be the mean result of the games the net plays out from it.  A
@@ -47,7 +47,7 @@ from .match import new_board, play_on, sym_seat
 from .strength import strength as figure
 from .symmetric_gammon_nets import load_shipped, net_path, short_label
 
-#: The nets notebook 09 diagnoses, weakest first; the best net (chosen on the selection match) is added last.
+#: The nets notebook 10 diagnoses, weakest first; the best net (chosen on the selection match) is added last.
 CONSISTENCY_NETS = ("symgammon_free80_expanded_800k", "symgammon_free160_expanded_bg_4000k")
 SOURCES = ("self", "pubeval")
 #: Rollout dice streams start here, apart from the self-play games' streams (0, 1, 2, … of the same seed).
