@@ -1,6 +1,5 @@
 """Figures for notebooks 08–10 (TD-Gammon, Powell (2000) ch. 5; the Symmetric gammon post (2011) and the campaign beyond
-it).  Each function returns a figure; the board
-drawing and the play widget are in :mod:`tdbook.widgets.backgammon`."""
+it).  Each function returns a figure; the board drawing and the play widget are in :mod:`tdbook.widgets.backgammon`."""
 
 from __future__ import annotations
 
@@ -215,11 +214,12 @@ def lever_gains(levers: Sequence[Mapping[str, Any]]) -> Any:
     ladders), one row per lever in the order of its table, coloured by its kind; a stage of a longer trial hollow."""
     fams = list(dict.fromkeys(v["family"] for v in levers))
     colour = {f: PALETTE[i % len(PALETTE)] for i, f in enumerate(fams)}
+    marker = {f: "osD^v"[(i // len(PALETTE)) % 5] for i, f in enumerate(fams)}
     fig, ax = plt.subplots(figsize=(7.5, 0.22 * len(levers) + 1.4))
     for j, v in enumerate(levers):
         c = colour[v["family"]]
         ax.errorbar(
-            v["gain"], j, xerr=1.96 * v["stderr"], fmt="o", ms=4, capsize=2, color=c,
+            v["gain"], j, xerr=1.96 * v["stderr"], fmt=marker[v["family"]], ms=4, capsize=2, color=c,
             mfc=c if v["pooled"] else "white",
         )  # fmt: skip
     ax.axvline(0, color="k", lw=0.8)
@@ -229,7 +229,7 @@ def lever_gains(levers: Sequence[Mapping[str, Any]]) -> Any:
     ax.set_title("What each single change bought", fontsize=9)
     from matplotlib.lines import Line2D
 
-    handles = [Line2D([], [], marker="o", ls="", color=colour[f], label=f) for f in fams]
+    handles = [Line2D([], [], marker=marker[f], ls="", color=colour[f], label=f) for f in fams]
     ax.legend(handles=handles, fontsize=7, loc="lower right")
     fig.tight_layout()
     return fig
@@ -237,7 +237,8 @@ def lever_gains(levers: Sequence[Mapping[str, Any]]) -> Any:
 
 def learning_runs(runs: Mapping[str, Mapping[str, Any]], opponent: str = "gnubg-expert") -> Any:
     """Notebook 10's learning curves: ppg ± 1.96 s.e. against ``opponent`` of each run's points against the games
-    trained (report-seed ladders drawn solid, selection-seed curves dashed)."""
+    trained (report-seed ladders drawn solid, selection-seed curves dashed); a run whose claim fits only its later
+    points has the first of those marked."""
     fig, ax = plt.subplots(figsize=(7.5, 4.2))
     for i, (label, r) in enumerate(runs.items()):
         c = PALETTE[i % len(PALETTE)]
@@ -246,6 +247,8 @@ def learning_runs(runs: Mapping[str, Mapping[str, Any]], opponent: str = "gnubg-
             r["games"], r["ppg"], yerr=1.96 * np.asarray(r["stderr"]), fmt="o", ls=ls, ms=3, capsize=2, color=c,
             label=f"{label} ({r['seeds']} seeds)",
         )  # fmt: skip
+        if r.get("fitted_from"):
+            ax.axvline(r["fitted_from"], color=c, lw=0.8, ls=":")
     ax.axhline(0, color="k", lw=0.8)
     ax.set_xlabel("self-play training games (millions)")
     ax.set_ylabel(f"points per game vs {opponent}")

@@ -230,16 +230,18 @@ def lever_figure() -> list[dict[str, Any]]:
 
 
 def curve_figure(opp: str = "gnubg-expert") -> dict[str, dict[str, Any]]:
-    """``{run label: {"games", "ppg", "stderr", "seeds"}}``: each run of :data:`~.symmetric_gammon_nets.RUNS`
-    against ``opp`` (million games; ``seeds`` says which seed set its points are on)."""
+    """``{run label: {"games", "ppg", "stderr", "seeds", "fitted_from"}}``: every point of each run of
+    :data:`~.symmetric_gammon_nets.RUNS` against ``opp`` (million games; ``seeds`` says which seed set its points are
+    on; its claim fits the points from ``fitted_from`` million games on)."""
     out = {}
     for run in RUNS.values():
-        pts = run_points(run)[opp]
+        pts = run_points(run, since=0)[opp]
         out[run.label] = {
             "games": [x for x, _ in pts],
             "ppg": [e.mean for _, e in pts],
             "stderr": [e.stderr for _, e in pts],
             "seeds": "report" if run.nets else "selection",
+            "fitted_from": run.since / 1e6,
         }
     return out
 
@@ -248,7 +250,7 @@ def curve_rows() -> list[list[str]]:
     """One row per point of each run: the run, games, ppg against pubeval and against gnubg-expert, the seed set."""
     rows = []
     for run in RUNS.values():
-        pts = run_points(run)
+        pts = run_points(run, since=0)
         for (x, p), (_, g) in zip(pts["pubeval"], pts["gnubg-expert"]):
             seeds = "report" if run.nets else "selection"
             rows.append(

@@ -286,10 +286,11 @@ def curve_trend(keys: Sequence[str], since: int = 0) -> dict[str, Estimate]:
     }
 
 
-def run_points(run: Run) -> dict[str, list[tuple[float, Estimate]]]:
+def run_points(run: Run, since: int | None = None) -> dict[str, list[tuple[float, Estimate]]]:
     """The points of ``run``'s learning curve against pubeval and against gnubg-expert, ``{opponent: [(million games,
     ppg ± s.e.)…]}`` in order of games: the report-seed ladders of its nets, or the curves recorded in its sidecars
-    (selection seed; from ``since`` games on)."""
+    (selection seed; from ``since`` games on, the run's own ``since`` by default: the points its claim fits)."""
+    since = run.since if since is None else since
     out: dict[str, list[tuple[float, Estimate]]] = {"pubeval": [], "gnubg-expert": []}
     if run.nets:
         for k in run.nets:
@@ -297,7 +298,7 @@ def run_points(run: Run) -> dict[str, list[tuple[float, Estimate]]]:
             for opp in out:
                 out[opp].append((side["games"] / 1e6, figure(side, opp)))
         return out
-    pts = sorted((p for _, p in _curve_points(run.curve) if p["games"] >= run.since), key=lambda p: p["games"])
+    pts = sorted((p for _, p in _curve_points(run.curve) if p["games"] >= since), key=lambda p: p["games"])
     for opp, field in (("pubeval", "vs_pubeval"), ("gnubg-expert", "vs_gnubg_expert")):
         out[opp] = [
             (p["games"] / 1e6, Estimate(p[field]["ppg"], p[field]["stderr"], int(p[field].get("games", 0))))
