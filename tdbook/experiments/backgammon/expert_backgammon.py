@@ -20,7 +20,7 @@ tables, figures and claims, and runs the three diagnoses:
 
 Notebook 10 uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):
 
-- 10 · Self-play toward GNU Backgammon's expert: ``config``
+- What we found: ``config``
 - 2. The protocol: ``best_net``, ``NET_HEADER``, ``net_rows``, ``sample_checks``, ``CHECK_HEADER``, ``check_rows``
 - 3. How close it got: ``aim_claims``
 - 4. What the inputs and outputs bought: ``LEVER_HEADER``, ``lever_rows``, ``lever_claims``
@@ -92,6 +92,16 @@ __all__ = [
     "run_claims",
     "SECTIONS",
 ]
+
+#: The chapter's findings (:mod:`tdbook.findings`): claim id → what a reader should take away, the miss first.
+FINDINGS: dict[str, str] = {
+    "expert-parity": "our aim: the best net level with gnubg-expert at equal search",
+    "best-2ply-vs-gnubg-expert": "given two plies to gnubg-expert's none, the best net against it",
+    "lever-backgammon-outputs": "what the backgammon outputs bought against gnubg-expert",
+    "backgammoned-without-bg-outputs": "backgammons happen so rarely that they can be ignored",
+    "curve-slope-positional": "the positional run's learning curve since 6 M games, per million games",
+    "rollout-gap-best": "how far the best net is from its own play-outs in contact positions",
+}
 
 PROFILES: dict[str, dict[str, Any]] = {
     "quick": dict(

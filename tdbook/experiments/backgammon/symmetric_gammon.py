@@ -23,9 +23,9 @@ are :mod:`~tdbook.experiments.backgammon.symmetric_gammon_nets`.
 
 Notebook 09 uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):
 
-- 09 · Symmetric gammon outputs: ``config``
-- 1. The derivation, checked: ``symmetry_errors``, ``load_nets``, ``quarter_check``, ``opening_values``,
-  ``identity_claims``, ``parameter_claims``
+- What we found: ``config``
+- 1. The derivation, checked: ``symmetric_outputs``, ``symmetry_errors``, ``load_nets``, ``quarter_check``,
+  ``opening_values``, ``identity_claims``, ``parameter_claims``
 - 2. Gammon calibration against GNU Backgammon: ``shipped_info``, ``calibration``, ``gammon_rates``, ``LABELS``,
   ``RIVALS``, ``calibration_claims``
 - 3. What the constraint costs and buys: ``rival_curves``, ``CHECK_HEADER``, ``check_rows``, ``curve_claims``
@@ -53,7 +53,7 @@ from ...core.profiles import resolve
 from ...core.storage import read_sidecar
 from ...games import backgammon as bg
 from ...learners.backgammon_net import TDGammon
-from ...learners.backgammon_symmetric import ARCH_FREE, SymmetricGammon
+from ...learners.backgammon_symmetric import ARCH_FREE, SymmetricGammon, symmetric_outputs
 from .analysis import game_positions
 from .equity_loss import position_class
 from .strength import strength as figure  # a sidecar's 1-ply report-seed figure
@@ -70,7 +70,15 @@ from .symmetric_gammon_nets import (
 from .symmetric_gammon_records import CHECK_HEADER, Check, check_rivals, check_rows, recorded_rivals, rivals_spec
 from .symmetric_gammon_rivals import RIVALS, Curve, final_gap, new_rival, train_chunk, train_rival
 
-__all__ = ["CHECK_HEADER", "best_shipped", "check_rows", "load_shipped", "position_class", "train_rival"]
+__all__ = [
+    "CHECK_HEADER",
+    "best_shipped",
+    "check_rows",
+    "load_shipped",
+    "position_class",
+    "symmetric_outputs",
+    "train_rival",
+]
 
 PROFILES: dict[str, dict[str, Any]] = {
     "quick": dict(
@@ -117,6 +125,15 @@ PROFILES: dict[str, dict[str, Any]] = {
     ),
 }
 
+#: The chapter's findings (:mod:`tdbook.findings`): claim id → what a reader should take away.
+FINDINGS: dict[str, str] = {
+    "flip-pwin": "flipping the board turns P(win) into P(loss), by the net's construction",
+    "naive-quarter": "without a bias on the gammon node, P(gammon win) is forced to a quarter at the start",
+    "quarter-much-too-high": "a quarter is much too high",
+    "free-params-gammon": "the biased gammon node keeps M + 1 free parameters",
+    "gammon-mae-best": "our aim: net (a) or (c) within 0.03 of gnubg's P(gammon win), mean absolute error",
+    "gap-a-minus-c": "what the constraint costs at equal budgets, (a) minus (c) against pubeval",
+}
 #: The opponents of the best net's ladder ("How strong can it get"), from its sidecar's report-seed figures.
 LADDER = ("pubeval", "gnubg-beginner", "gnubg-intermediate", "gnubg-advanced", "gnubg-expert")
 
