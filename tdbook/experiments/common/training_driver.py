@@ -18,13 +18,21 @@ checkpoint and write its result.  The driver does the rest, in this order, befor
    naming the process that holds it; the lock of a process that has died is taken over.
 4. **The checkpoint**, when it exists, is read by the trainer; any file that is not a checkpoint of this run —
    empty, not an ``.npz``, another trainer's, another run's — is one message naming the file and what it holds
-   (:func:`read_checkpoint`).
+   (:func:`read_checkpoint`).  ``--restart`` discards it instead and starts from scratch.
 
 Then the trainer trains (checkpointing atomically as it goes).  Ctrl-C ends with one line naming the last
 checkpoint and the exact command that resumes it (exit code 130).  The weights are written atomically
 (:mod:`tdbook.core.storage`) with Ctrl-C held off, then whatever the trainer measures of them (a ladder), then
 the sidecar — once, atomically.  Every message goes to stderr with one prefix, ``tdbook train:``; only the
 closing summary of a run that finished goes to stdout.
+
+**A finished run leaves nothing behind that blocks the next one.**  The checkpoint is a working file of an
+unfinished run: once the sidecar is written the run is complete (its result is the weights and the sidecar) and
+the checkpoint is removed, so the same command run again trains again from scratch, to the same weights.  The
+checkpoint goes beside ``--out`` by default (the trainer's place under ``build/`` when ``--out`` is not given or
+is in ``data/``), so a run to another folder never meets another run's checkpoint.  A finished run is not
+extended by this driver: a trainer that can go on from trained weights says so with its own option
+(``train symmetric-gammon --warm-start``).
 """
 
 from __future__ import annotations
@@ -240,7 +248,7 @@ def read_checkpoint(path: Path, game: str, read: Any) -> Any:
     """``read(path)`` — the trainer reading its checkpoint — with every failure turned into one UsageError naming
     the file and what it holds: empty, not an ``.npz`` archive, another trainer's file, another run's."""
     expected = f"expected a checkpoint of `python -m tdbook train {game}` with these settings"
-    advice = "delete it to start again, or give another --checkpoint"
+    advice = "add --restart to start from scratch (it is discarded), or give another --checkpoint"
     try:
         size = path.stat().st_size
     except OSError as e:
@@ -371,7 +379,17 @@ def parser(t: Trainer) -> Parser:
     f = ap.add_argument_group("files")
     f.add_argument("--out", default=None, help=t.out_help)
     f.add_argument("--force", action="store_true", help="allow writing inside the shipped data/ (any file of the run)")
-    f.add_argument("--checkpoint", default=None, help="checkpoint (.npz; default beside --out's name under build/)")
+    f.add_argument(
+        "--checkpoint",
+        default=None,
+        help="checkpoint of an unfinished run (.npz; default beside --out, or under build/ when --out is not given "
+        "or is in data/); the same command resumes from it; removed when the run finishes",
+    )
+    f.add_argument(
+        "--restart",
+        action="store_true",
+        help="start from scratch even when --checkpoint holds an unfinished run (it is discarded)",
+    )
     f.add_argument(
         "--checkpoint-every",
         type=int,
@@ -388,6 +406,23 @@ def _interrupted(t: Trainer, plan: Plan, command: str) -> str:
     if n is None:
         return f"interrupted before the first checkpoint ({ckpt}); start again with: {command}"
     return f"interrupted; the last checkpoint is {ckpt} ({n:,} {t.unit}); resume with: {command}"
+
+
+def default_checkpoint(t: Trainer, a: argparse.Namespace, out: Path) -> Path:
+    """Where the checkpoint goes without ``--checkpoint``: beside ``--out`` (``w.npz`` → ``w.ckpt.npz``), so runs to
+    different folders never share one; the trainer's place under ``build/`` when ``--out`` was not given or is in
+    the shipped ``data/`` (where a checkpoint never goes)."""
+    if a.out and not shipped(out):
+        return out.with_name(f"{out.stem}.ckpt.npz")
+    return t.default_checkpoint(a, out)
+
+
+def finished(checkpoint: Path) -> None:
+    """The run is complete (weights and sidecar written): its checkpoint is removed, so that the same command trains
+    again from scratch instead of resuming a finished run (module docstring)."""
+    with contextlib.suppress(FileNotFoundError):
+        checkpoint.unlink()
+        say(f"the run is complete; removed its checkpoint {checkpoint} (the same command trains again from scratch)")
 
 
 def main(t: Trainer, argv: Sequence[str] | None = None) -> int:
@@ -416,15 +451,19 @@ def _main(t: Trainer, argv: list[str]) -> int:
         ap.error(str(e))
     except ValueError as e:
         ap.error(as_options(str(e), names))
-    command = t.command(a, argv)
-    again = f"python -m tdbook train {t.game} " + shlex.join(argv)  # the same command resumes
+    kept = [x for x in argv if x != "--restart"]  # a resumed run must not discard its checkpoint again
+    command = t.command(a, kept)
+    again = f"python -m tdbook train {t.game} " + shlex.join(kept)  # the same command resumes
     try:
         out = Path(a.out) if a.out else t.default_out(a)
-        ckpt = Path(a.checkpoint) if a.checkpoint else t.default_checkpoint(a, out)
+        ckpt = Path(a.checkpoint) if a.checkpoint else default_checkpoint(t, a, out)
         plan = Plan(out, ckpt, t.extra_targets(a, out, ckpt))
         check_plan(plan.targets(), a.force)
         with CheckpointLock(ckpt):
-            if ckpt.exists():
+            if ckpt.exists() and a.restart:
+                ckpt.unlink()
+                say(f"--restart: discarded the checkpoint {ckpt}; training from scratch")
+            elif ckpt.exists():
                 read_checkpoint(ckpt, t.game, lambda p: t.read_checkpoint(a, run, p))
             try:
                 result = t.train(a, run, plan, command)
@@ -436,6 +475,7 @@ def _main(t: Trainer, argv: list[str]) -> int:
                 return INTERRUPTED
             with ctrl_c_deferred():
                 write_sidecar(plan.out, side)
+            finished(plan.checkpoint)
     except (ValueError, FloatingPointError) as e:
         say(f"error: {e}")
         return USAGE
