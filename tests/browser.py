@@ -81,7 +81,7 @@ class Browser:
     def __enter__(self) -> Browser:
         import websocket
 
-        self._profile = tempfile.TemporaryDirectory(prefix="tdbook-chromium-")
+        self._profile = tempfile.TemporaryDirectory(prefix="tdbook-chromium-", ignore_cleanup_errors=True)
         profile = Path(self._profile.name)
         cmd = [self.executable, *FLAGS, f"--user-data-dir={profile}", "about:blank"]
         self._proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -156,11 +156,17 @@ class Browser:
             time.sleep(0.1)
 
     def failed_requests(self) -> list[str]:
-        """Requests of the page opened last that failed or were answered with an error status (a 404 favicon)."""
+        """Requests of the page opened last, for a file over the network, that failed or were answered with an error
+        status (a 404 favicon).  A probe of a page's own (MathJax asks for a font at ``about:blank`` to learn whether
+        web fonts load) is no request for a file and is left out."""
+        urls = {e["params"]["requestId"]: e["params"]["request"]["url"] for e in self.events
+                if e.get("method") == "Network.requestWillBeSent"}  # fmt: skip
         out = []
         for e in self.events:
             if e.get("method") == "Network.loadingFailed":
-                out.append(f"{e['params'].get('errorText')} ({e['params'].get('type')})")
+                url = urls.get(e["params"]["requestId"], "?")
+                if not url.startswith(("about:", "data:")):
+                    out.append(f"{e['params'].get('errorText')} {url} ({e['params'].get('type')})")
             elif e.get("method") == "Network.responseReceived" and e["params"]["response"]["status"] >= 400:
                 out.append(f"{e['params']['response']['status']} {e['params']['response']['url']}")
         return out

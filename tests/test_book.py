@@ -373,7 +373,7 @@ def test_a_markdown_table_output_figures_with_captions_and_math_render(tmp_path)
     }
     src = re.search(r'<script[^>]+src="([^"]*MathJax\.js)"', page).group(1)
     assert not src.startswith("http") and (site / "notebooks" / src).resolve().is_file()
-    assert (site / "_static" / "mathjax" / "jax" / "output" / "SVG" / "jax.js").is_file()
+    assert (site / "_static" / "mathjax" / "config" / "TeX-AMS-MML_HTMLorMML-full.js").is_file()
 
 
 def test_a_broken_link_an_unresolved_citation_and_a_missing_image_fail_the_build(tmp_path):
@@ -464,7 +464,8 @@ def test_every_internal_link_of_the_site_resolves(site):
             if not dest.is_file() or not dest.is_relative_to(site.resolve()):
                 broken.append(f"{path.relative_to(site)} → {url}")
             elif fragment and dest.suffix == ".html":
-                ids.setdefault(dest, _ids(dest) | set(re.findall(r'\bname="([^"]+)"', dest.read_text())))
+                if dest not in ids:
+                    ids[dest] = _ids(dest) | set(re.findall(r'\bname="([^"]+)"', dest.read_text()))
                 if fragment not in ids[dest]:
                     broken.append(f"{path.relative_to(site)} → {url} (no such anchor)")
     assert checked > 10_000 and not broken, broken[:20]
@@ -484,12 +485,13 @@ def test_the_site_loads_nothing_from_another_host_and_ships_its_math_renderer(si
             with_math += 1
             src = re.search(r'<script[^>]+src="([^"]*mathjax/MathJax\.js)"', page)
             assert src and (path.parent / src.group(1)).is_file(), path
-            assert '"output/SVG"' in page and "text/x-mathjax-config" in page, path
+            assert "TeX-AMS-MML_HTMLorMML-full.js" in page and "text/x-mathjax-config" in page, path
     assert not remote, remote[:10]
     assert with_math >= 2  # notebooks 05 and 09 at least
     mj = site / "_static" / sphinxext.MATHJAX_DIR
-    for f in ("jax/input/TeX/config.js", "jax/output/SVG/config.js", "jax/output/SVG/fonts/TeX/fontdata.js",
-              "extensions/tex2jax.js", "extensions/AssistiveMML.js", "extensions/TeX/AMSmath.js"):  # fmt: skip
+    for f in ("config/TeX-AMS-MML_HTMLorMML-full.js", "jax/output/HTML-CSS/fonts/STIX-Web/fontdata.js",
+              "fonts/HTML-CSS/STIX-Web/woff/STIXMathJax_Main-Regular.woff", "extensions/AssistiveMML.js",
+              "jax/element/mml/optable/BasicLatin.js", "localization/en/en.js"):  # fmt: skip
         assert (mj / f).is_file(), f
 
 
@@ -533,11 +535,13 @@ def test_the_guides_are_in_reading_order():
 
 # ----------------------------------------------------------------------------- issue 49: in a real browser, offline
 
-#: Once MathJax has typeset the page: how many formulas Sphinx marked, how many hold MathJax's SVG, and whether any
-#: raw TeX delimiter is still on screen.
+#: Once MathJax has typeset the page: how many formulas Sphinx marked, how many hold MathJax's rendering (with its
+#: glyphs in the shipped web font), and whether any raw TeX delimiter is still on screen.
 _MATH_STATE = """new Promise(done => MathJax.Hub.Queue(() => {
-  const marked = [...document.querySelectorAll('span.math, div.math')];
-  done({marked: marked.length, svg: marked.filter(e => e.querySelector('.MathJax_SVG svg')).length,
+  const marked = [...document.querySelectorAll('span.math.notranslate, div.math.notranslate')];
+  const shown = marked.filter(e => e.querySelector('.MathJax, .MathJax_Display'));
+  const fonts = [...document.fonts].filter(f => f.status === 'loaded').map(f => f.family).join(' ');
+  done({marked: marked.length, typeset: shown.length, stix: /STIXMathJax/.test(fonts),
         raw: /\\\\[()[\\]]/.test(document.querySelector('.bd-article').innerText)});
 }))"""
 
@@ -546,8 +550,8 @@ _MATH_STATE = """new Promise(done => MathJax.Hub.Queue(() => {
 def test_in_a_browser_offline_every_formula_renders_no_page_is_too_wide_and_nothing_fails_to_load(site):
     """Issue 49 §3, §5, §10 in headless Chromium with no network but the loopback (the site served on 127.0.0.1):
     every page loads with no failed request (the favicon included) and no console error; on every page with
-    formulas MathJax typesets each of them as SVG and no raw ``\\(`` is left; no page is wider than the window at
-    1,400 px or at 390 px (a phone)."""
+    formulas MathJax typesets each of them in the font it ships and no raw ``\\(`` is left; no page is wider than
+    the window at 1,400 px or at 390 px (a phone)."""
     problems: list[str] = []
     typeset = 0
     with browser.serve(site) as base, browser.Browser() as b:
@@ -557,8 +561,8 @@ def test_in_a_browser_offline_every_formula_renders_no_page_is_too_wide_and_noth
             if 'class="math' in path.read_text(encoding="utf-8"):
                 b.until("window.MathJax && MathJax.isReady")
                 m = b.eval(_MATH_STATE)
-                typeset += m["svg"]
-                if m["marked"] == 0 or m["svg"] != m["marked"] or m["raw"]:
+                typeset += m["typeset"]
+                if m["marked"] == 0 or m["typeset"] != m["marked"] or m["raw"] or not m["stix"]:
                     problems.append(f"{rel}: math {m}")
             b.drain()
             problems += [f"{rel}: {f}" for f in b.failed_requests()]

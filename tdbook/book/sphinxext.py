@@ -24,8 +24,8 @@ PNG output (:mod:`tdbook.plotting`); :func:`figure_captions` finds each image of
 names it by, gives it that alt text and wraps it in a figure with that caption.  A figure stored before captions
 were recorded gets the alt text "A figure of the section …" and no caption (rerun the notebook for its own).
 
-**Math with no network.**  The formulas are typeset in the reader's browser by the copy of MathJax (2.7, SVG
-output: no web fonts to fetch) that the pinned package ``jupyter-server-mathjax`` ships; :func:`copy_mathjax`
+**Math with no network.**  The formulas are typeset in the reader's browser by the copy of MathJax (2.7, HTML-CSS
+output with the STIX-Web fonts it ships) that the pinned package ``jupyter-server-mathjax`` ships; :func:`copy_mathjax`
 puts the files it needs under ``_static/mathjax/`` of the site, and ``book/conf.py`` points Sphinx at it with
 :data:`MATHJAX_CONFIG`.  Nothing of the site is loaded from another host (``tests/test_book.py`` checks).
 """
@@ -394,13 +394,13 @@ def figure_captions(app: Sphinx, doctree: nodes.document) -> None:
 #: Where MathJax goes in the site (under ``_static/``) and the script Sphinx loads (``mathjax_path``).
 MATHJAX_DIR = "mathjax"
 MATHJAX_PATH = f"{MATHJAX_DIR}/MathJax.js"
-#: MathJax 2's configuration: TeX in, SVG out (the glyphs are in the scripts: no font files to fetch), only the
-#: math Sphinx marks (MyST puts ``mathjax_ignore`` on each page and ``math`` on each formula), lines broken to fit
-#: a narrow window, and MathML beside each formula for screen readers.
+#: MathJax 2's configuration, as the copy shipped for Jupyter is made to run: its combined configuration file (TeX
+#: in; HTML-CSS out with the STIX-Web fonts it ships, so no font is fetched from another host), only the math Sphinx
+#: marks (MyST puts ``mathjax_ignore`` on each page and ``math`` on each formula), lines broken to fit a narrow
+#: window, MathML beside each formula for screen readers, and no "loading" messages.
 MATHJAX_CONFIG: dict[str, Any] = {
-    "jax": ["input/TeX", "output/SVG"],
-    "extensions": ["tex2jax.js", "AssistiveMML.js"],
-    "TeX": {"extensions": ["AMSmath.js", "AMSsymbols.js", "noErrors.js", "noUndefined.js"]},
+    "config": ["TeX-AMS-MML_HTMLorMML-full.js"],
+    "extensions": ["AssistiveMML.js"],
     "tex2jax": {
         "inlineMath": [["\\(", "\\)"]],
         "displayMath": [["\\[", "\\]"]],
@@ -408,12 +408,18 @@ MATHJAX_CONFIG: dict[str, Any] = {
         "processClass": "tex2jax_process|mathjax_process|math|output_area",
         "ignoreClass": "tex2jax_ignore|mathjax_ignore",
     },
-    "SVG": {"font": "TeX", "linebreaks": {"automatic": True}},
+    "MMLorHTML": {"prefer": "HTML"},
+    "HTML-CSS": {
+        "availableFonts": [],
+        "webFont": "STIX-Web",
+        "imageFont": None,
+        "linebreaks": {"automatic": True},
+    },
     "messageStyle": "none",
 }
-#: What the SVG renderer never loads: the HTML-CSS output and its fonts, the accessibility explorer's speech maps,
-#: the menu's translations other than English.
-_MATHJAX_UNUSED = ("jax/output/HTML-CSS", "fonts", "extensions/a11y")
+#: What that configuration never loads: the SVG output's fonts (the copy has no SVG output), the accessibility
+#: explorer's speech maps, the menu's translations other than English.
+_MATHJAX_UNUSED = ("jax/output/SVG", "extensions/a11y")
 
 
 def mathjax_source() -> Path:
