@@ -8,7 +8,7 @@ half-written figure.
 
 Every saved figure carries a **caption** (what it shows, in one sentence) and **alt text** to its notebook
 output, where the book (and any reader of the stored notebook) finds them: ``save(fig, name, caption=…)``, or by
-default the first paragraph of the docstring of the ``tdbook.plots`` function that drew it (recorded when the
+default the first sentence of the docstring of the ``tdbook.plots`` function that drew it (recorded when the
 figure is created: :data:`STYLE`'s ``figure.hooks``), or else the figure's own title.  The alt text is the caption
 followed by what the figure holds, read off the figure itself (:func:`describe`: each panel's title, axes and
 series).  They travel as the image output's metadata, ``{"image/png": {"caption": …, "alt": …}}``.
@@ -116,17 +116,33 @@ def _sentence(text: str) -> str:
     return text if not text or text[-1] in ".!?" else text + "."
 
 
+#: Abbreviations after which a full stop does not end a sentence (the documents' own: "Fig. 4.3", "App. B").
+_ABBREVIATIONS = ("Fig", "Figs", "App", "Tab", "Eq", "Sec", "ch", "cf", "e.g", "i.e", "vs", "No", "al")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z“\"(`:])")  # the next sentence may open with ``code`` or a role
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of ``text`` (a full stop after an abbreviation such as "Fig." or "App." ends none)."""
+    text = " ".join(text.split())
+    for m in _SENTENCE_END.finditer(text):
+        before = text[: m.start()]
+        word = before.rstrip(".!?").rsplit(" ", 1)[-1].lstrip("(")
+        if word not in _ABBREVIATIONS:
+            return before
+    return text
+
+
 def doc_caption(obj: Any) -> str:
-    """The first paragraph of ``obj``'s docstring as a caption ("" when it has none)."""
+    """The first sentence of ``obj``'s docstring as a caption ("" when it has none)."""
     doc = inspect.getdoc(obj) or ""
-    return _sentence(_plain(doc.split("\n\n")[0]))
+    return _sentence(_plain(first_sentence(doc.split("\n\n")[0])))
 
 
 def remember_maker(fig: Any) -> None:
     """matplotlib's ``figure.hooks``, run on every figure pyplot creates: the figure's notebook output will carry its
     caption and alt text (:func:`carry_caption`), and when a public function of ``tdbook.plots`` created it (the
-    outermost such function on the stack, the one a notebook called), the caption is that function's docstring's
-    first paragraph unless one is given later (:func:`set_caption`, ``save(caption=…)``)."""
+    outermost such function on the stack, the one a notebook called), the caption is the first sentence of that
+    function's docstring unless one is given later (:func:`set_caption`, ``save(caption=…)``)."""
     found = None
     frame = sys._getframe(1)
     while frame is not None:
@@ -155,8 +171,9 @@ def _titles(fig: Any) -> list[str]:
 
 
 def describe(fig: Any) -> str:
-    """What ``fig`` holds, read off the figure: each panel's title, its axes' labels and its labelled series."""
-    parts = []
+    """What ``fig`` holds, read off the figure: its title, each panel's title, axes' labels and labelled series."""
+    sup = getattr(fig, "_suptitle", None)
+    parts = [f"Titled “{sup.get_text().strip()}”"] if sup is not None and sup.get_text().strip() else []
     panels = [ax for ax in fig.axes if ax.get_label() != "<colorbar>" and ax.axison]
     for i, ax in enumerate(panels):
         bits = []
