@@ -132,10 +132,14 @@ def first_sentence(text: str) -> str:
     return text
 
 
+#: Where a docstring's first sentence goes on to document an argument in line ("…; groups = [(title, …)]").
+_ARGUMENT_NOTE = re.compile(r";\s+``?\w+``?\s*=.*$")
+
+
 def doc_caption(obj: Any) -> str:
-    """The first sentence of ``obj``'s docstring as a caption ("" when it has none)."""
+    """The first sentence of ``obj``'s docstring, without an argument's note, as a caption ("" when it has none)."""
     doc = inspect.getdoc(obj) or ""
-    return _sentence(_plain(first_sentence(doc.split("\n\n")[0])))
+    return _sentence(_plain(_ARGUMENT_NOTE.sub("", first_sentence(doc.split("\n\n")[0]))))
 
 
 def remember_maker(fig: Any) -> None:

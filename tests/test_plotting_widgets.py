@@ -210,3 +210,6 @@ def test_the_first_sentence_of_a_docstring_is_not_cut_at_an_abbreviation():
         "Fig. 6.5 of App. B: the draws, e.g. here."
     )
     assert plotting.first_sentence("One (Powell (2000) §4.3). Two.") == "One (Powell (2000) §4.3)."
+    from tdbook.plots import random_walk as rwplots
+
+    assert plotting.doc_caption(rwplots.curves) == "Panels of averaged RMS curves with 95% bands."  # no "; groups = …"

@@ -387,6 +387,7 @@ def figure_captions(app: Sphinx, doctree: nodes.document) -> None:
         image.replace_self(figure)
         figure += image
         figure += nodes.caption(text, text)
+        doctree.set_id(figure, suggested_prefix="figure")  # Sphinx numbers captioned figures by their ids
 
 
 # ----------------------------------------------------------------------------- math, shipped with the site

@@ -26,13 +26,16 @@ checkpoint and the exact command that resumes it (exit code 130).  The weights a
 the sidecar — once, atomically.  Every message goes to stderr with one prefix, ``tdbook train:``; only the
 closing summary of a run that finished goes to stdout.
 
-**A finished run leaves nothing behind that blocks the next one.**  The checkpoint is a working file of an
-unfinished run: once the sidecar is written the run is complete (its result is the weights and the sidecar) and
-the checkpoint is removed, so the same command run again trains again from scratch, to the same weights.  The
-checkpoint goes beside ``--out`` by default (the trainer's place under ``build/`` when ``--out`` is not given or
-is in ``data/``), so a run to another folder never meets another run's checkpoint.  A finished run is not
-extended by this driver: a trainer that can go on from trained weights says so with its own option
-(``train symmetric-gammon --warm-start``).
+**A finished run leaves nothing that blocks the next one.**  When the sidecar is written the run is complete and
+its checkpoint is marked finished (:func:`finished_marker`).  A later run meeting a finished checkpoint at the
+default place (:func:`meet_checkpoint`) trains from scratch when the checkpoint already holds as many games as it
+asks for (the same command again: the same weights) or is another run's (its result was written, so nothing is
+lost); with more games than it holds, it continues from it where the trainer allows that (``train
+symmetric-gammon --games 150`` after a finished run of 100).  A checkpoint named with ``--checkpoint`` is read by
+the trainer, finished or not; an *unfinished* checkpoint of other settings is refused, naming the file
+(``--restart`` discards it).  The checkpoint goes beside ``--out`` by default (in the
+trainer's place under ``build/`` when ``--out`` is not given; under ``build/`` with ``.data`` in its name when
+``--out`` is in ``data/``), so a run to another folder never meets another run's checkpoint.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ import argparse
 import contextlib
 import errno
 import fcntl
+import json
 import os
 import re
 import shlex
@@ -54,7 +58,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ...core.storage import UncommittedCode, in_data, refuse_dirty, sidecar_path, write_sidecar
+from ...core.storage import UncommittedCode, atomic_write_bytes, in_data, refuse_dirty, sidecar_path, write_sidecar
 
 #: Every message of ``python -m tdbook train`` starts with this.
 PREFIX = "tdbook train"
@@ -382,13 +386,13 @@ def parser(t: Trainer) -> Parser:
     f.add_argument(
         "--checkpoint",
         default=None,
-        help="checkpoint of an unfinished run (.npz; default beside --out, or under build/ when --out is not given "
-        "or is in data/); the same command resumes from it; removed when the run finishes",
+        help="checkpoint (.npz; default beside --out, or under build/ when --out is not given or is in data/); the "
+        "same command resumes an unfinished run from it, and trains a finished one again from scratch",
     )
     f.add_argument(
         "--restart",
         action="store_true",
-        help="start from scratch even when --checkpoint holds an unfinished run (it is discarded)",
+        help="start from scratch whatever --checkpoint holds (it is discarded)",
     )
     f.add_argument(
         "--checkpoint-every",
@@ -410,19 +414,62 @@ def _interrupted(t: Trainer, plan: Plan, command: str) -> str:
 
 def default_checkpoint(t: Trainer, a: argparse.Namespace, out: Path) -> Path:
     """Where the checkpoint goes without ``--checkpoint``: beside ``--out`` (``w.npz`` → ``w.ckpt.npz``), so runs to
-    different folders never share one; the trainer's place under ``build/`` when ``--out`` was not given or is in
-    the shipped ``data/`` (where a checkpoint never goes)."""
-    if a.out and not shipped(out):
-        return out.with_name(f"{out.stem}.ckpt.npz")
-    return t.default_checkpoint(a, out)
+    different folders never share one; the trainer's place under ``build/`` when ``--out`` was not given, and that
+    place with ``.data`` in the name when ``--out`` is in the shipped ``data/`` (where a checkpoint never goes), so
+    that rebuilding a shipped file never meets the checkpoint of a run with the default ``--out``."""
+    if not a.out:
+        return t.default_checkpoint(a, out)
+    if shipped(out):
+        return t.default_checkpoint(a, out).with_name(f"{out.stem}.data.ckpt.npz")
+    return out.with_name(f"{out.stem}.ckpt.npz")
 
 
-def finished(checkpoint: Path) -> None:
-    """The run is complete (weights and sidecar written): its checkpoint is removed, so that the same command trains
-    again from scratch instead of resuming a finished run (module docstring)."""
-    with contextlib.suppress(FileNotFoundError):
-        checkpoint.unlink()
-        say(f"the run is complete; removed its checkpoint {checkpoint} (the same command trains again from scratch)")
+def finished_marker(checkpoint: Path) -> Path:
+    """The file beside a checkpoint saying that its run finished (its weights and sidecar were written)."""
+    return checkpoint.with_name(checkpoint.name + ".finished")
+
+
+def _discard(checkpoint: Path, why: str) -> None:
+    checkpoint.unlink(missing_ok=True)
+    finished_marker(checkpoint).unlink(missing_ok=True)
+    say(why)
+
+
+def meet_checkpoint(t: Trainer, a: argparse.Namespace, run: Any, checkpoint: Path, named: bool) -> None:
+    """What an existing checkpoint means for this run (module docstring): discarded (``--restart``; at the default
+    place, a finished run that holds as many games as this one asks for, or one of other settings), continued (the
+    trainer's reader accepts it), or refused with a UsageError naming the file.  ``named``: the user gave
+    ``--checkpoint``; such a checkpoint is the trainer's to read whether its run finished or not (a finished run
+    with more games, or averaged over its snapshots, goes on from it)."""
+    marker = finished_marker(checkpoint)
+    if not checkpoint.exists():
+        marker.unlink(missing_ok=True)
+        return
+    if a.restart:
+        _discard(checkpoint, f"--restart: discarded the checkpoint {checkpoint}; training from scratch")
+        return
+    if named or not marker.is_file():  # the user's own checkpoint, or an unfinished run: resumed, or refused
+        read_checkpoint(checkpoint, t.game, lambda p: t.read_checkpoint(a, run, p))
+        marker.unlink(missing_ok=True)  # continued: unfinished until this run ends
+        return
+    total, done = getattr(a, t.unit, None), t.done(checkpoint)
+    if isinstance(total, int) and done is not None and done >= total:
+        _discard(checkpoint, f"{checkpoint} holds a finished run of {done:,} {t.unit}: training again from scratch")
+        return
+    try:
+        read_checkpoint(checkpoint, t.game, lambda p: t.read_checkpoint(a, run, p))
+    except UsageError:
+        _discard(checkpoint, f"{checkpoint} holds a finished run of other settings: training from scratch")
+        return
+    marker.unlink()  # continued: unfinished until this run ends
+    if done is not None:
+        say(f"continuing the finished run in {checkpoint} from {done:,} {t.unit}")
+
+
+def finished(checkpoint: Path, out: Path) -> None:
+    """The run is complete (weights and sidecar written): its checkpoint, if it wrote one, is marked finished."""
+    if checkpoint.exists():
+        atomic_write_bytes(finished_marker(checkpoint), (json.dumps({"out": str(out)}) + "\n").encode())
 
 
 def main(t: Trainer, argv: Sequence[str] | None = None) -> int:
@@ -460,11 +507,7 @@ def _main(t: Trainer, argv: list[str]) -> int:
         plan = Plan(out, ckpt, t.extra_targets(a, out, ckpt))
         check_plan(plan.targets(), a.force)
         with CheckpointLock(ckpt):
-            if ckpt.exists() and a.restart:
-                ckpt.unlink()
-                say(f"--restart: discarded the checkpoint {ckpt}; training from scratch")
-            elif ckpt.exists():
-                read_checkpoint(ckpt, t.game, lambda p: t.read_checkpoint(a, run, p))
+            meet_checkpoint(t, a, run, ckpt, named=bool(a.checkpoint))
             try:
                 result = t.train(a, run, plan, command)
                 with ctrl_c_deferred():
@@ -475,7 +518,7 @@ def _main(t: Trainer, argv: list[str]) -> int:
                 return INTERRUPTED
             with ctrl_c_deferred():
                 write_sidecar(plan.out, side)
-            finished(plan.checkpoint)
+            finished(plan.checkpoint, plan.out)
     except (ValueError, FloatingPointError) as e:
         say(f"error: {e}")
         return USAGE
