@@ -1,7 +1,7 @@
 """Notebook 08's ladder and Table 5.2 (Powell (2000) §5.1–5.3): the shipped nets' stated strength (their
 sidecars, measured on the report seed set by :mod:`.backgammon_strength`), the notebook's own matches (the
 two nets on the same dice, pubeval against gnubg-expert), and what TD-Gammon and Neurogammon did against
-people beside our stand-ins — each as :class:`~.backgammon_notebook.Check` s in the order the notebook
+people beside our stand-ins — each as claims (:func:`~.td_gammon.as_checks`) in the order the notebook
 checks them."""
 
 from __future__ import annotations
@@ -15,11 +15,12 @@ from ... import claims
 from ...claims import Estimate
 from ...core import profiles
 from ...results import Table
+from ..common.checks import Check, Checks, as_checks
 from .curves import curve_arrays, curve_difference
 from .match import MatchResult, evaluate, make_opponent, paired_difference, run_match, selection_seed
 from .shipped import Shipped
 from .strength import OPPONENTS, strength
-from .td_gammon import NOTEBOOK, Check
+from .td_gammon import NOTEBOOK
 
 # ----------------------------------------------------------------------------- §3 the ladder
 
@@ -87,7 +88,7 @@ def _interval(e: Estimate) -> str:
     return f"{e.mean:+.3f} ± {e.stderr:.3f} over {e.n:,} games"
 
 
-def ladder_checks(shipped: dict[int, Shipped], match: dict[tuple[Any, str], MatchResult]) -> tuple[list[Check], str]:
+def ladder_checks(shipped: dict[int, Shipped], match: dict[tuple[Any, str], MatchResult]) -> tuple[Checks, str]:
     """The ladder's claims: the 80-hidden net against pubeval (the replication's +0.351 as an aim) and
     gnubg-intermediate (§5.2's "high intermediate level"), the other stated figures, the expert aim at
     1- and 2-ply, the calibration, and more hidden units at equal training and as shipped."""
@@ -169,7 +170,7 @@ def ladder_checks(shipped: dict[int, Shipped], match: dict[tuple[Any, str], Matc
         f"80 − 40 hidden vs pubeval at equal training ({lo_eq:,}–{same:,} games): {d_eq:+.3f} ± {se_eq:.3f}; "
         f"shipped nets on the same dice: {d:+.3f} ± {dse:.3f} points per game"
     )
-    return checks, summary
+    return as_checks(checks), summary
 
 
 # ----------------------------------------------------------------------------- §4 Table 5.2 and Neurogammon
@@ -238,7 +239,7 @@ def _printed(claim_id: str) -> str:
     return claims.get(NOTEBOOK, claim_id).printed or ""
 
 
-def table52_checks(shipped: dict[int, Shipped]) -> list[Check]:
+def table52_checks(shipped: dict[int, Shipped]) -> Checks:
     """Each row of Table 5.2 beside our nearest stand-in: humans → gnubg-expert (cubeless), TD 1.0
     (300,000 games, 1-ply) → our 80-hidden net at 1-ply, TD 2.0 (800,000 games) → our 40-hidden net
     (800,000 games), TD 2.1 (1,500,000 games, 2-ply) → our 80-hidden net (1,600,000 games) at 2-ply."""
@@ -272,40 +273,43 @@ def table52_checks(shipped: dict[int, Shipped]) -> list[Check]:
                 f"the 80-hidden net ({s80.sidecar['games']:,} games) at 2-ply vs gnubg-expert, {_interval(e3)}",
             )
         )
-    return checks
+    return as_checks(checks)
 
 
-def neurogammon_checks(shipped: dict[int, Shipped]) -> list[Check]:
+def neurogammon_checks(shipped: dict[int, Shipped]) -> Checks:
     """§5.1's figures for Neurogammon, each beside the corresponding fact or measurement of ours."""
     s80 = shipped[80]
     vs = s80.sidecar["strength"]["vs"]
-    return [
-        Check(
-            "neurogammon-network",
-            s80.model.describe(),
-            f"printed: {_printed('neurogammon-network')} Ours: one hidden layer, "
-            + " and ".join(s.model.describe() for s in shipped.values()),
-        ),
-        Check(
-            "neurogammon-training-set",
-            int(s80.sidecar["games"]),
-            f"printed: {_printed('neurogammon-training-set')} Ours: no expert positions; the 80-hidden net learned "
-            f"from the positions of {s80.sidecar['games']:,} games against itself",
-        ),
-        Check(
-            "neurogammon-cycles",
-            1,
-            f"printed: {_printed('neurogammon-cycles')} Ours: every self-play position is learned from once, as it "
-            "is played (TD(λ) after every move, §5.2)",
-        ),
-        Check(
-            "neurogammon-win-rates",
-            [vs["pubeval"]["win_pct"], vs["gnubg-expert"]["win_pct"]],
-            f"printed: {_printed('neurogammon-win-rates')} Ours (80 hidden, 1-ply, % of games won): against pubeval, "
-            f"a program, {vs['pubeval']['win_pct']:.1f}% of {vs['pubeval']['games']:,}; against gnubg-expert, our "
-            f"stand-in for strong humans, {vs['gnubg-expert']['win_pct']:.1f}% of {vs['gnubg-expert']['games']:,}",
-        ),
-    ]
+    return as_checks(
+        [
+            Check(
+                "neurogammon-network",
+                s80.model.describe(),
+                f"printed: {_printed('neurogammon-network')} Ours: one hidden layer, "
+                + " and ".join(s.model.describe() for s in shipped.values()),
+            ),
+            Check(
+                "neurogammon-training-set",
+                int(s80.sidecar["games"]),
+                f"printed: {_printed('neurogammon-training-set')} Ours: no expert positions; the 80-hidden net learned "
+                f"from the positions of {s80.sidecar['games']:,} games against itself",
+            ),
+            Check(
+                "neurogammon-cycles",
+                1,
+                f"printed: {_printed('neurogammon-cycles')} Ours: every self-play position is learned from once, as it "
+                "is played (TD(λ) after every move, §5.2)",
+            ),
+            Check(
+                "neurogammon-win-rates",
+                [vs["pubeval"]["win_pct"], vs["gnubg-expert"]["win_pct"]],
+                f"printed: {_printed('neurogammon-win-rates')} Ours (80 hidden, 1-ply, % of games won): against "
+                f"pubeval, a program, {vs['pubeval']['win_pct']:.1f}% of {vs['pubeval']['games']:,}; against "
+                f"gnubg-expert, our stand-in for strong humans, {vs['gnubg-expert']['win_pct']:.1f}% of "
+                f"{vs['gnubg-expert']['games']:,}",
+            ),
+        ]
+    )
 
 
 def selection_bias_table(shipped: dict[int, Shipped]) -> Table:
