@@ -396,7 +396,8 @@ def site(tmp_path_factory) -> Path:
 
 
 def _ids(path: Path) -> set[str]:
-    return set(re.findall(r'\bid="([^"]+)"', path.read_text()))
+    """Every id of a page (an output's raw HTML may quote it with ')."""
+    return set(re.findall(r"""\bid=["']([^"']+)["']""", path.read_text()))
 
 
 def test_every_scoreboard_link_reaches_an_anchor_of_the_section_that_checks_the_claim(site):
@@ -440,7 +441,7 @@ def _pages(site: Path) -> list[Path]:
 
 
 #: The attribute of a tag that names another file.
-_REF = re.compile(r'<(?:a|link|script|img|iframe|source)\b[^>]*?\b(?:href|src)="([^"]*)"')
+_REF = re.compile(r"""<(?:a|link|script|img|iframe|source)\b[^>]*?\b(?:href|src)=["']([^"']*)["']""")
 
 
 def _links(page: str) -> list[str]:
@@ -465,7 +466,7 @@ def test_every_internal_link_of_the_site_resolves(site):
                 broken.append(f"{path.relative_to(site)} → {url}")
             elif fragment and dest.suffix == ".html":
                 if dest not in ids:
-                    ids[dest] = _ids(dest) | set(re.findall(r'\bname="([^"]+)"', dest.read_text()))
+                    ids[dest] = _ids(dest) | set(re.findall(r"""\bname=["']([^"']+)["']""", dest.read_text()))
                 if fragment not in ids[dest]:
                     broken.append(f"{path.relative_to(site)} → {url} (no such anchor)")
     assert checked > 10_000 and not broken, broken[:20]
