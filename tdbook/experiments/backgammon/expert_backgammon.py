@@ -48,16 +48,10 @@ from . import equity_loss as _loss
 from . import lookahead_targets as _look
 from . import remeasure as _remeasure
 from . import rollout_consistency as _roll
+from . import symmetric_gammon_expert as _expert
+from . import symmetric_gammon_nets as _nets
+from . import symmetric_gammon_records as _records
 from .strength import strength_text
-from .symmetric_gammon_expert import (
-    LEVER_HEADER,
-    aim_claims,
-    lever_claims,
-    lever_gain,
-    lever_rows,
-    run_claims,
-    run_points,
-)
 from .symmetric_gammon_nets import (
     BEST,
     FAMILIES,
@@ -65,33 +59,22 @@ from .symmetric_gammon_nets import (
     LEVERS,
     NETS,
     RUNS,
-    SECTIONS,
     TRAINED,
     best_shipped,
     load_shipped,
     net_path,
-    short_label,
 )
-from .symmetric_gammon_records import (
-    CHECK_HEADER,
-    Check,
-    check_curve_point,
-    check_rollouts,
-    check_rows,
-    check_trainer_match,
-    recorded_rollouts,
-)
+from .symmetric_gammon_records import Check, check_curve_point, check_rollouts, check_trainer_match, recorded_rollouts
 
-__all__ = [
-    "CHECK_HEADER",
-    "LEVER_HEADER",
-    "aim_claims",
-    "check_rows",
-    "lever_claims",
-    "lever_rows",
-    "run_claims",
-    "SECTIONS",
-]
+# What the notebook calls of the campaign's other modules, under this module's name (one entry module per notebook).
+aim_claims = _expert.aim_claims
+lever_claims = _expert.lever_claims
+lever_rows = _expert.lever_rows
+LEVER_HEADER = _expert.LEVER_HEADER
+run_claims = _expert.run_claims
+check_rows = _records.check_rows
+CHECK_HEADER = _records.CHECK_HEADER
+short_label = _nets.short_label
 
 #: The chapter's findings (:mod:`tdbook.findings`): claim id → what a reader should take away, the miss first.
 FINDINGS: dict[str, str] = {
@@ -225,7 +208,7 @@ def lever_figure() -> list[dict[str, Any]]:
     out = []
     for fam, f in FAMILIES.items():
         for lev in (x for x in LEVERS if x.family == fam):
-            g = lever_gain(lev, "gnubg-expert")
+            g = _expert.lever_gain(lev, "gnubg-expert")
             out.append(
                 {
                     "lever": lev.id,
@@ -245,7 +228,7 @@ def curve_figure(opp: str = "gnubg-expert") -> dict[str, dict[str, Any]]:
     on; its claim fits the points from ``fitted_from`` million games on)."""
     out = {}
     for run in RUNS.values():
-        pts = run_points(run, since=0)[opp]
+        pts = _expert.run_points(run, since=0)[opp]
         out[run.label] = {
             "games": [x for x, _ in pts],
             "ppg": [e.mean for _, e in pts],
@@ -260,7 +243,7 @@ def curve_rows() -> list[list[str]]:
     """One row per point of each run: the run, games, ppg against pubeval and against gnubg-expert, the seed set."""
     rows = []
     for run in RUNS.values():
-        pts = run_points(run, since=0)
+        pts = _expert.run_points(run, since=0)
         for (x, p), (_, g) in zip(pts["pubeval"], pts["gnubg-expert"]):
             seeds = "report" if run.nets else "selection"
             rows.append(

@@ -54,31 +54,19 @@ from ...core.storage import read_sidecar
 from ...games import backgammon as bg
 from ...learners.backgammon_net import TDGammon
 from ...learners.backgammon_symmetric import ARCH_FREE, SymmetricGammon, symmetric_outputs
+from . import symmetric_gammon_nets as _nets
 from .analysis import game_positions
 from .equity_loss import position_class
 from .strength import strength as figure  # a sidecar's 1-ply report-seed figure
-from .symmetric_gammon_nets import (
-    CONSTRAINT_AT_BUDGET,
-    LABELS,
-    RIVAL_NETS,
-    TESAURO_SHIPPED,
-    best_shipped,
-    load_shipped,
-    net_path,
-    short_label,
-)
+from .symmetric_gammon_nets import CONSTRAINT_AT_BUDGET, LABELS, RIVAL_NETS, TESAURO_SHIPPED, net_path, short_label
 from .symmetric_gammon_records import CHECK_HEADER, Check, check_rivals, check_rows, recorded_rivals, rivals_spec
 from .symmetric_gammon_rivals import RIVALS, Curve, final_gap, new_rival, train_chunk, train_rival
 
-__all__ = [
-    "CHECK_HEADER",
-    "best_shipped",
-    "check_rows",
-    "load_shipped",
-    "position_class",
-    "symmetric_outputs",
-    "train_rival",
-]
+# What the notebook calls of the nets' module, under this module's name (one entry module per notebook).
+best_shipped = _nets.best_shipped
+load_shipped = _nets.load_shipped
+
+__all__ = ["CHECK_HEADER", "check_rows", "position_class", "symmetric_outputs", "train_rival"]
 
 PROFILES: dict[str, dict[str, Any]] = {
     "quick": dict(

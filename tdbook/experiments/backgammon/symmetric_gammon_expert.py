@@ -30,13 +30,14 @@ from typing import Any
 import numpy as np
 
 from ...claims import Estimate
+from ...core.paths import data_dir
 from ...core.storage import add_to_sidecar, code_version, read_sidecar
 from ...learners.backgammon_symmetric import SymmetricGammon
 from ...players.backgammon_symmetric import SymNetPlayer
 from .match import SELECTION_SEED, make_opponent, run_match, selection_seed
 from .strength import strength as figure
 from .symmetric_gammon_cli import same_run
-from .symmetric_gammon_nets import AIM_PLAN, FAMILIES, LEVERS, RUNS, Lever, Run, net_path, short_label, weights_path
+from .symmetric_gammon_nets import AIM_PLAN, FAMILIES, LEVERS, RUNS, Lever, Run, net_path, short_label
 from .symmetric_gammon_rivals import vs_pubeval
 
 #: Duplicate pairs per point of a learning curve: the selection match's pubeval pairs and a tenth as many
@@ -199,7 +200,12 @@ def record_curve(
     models = {int(side["games"]): net}
     warm = spec.get("warm_start")
     if warm:
-        parent = SymmetricGammon.load(weights_path(Path(warm["file"]).stem))  # restore it first if it left data/
+        ppath = data_dir() / Path(warm["file"]).name
+        if not ppath.is_file():
+            raise ValueError(
+                f"the parent {ppath.name} is not in data/: python -m tdbook restore {ppath.stem} brings it back"
+            )
+        parent = SymmetricGammon.load(ppath)
         models[int(warm["games"])] = parent.widen(net.inputs) if parent.inputs != net.inputs else parent
     for s in snapshots:
         m = SymmetricGammon.load(s)
