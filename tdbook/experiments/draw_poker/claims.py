@@ -325,14 +325,16 @@ def noise_table(nz: dict[float, Study]) -> Table:
 
 def procedures(man: Study, auto: Study, imp: Study) -> Measured:
     """§5.5's comparisons of the three procedures (trials, redundancies, action rules), each a difference
-    of means with its standard error; where the document compares with "explicit training" (manual and
-    automatic) the weaker of the two differences is the one judged."""
+    of means with its standard error.  Where the document compares with "explicit training", the automatic
+    procedure is the one judged: our manual-training proxy's counts are set by its rate of inconsistent advice
+    (the noise sweep moves its trials from 15 to 134), so a comparison with it would be decided by that rate; its
+    difference is in the note."""
     out = {}
-    name, d = _weakest({"manual": imp.difference(man, "trials"), "automatic": imp.difference(auto, "trials")})
+    d, dm = imp.difference(auto, "trials"), imp.difference(man, "trials")
     out["§5.5-implicit-more-trials"] = _m(
         d,
-        f"implicit minus explicit training trials, the weaker comparison ({name}): {_est(d)} (s.e.); means: implicit "
-        f"{imp.stat('trials')[0]:.1f}, automatic {auto.stat('trials')[0]:.1f}, "
+        f"implicit minus automatic training trials: {_est(d)} (s.e.); minus the manual-training proxy's: {_est(dm)}; "
+        f"means: implicit {imp.stat('trials')[0]:.1f}, automatic {auto.stat('trials')[0]:.1f}, "
         f"manual proxy {man.stat('trials')[0]:.1f}",
     )
     red = {"automatic": man.difference(auto, "redundant"), "implicit": man.difference(imp, "redundant")}
@@ -343,10 +345,11 @@ def procedures(man: Study, auto: Study, imp: Study) -> Measured:
         f"manual proxy {man.stat('redundant')[0]:.2f}, automatic {auto.stat('redundant')[0]:.2f}, implicit "
         f"{imp.stat('redundant')[0]:.2f}",
     )
-    name, d = _weakest({"manual": man.difference(imp, "rules"), "automatic": auto.difference(imp, "rules")})
+    d, dm = auto.difference(imp, "rules"), man.difference(imp, "rules")
     out["§5.5-implicit-fewer-rules"] = _m(
         d,
-        f"explicit minus implicit action rules kept, the weaker comparison ({name}): {_est(d)} (s.e.); means: "
+        f"automatic minus implicit action rules kept: {_est(d)} (s.e.); the manual-training proxy's minus implicit: "
+        f"{_est(dm)}; means: "
         f"implicit {imp.stat('rules')[0]:.1f}, automatic {auto.stat('rules')[0]:.1f}, manual proxy "
         f"{man.stat('rules')[0]:.1f}",
     )
