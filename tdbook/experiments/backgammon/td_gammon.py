@@ -35,7 +35,7 @@ from ...games.base import IllegalMove
 from ...learners.backgammon_net import ROLLS, TDGammon
 from ...players.backgammon import NetPlayer
 from ...players.backgammon_human import HumanVsNet
-from ...results import Table
+from ...results import Estimate, Table
 from . import analysis
 from .curves import (
     curve_arrays,
@@ -224,6 +224,15 @@ def engine_checks(crosscheck_positions: int, agreement_positions: int, seed: int
             f"legal moves (distinct resulting positions) per roll, rolls weighted by their chance, averaged over "
             f"{len(gp)} positions from pubeval-vs-pubeval games ({mpr_contact:.1f} over the {contact.mean():.0%} "
             f"with contact); 'an average of 20' read as 15–25",
+        )
+    )
+    br = Estimate.of(analysis.branching(gp))
+    checks.append(
+        Check(
+            "branching-ratio-400",
+            br,
+            f"successors of one ply, the legal moves summed over the 21 rolls, mean over the same {len(gp)} positions "
+            f"(s.e. across positions); {mpr:.1f} moves per roll weighted by chance, 21 × 20 = 420 printed",
         )
     )
     table = Table(

@@ -281,6 +281,14 @@ def implicit_training(imp: Study, auto: Study, cfg: profiles.Config) -> Measured
     out["§5.5-implicit-stop-9pct"] = _m(
         claim("§5.4-implicit-coverage").paper, "§5.4's printed stopping point for the same 57 trials"
     )
+    before = [claim("tab5.1-agreement-before").paper, claim("tab5.2-agreement-before").paper]
+    out["tab5.3-agreement-column"] = _m(
+        before,
+        "Tables 5-1 and 5-2's agreement before training (automatic, implicit), as printed; their agreement after "
+        f"training ({claim('tab5.1-agreement-after').paper} %, {claim('tab5.2-agreement-after').paper} %), which "
+        "§5.5's 'last two columns … before and after training' also promises, is not in the column as our copy "
+        "prints it",
+    )
     d = auto.difference(imp, "after_long", 100)
     out["§5.4-implicit-agreement-below-explicit"] = _m(
         d,
