@@ -279,6 +279,19 @@ def table(document: str, name: str) -> tuple[list[str], np.ndarray]:
     return header, rows
 
 
+def text_table(document: str, name: str) -> tuple[list[str], list[list[str]]]:
+    """(column names, rows of strings) of a transcribed table whose cells are text (cards, actions): '#' lines are
+    comments, the first other line the header; every row needs one tab-separated cell per column."""
+    p = table_path(document, name)
+    lines = [ln for ln in p.read_text(encoding="utf-8").splitlines() if ln.strip() and not ln.startswith("#")]
+    header = lines[0].split("\t")
+    rows = [ln.split("\t") for ln in lines[1:]]
+    bad = [i + 2 for i, r in enumerate(rows) if len(r) != len(header)]
+    if bad:
+        raise ClaimError(f"{p} is corrupt: rows {bad[:5]} need {len(header)} tab-separated cells")
+    return header, rows
+
+
 def _selection(doc: str, cid: str, spec: dict[str, Any]) -> list[float]:
     """``{table = NAME, rows = [first, last], columns = [...]}`` → the selected printed values, row-major."""
     unknown = set(spec) - {"table", "rows", "columns", "column"}

@@ -333,7 +333,7 @@ def early_beginner(model: Any, games: int, pairs: int, seed: int) -> tuple[Match
         "beginner-level-early",
         e,
         f"the notebook's live run ({model.describe()}, the thesis's configuration) after {games:,} self-play games, "
-        f"1-ply, against gnubg-beginner: {_interval(e)} over {r.games:,} games (duplicate dice), win rate "
+        f"1-ply, against gnubg-beginner: {_interval(e)} (duplicate dice), win rate "
         f"{r.win_pct:.1f} %",
     )
 
