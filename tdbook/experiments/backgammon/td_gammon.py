@@ -15,7 +15,7 @@ Notebook 08 uses this module, section by section (``python -m tdbook.catalog --w
 - 2. Learning curves: ``live_run``, ``learning_curves``, ``curve_checks``
 - 5. What the net learned: ``pwin_checks``, ``agreement_checks``
 - 6. Play against the net: ``refusal_checks``
-- 8. Try it yourself: ``explore``
+- 9. Try it yourself: ``explore``
 """
 
 from __future__ import annotations
