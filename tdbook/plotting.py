@@ -137,3 +137,50 @@ class Saved(list):
 
 def close(fig: Any) -> None:
     plt.close(fig)
+
+
+# ----------------------------------------------------------------------------- the algorithm on the page
+
+
+class Listing:
+    """Package source shown in a chapter: each function (or method) under a line naming its file, as a Python code
+    block — Markdown, which JupyterLab highlights and the book renders with the site's code style — and as plain
+    text in a terminal.  Read from the running package (:func:`inspect.getsource`), never pasted."""
+
+    def __init__(self, parts: Sequence[tuple[str, str, str]]) -> None:
+        self.parts = list(parts)  # (file relative to the package's parent, qualified name, source)
+
+    def _repr_markdown_(self) -> str:
+        out = []
+        for where, name, code in self.parts:
+            fence = "`" * max(3, 1 + max((len(m) for m in re.findall(r"`+", code)), default=0))
+            out.append(f"`{name}` — `{where}`\n\n{fence}python\n{code.rstrip()}\n{fence}")
+        return "\n\n".join(out)
+
+    def __repr__(self) -> str:
+        return "\n\n".join(f"# {name} — {where}\n{code.rstrip()}" for where, name, code in self.parts)
+
+
+def listing(*objects: Any) -> Listing:
+    """The source of ``objects`` — tdbook functions, methods or classes (a jitted kernel shows its Python source) —
+    for a chapter to show the rule it is about (:class:`Listing`).  ValueError for an object that is not tdbook's
+    or has no source."""
+    import inspect
+    import textwrap
+
+    if not objects:
+        raise ValueError("listing: name at least one function to show")
+    package = Path(__file__).resolve().parent
+    parts = []
+    for obj in objects:
+        fn = getattr(obj, "py_func", obj)  # a numba dispatcher: its Python function
+        module = getattr(fn, "__module__", None) or ""
+        if not module.startswith("tdbook"):
+            raise ValueError(f"listing shows tdbook's own code, not {obj!r}")
+        try:
+            code = textwrap.dedent(inspect.getsource(fn))
+            path = Path(inspect.getsourcefile(fn) or "").resolve()
+        except (OSError, TypeError) as e:
+            raise ValueError(f"listing: no source for {obj!r} ({e})") from None
+        parts.append((path.relative_to(package.parent).as_posix(), f"{module}.{fn.__qualname__}", code))
+    return Listing(parts)

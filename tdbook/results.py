@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Iterable, Sequence
 from html import escape
@@ -327,18 +328,33 @@ def fmt(x: Any, digits: int = 4) -> str:
 
 
 class Table:
-    """A small table that renders as HTML in Jupyter and as aligned text in a terminal."""
+    """A small table that renders as HTML in Jupyter and as aligned text in a terminal.
 
-    def __init__(self, header: Sequence[str], rows: Sequence[Sequence[str]], caption: str = "") -> None:
+    ``anchors`` (one per row, or None) gives rows an HTML ``id`` (:func:`anchor`): the rows of a check cell carry
+    their claim's, so a chapter's findings (:mod:`tdbook.findings`) link to the row that checked each claim."""
+
+    def __init__(
+        self,
+        header: Sequence[str],
+        rows: Sequence[Sequence[str]],
+        caption: str = "",
+        anchors: Sequence[str | None] | None = None,
+    ) -> None:
         self.header = list(header)
         self.rows = [list(map(str, r)) for r in rows]
         self.caption = caption
+        self.anchors = list(anchors) if anchors is not None else [None] * len(self.rows)
+        if len(self.anchors) != len(self.rows):
+            raise ValueError(f"a table of {len(self.rows)} rows was given {len(self.anchors)} anchors")
 
     def _repr_html_(self) -> str:
         cap = f"<caption>{escape(self.caption)}</caption>" if self.caption else ""
         head = "".join(f"<th style='text-align:left'>{escape(h)}</th>" for h in self.header)
         body = "".join(
-            "<tr>" + "".join(f"<td style='text-align:left'>{escape(c)}</td>" for c in r) + "</tr>" for r in self.rows
+            (f"<tr id='{a}'>" if a else "<tr>")
+            + "".join(f"<td style='text-align:left'>{escape(c)}</td>" for c in r)
+            + "</tr>"
+            for r, a in zip(self.rows, self.anchors)
         )
         return f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
@@ -364,8 +380,19 @@ class Table:
     __repr__ = __str__
 
 
-def claims_table(claims: Iterable[dict[str, Any]] | None = None, columns: Sequence[str] | None = None) -> Table:
-    """Paper vs ours for the current notebook (or the given claims); ``columns`` picks some of :data:`CLAIM_COLUMNS`."""
+def anchor(claim_id: str) -> str:
+    """The HTML id of the row of a check cell's table that shows claim ``claim_id``: ``claim-`` and the id, every
+    character but ASCII letters, digits, ``.`` and ``-`` written as ``_`` and its hex code point.  Plain ASCII and
+    one id per claim, so that a link to it works alike in JupyterLab (which looks a fragment up by its
+    percent-encoded text) and in the book."""
+    return "claim-" + re.sub(r"[^A-Za-z0-9.-]", lambda m: f"_{ord(m.group()):x}", claim_id)
+
+
+def claims_table(
+    claims: Iterable[dict[str, Any]] | None = None, columns: Sequence[str] | None = None, *, anchored: bool = False
+) -> Table:
+    """Paper vs ours for the current notebook (or the given claims); ``columns`` picks some of :data:`CLAIM_COLUMNS`;
+    ``anchored`` gives each row its claim's :func:`anchor` (the check cells' tables, :func:`check_all`)."""
     cl = list(current().claims.values()) if claims is None else list(claims)
     cols = _columns(columns)
     keep = [CLAIM_COLUMNS.index(c) for c in cols]
@@ -382,7 +409,8 @@ def claims_table(claims: Iterable[dict[str, Any]] | None = None, columns: Sequen
         ]
         for c in cl
     ]
-    return Table(cols, [[r[i] for i in keep] for r in rows])
+    anchors = [anchor(c["id"]) for c in cl] if anchored else None
+    return Table(cols, [[r[i] for i in keep] for r in rows], anchors=anchors)
 
 
 def _columns(columns: Sequence[str] | None) -> list[str]:
@@ -394,26 +422,27 @@ def _columns(columns: Sequence[str] | None) -> list[str]:
     return cols
 
 
-def check_all(measured: dict[str, Any], *, pairs: bool = False, columns: Sequence[str] | None = None) -> Table:
-    """Check each measured claim by id with :func:`check` and show the rows (the notebooks' ``check`` cells).
+def check_all(measured: dict[str, dict[str, Any]], *, columns: Sequence[str] | None = None) -> Table:
+    """Check each measured claim by id with :func:`check` and show the rows: the one way a notebook checks claims.
 
-    Notebooks 01, 03, 04 and 09 call it after each measurement.  ``measured`` maps a claim id to the keyword
-    arguments of :func:`check` (``ours``, ``note``, ``take``), or with ``pairs=True`` to an ``(ours, note)``
-    pair (notebook 03).  ``columns`` picks some of :data:`CLAIM_COLUMNS` (notebook 03 shows
-    :data:`BRIEF_COLUMNS`); all of them by default.  Bad input is refused before any claim is recorded.
+    A check cell reads ``results.check_all(<entry module or its claims module>.<topic>_claims(<measurements>))``:
+    ``measured`` maps a claim id to the keyword arguments of :func:`check` (``ours``, ``note``, ``take``), built
+    beside the entry module from what it measured, never typed in a cell.  The rows carry their claim's
+    :func:`anchor` (the chapter's findings link there).  ``columns`` picks some of :data:`CLAIM_COLUMNS`
+    (notebook 03 shows :data:`BRIEF_COLUMNS`); all of them by default.  Bad input is refused before any claim is
+    recorded.
     """
     _columns(columns)
-    if pairs:
-        bad = [cid for cid, m in measured.items() if not (isinstance(m, (tuple, list)) and len(m) == 2)]
-        if bad:
-            raise ValueError(f"check_all(pairs=True): claims {bad} are not (ours, note) pairs")
-        checked = [check(cid, ours, note=note) for cid, (ours, note) in measured.items()]
-    else:
-        bad = [cid for cid, m in measured.items() if not isinstance(m, dict)]
-        if bad:
-            raise ValueError(f"check_all: claims {bad} are not dicts of check()'s keyword arguments")
-        checked = [check(cid, **m) for cid, m in measured.items()]
-    return claims_table(checked, columns)
+    if not isinstance(measured, dict):
+        raise ValueError(f"check_all: give a dict of claim id → keyword arguments, got {type(measured).__name__}")
+    allowed = {"ours", "note", "take"}
+    bad = [cid for cid, m in measured.items() if not isinstance(m, dict) or "ours" not in m or set(m) - allowed]
+    if bad:
+        raise ValueError(
+            f"check_all: claims {bad} are not dicts of check()'s keyword arguments (ours, and optionally note, take)"
+        )
+    checked = [check(cid, **m) for cid, m in measured.items()]
+    return claims_table(checked, columns, anchored=True)
 
 
 #: The columns of :func:`claims_table` (tests read stored notebooks' tables by these names).

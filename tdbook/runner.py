@@ -20,6 +20,8 @@ from typing import Any
 
 from .catalog import discover
 from .core.paths import PROFILES, RECORD_ENV, executed_dir, output_root, record_root, results_dir
+from .findings import FindingsError
+from .findings import fill_file as fill_findings
 from .results import OVERRIDES_ENV
 from .stored import store
 
@@ -351,6 +353,11 @@ def _execute(
             flush=True,
         )
     seconds = time.perf_counter() - t0
+    if status == "ok":  # the chapter's findings, from the results file this run wrote
+        try:
+            fill_findings(out, results_dir(profile) / f"{path.stem}.json")
+        except (FindingsError, ValueError, OSError) as e:
+            status, error = "failed", f"findings: {e}"
     if status == "ok" and profile == "standard" and not overrides:
         # the readable record: notebooks/NN.ipynb with its outputs (a scratch root under TDBOOK_OUTPUT_ROOT)
         target = record_root(profile) / "notebooks" / path.name

@@ -153,24 +153,33 @@ def test_check_writes_file_and_replaces_same_id(session, test_claims):
 
 
 def test_check_all_checks_each_claim_and_shows_the_rows(session, test_claims):
-    """The notebooks' ``check`` cells: keyword arguments of check() per id (01, 04, 09), or (ours, note) pairs
-    with the brief columns (03); the same records and the same rows as checking one by one."""
+    """The notebooks' one way of checking claims: keyword arguments of check() per id, the same records and the
+    same rows as checking one by one, each row anchored for the findings' links; brief columns on request (03)."""
     t = results.check_all({"a": {"ours": 1.01, "note": "first"}, "b": {"ours": 2.5}})
     assert t.header == results.CLAIM_COLUMNS
     assert [r[0] for r in t.rows] == ["a", "b"] and t.rows[0][-2:] == ["reproduced", "first"]
     full = results.claims_table()
     assert t.rows == full.rows  # what check() recorded, row for row
-    brief = results.check_all({"a": (1.5, "again")}, pairs=True, columns=results.BRIEF_COLUMNS)
+    assert t.anchors == ["claim-a", "claim-b"] and full.anchors == [None, None]  # only the check cell's rows
+    assert "<tr id='claim-a'>" in t._repr_html_() and "id=" not in full._repr_html_()
+    brief = results.check_all({"a": {"ours": 1.5, "note": "again"}}, columns=results.BRIEF_COLUMNS)
     r = json.loads(session.path.read_text())["claims"][0]
     assert brief.header == ["claim", "paper", "ours", "verdict", "note"]
     assert brief.rows == [["a", results.fmt(r["paper"]), results.fmt(r["ours"]), "differs", "again"]]
     with pytest.raises(ValueError, match="'a'"):
-        results.check_all({"a": (1.0, "n")})  # a pair without pairs=True
+        results.check_all({"a": (1.0, "n")})  # an (ours, note) pair: not check()'s keyword arguments
     with pytest.raises(ValueError, match="'b'"):
-        results.check_all({"b": {"ours": 1.0}}, pairs=True)
+        results.check_all({"a": {"ours": 1.0}, "b": {"ours": 1.0, "notes": "typo"}})
     with pytest.raises(ValueError, match="unknown columns"):
         results.check_all({"a": {"ours": 1.0}}, columns=["claim", "paper value"])
     assert json.loads(session.path.read_text())["claims"][0]["ours"] == 1.5  # nothing refused was recorded
+
+
+def test_a_claims_anchor_is_plain_ascii_and_one_to_one():
+    ids = ["fig4.3-td-better", "§5.2-proficiency-test", "best@10", "a b", "a_20b"]
+    got = [results.anchor(i) for i in ids]
+    assert got[0] == "claim-fig4.3-td-better" and all(a.isascii() and " " not in a for a in got)
+    assert len(set(got)) == len(got) and got[3] != got[4]  # a space is "_20", "_" itself "_5f"
 
 
 def test_check_refuses_an_id_of_another_notebook_and_changes_nothing(session, test_claims):

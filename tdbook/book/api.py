@@ -47,9 +47,9 @@ PAGES: tuple[Page, ...] = (
     Page(
         "app",
         "Command line, runner and book",
-        "`python -m tdbook`, the notebook runner, the catalog, the data manifest, the stored-notebook cleaner, the lab "
-        "and this book.",
-        ("cli", "runner", "lab", "catalog", "manifest", "envsync", "stored", "book"),
+        "`python -m tdbook`, the notebook runner, the catalog, the data manifest, the stored-notebook cleaner, the "
+        "chapters' findings, the lab and this book.",
+        ("cli", "runner", "lab", "catalog", "manifest", "envsync", "stored", "findings", "book"),
     ),
 )
 
