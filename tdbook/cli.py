@@ -23,8 +23,11 @@ def _parser() -> argparse.ArgumentParser:
         help="execute notebooks with papermill",
         description=(
             "Execute notebooks with papermill. NAME is a number (5 or 05), a file stem (05_random_walk) "
-            "or a name (random_walk); no NAME runs every notebook, the index (00) last. "
-            "Executed copies go to build/notebooks/ (standard) or build/<profile>/notebooks/."
+            "or a name (random_walk); no NAME runs every notebook, the index (00) last. A -p value is checked "
+            "by the notebook's own configuration before any kernel starts (a bad one: exit code 2). Executed copies "
+            "go to build/notebooks/ (standard; without -p each is also stored, cleaned, back into notebooks/ with the "
+            "record's figures/ and data/results/) or build/<profile>/notebooks/ (quick, full; their figures and "
+            "results under build/<profile>/ too)."
         ),
     )
     r.add_argument("names", nargs="*", metavar="NAME", help="notebooks to run (default: all)")
@@ -175,7 +178,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 130
         return 0 if all(r.status == "ok" for r in results) else 1
     if args.command == "scoreboard":
-        from .results import headline, kinds, scoreboard, write_scoreboard
+        from .core.paths import record_results_dir
+        from .results import headline, kinds, load_all, scoreboard, write_scoreboard
+
+        if not load_all(args.profile):  # not "0 claims": nothing was run in this profile
+            where = record_results_dir(args.profile)
+            print(
+                f"tdbook scoreboard: no results for the {args.profile} profile in {where}: no notebook has been run in "
+                f"it yet (python -m tdbook run --profile {args.profile} [NAME …])",
+                file=sys.stderr,
+            )
+            return 1
 
         summary, claims = scoreboard(args.profile)
         print(headline(args.profile))

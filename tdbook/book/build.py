@@ -33,6 +33,15 @@ from . import api, references, scoreboard
 
 #: Files of ``book/`` that are configuration, read in place rather than copied into the sources.
 CONFIG = ("conf.py", "_static")
+#: The guides (``book/guide/*.md``) in reading order: how to run before how to extend; a guide not named here
+#: follows them, by name.
+GUIDES = ("running", "outputs", "training", "adding-a-notebook")
+
+
+def guide_order(stems: list[str]) -> list[str]:
+    """The guides' stems in reading order (:data:`GUIDES` first, then the rest by name)."""
+    known = [g for g in GUIDES if g in stems]
+    return known + sorted(set(stems) - set(known))
 
 
 def book_dir() -> Path:
@@ -112,7 +121,9 @@ def assemble(out: Path | None = None, profile: str = "standard") -> int:
     _put(src / "api" / "index.md", api.index_markdown(found).encode(), wanted)
     for page, names in found.items():
         _put(src / "api" / f"{page.slug}.md", api.page_markdown(page, names).encode(), wanted)
-    guides = sorted(p.stem for p in (book / "guide").glob("*.md"))
+        for name in names:
+            _put(src / "api" / f"{name}.md", api.module_markdown(name).encode(), wanted)
+    guides = guide_order([p.stem for p in (book / "guide").glob("*.md")])
     parts = [
         ("Chapters", "\n".join(f"{scoreboard.CHAPTERS}/{p.stem}" for p in stored)),
         ("The record", "scoreboard\nreferences"),
