@@ -43,7 +43,15 @@ HEADING = "## What we found"
 #: How many findings a chapter shows.
 LEAST, MOST = 3, 6
 #: Verdicts shown as a miss (the rest as a result that held).
-MISSES = ("differs", "aim-missed", "setting-error", "fit-failed", "transcription-error")
+MISSES = (
+    "differs",
+    "not-as-specified",
+    "aim-missed",
+    "setting-error",
+    "fit-failed",
+    "transcription-error",
+    "contradicted",
+)
 
 
 class FindingsError(ValueError):

@@ -43,20 +43,9 @@ from .core.paths import (
 )
 from .core.storage import atomic_write_bytes
 
-#: The verdicts every results file and the scoreboard count, so a reader sees how much of "reproduced" is real
-#: reproduction; ``transcription-error`` (a transcribed table that disagrees with itself) appears where it occurs.
-VERDICTS: tuple[str, ...] = (
-    "reproduced",
-    "differs",
-    "not-in-paper",
-    "aim-met",
-    "aim-missed",
-    "setting",
-    "fitted",
-    "uninformative",
-    "transcription",
-    "beyond",
-)
+#: The verdicts every results file and the scoreboard count: all of them, always, so that a row's counts add up to its
+#: claims and a reader sees how much of the whole is a reproduced result.
+VERDICTS: tuple[str, ...] = claims.VERDICTS
 
 # ----------------------------------------------------------------------------- values
 
@@ -294,13 +283,13 @@ def finish() -> Path:
 
 
 def counts(records: Iterable[dict[str, Any]]) -> dict[str, int]:
-    """Claims per verdict: :data:`VERDICTS` always, the others where they occur (in claims.VERDICTS order)."""
+    """Claims per verdict, every verdict of :data:`VERDICTS` (in that order, zeros included)."""
     records = list(records)
     seen = {c["verdict"] for c in records}
     unknown = seen - set(claims.VERDICTS)
     if unknown:
         raise ValueError(f"unknown verdicts {sorted(unknown)}; verdicts are: {', '.join(claims.VERDICTS)}")
-    out = {v: 0 for v in claims.VERDICTS if v in VERDICTS or v in seen}
+    out = {v: 0 for v in VERDICTS}
     for c in records:
         out[c["verdict"]] += 1
     return out
@@ -525,8 +514,8 @@ def scoreboard(profile: str = "standard") -> tuple[Table, Table]:
 
 
 def kinds(profile: str = "standard") -> Table:
-    """Claims per kind across the collection, with how many of each kind got each verdict: the honest headline
-    (only ``paper`` claims can be ``reproduced``; settings, fitted values and transcriptions are counted apart)."""
+    """Claims per kind across the collection, with how many of each kind got each verdict: results (``paper``
+    claims) first, then the specification checks, then what is shown and counted apart."""
     records = [cl for f in load_all(profile) for cl in f["claims"]]
     rows = []
     for kind in claims.KINDS:
@@ -539,17 +528,46 @@ def kinds(profile: str = "standard") -> Table:
     return Table(["kind", "claims", "verdicts"], rows)
 
 
-def headline(profile: str = "standard") -> str:
-    """One sentence: how many claims, how many reproduced (paper claims a wrong implementation could fail)."""
-    records = [cl for f in load_all(profile) for cl in f["claims"]]
+#: The headline's groups: a label and the verdicts it counts, each with the word it is counted by.  Every verdict of
+#: :data:`claims.VERDICTS` is in exactly one group (a test checks it), so the parts add up to the total.
+HEADLINE_GROUPS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    ("results", (("reproduced", "reproduced"), ("differs", "differ"), ("not-in-paper", "stated without a value"))),
+    ("specification checks", (("as-specified", "pass"), ("not-as-specified", "fail"))),
+    ("settings", (("setting", ""), ("setting-error", "not as stated"))),
+    ("fitted values", (("fitted", ""), ("fit-failed", "fit failed"))),
+    ("aims", (("aim-met", "met"), ("aim-missed", "missed"))),
+    ("transcriptions", (("transcription", ""), ("transcription-error", "inconsistent"))),
+    ("references", (("confirmed", "confirmed"), ("contradicted", "contradicted"))),
+    ("uninformative", (("uninformative", ""),)),
+    ("beyond the documents", (("beyond", ""),)),
+)
+
+
+def headline_parts(records: Iterable[dict[str, Any]]) -> list[tuple[str, list[tuple[int, str]]]]:
+    """The headline's groups for ``records``: (label, [(count, word), …]).  Results and specification checks always
+    show their two verdicts; the other groups show their verdicts that have claims, and are left out when none has."""
     by = counts(records)
-    paper = sum(1 for c in records if c.get("kind") == "paper")
-    return (
-        f"{len(records)} claims: {by['reproduced']} of {paper} `paper` claims reproduced, {by['differs']} differ; "
-        f"{by['setting']} settings and {by['fitted']} fitted values (shown, never counted as reproduction); "
-        f"{by['aim-met']} aims met and {by['aim-missed']} missed; {by['transcription']} transcriptions; "
-        f"{by['uninformative']} uninformative; {by['beyond']} beyond the documents."
+    out = []
+    for i, (label, parts) in enumerate(HEADLINE_GROUPS):
+        shown = [(by[v], word) for j, (v, word) in enumerate(parts) if by[v] or (i < 2 and j < 2)]
+        if shown:
+            out.append((label, shown))
+    return out
+
+
+def headline_of(records: Iterable[dict[str, Any]]) -> str:
+    """One sentence: how many claims, and every verdict among them by group — results reproduced (only ``paper``
+    claims) apart from specification checks and the kinds shown but counted apart.  Its parts add up to its total."""
+    records = list(records)
+    groups = "; ".join(
+        f"{label}: " + ", ".join(f"{n} {word}".strip() for n, word in parts) for label, parts in headline_parts(records)
     )
+    return f"{len(records)} claims — {groups}."
+
+
+def headline(profile: str = "standard") -> str:
+    """:func:`headline_of` the collection's results files for ``profile``."""
+    return headline_of(cl for f in load_all(profile) for cl in f["claims"])
 
 
 def write_scoreboard(profile: str = "standard") -> Path:
@@ -560,14 +578,17 @@ def write_scoreboard(profile: str = "standard") -> Path:
         f"Generated from `data/results/*.json` (profile `{profile}`) by `python -m tdbook scoreboard --write`.\n"
         "Each claim is data (`tdbook/claims/<document>.toml`: the value as printed, its source, a tolerance and its "
         "reason, a kind); its verdict is computed from the paper value, our value and the tolerance. "
-        "`paper` claims — a printed number or statement that a wrong implementation would fail — are "
-        "`reproduced` or `differ`; `not-in-paper`: the document states the claim without a number; `setting`: a "
-        "number the document states and our code takes as an input or design choice (shown with its source, "
-        "never reproduction); `fitted`: a value we chose so that our output matches a printed number (never "
-        "reproduction); `aim-met` / `aim-missed`: a target we set or a later work reports; `transcription`: a "
-        "document's table checked against itself; `uninformative`: a printed number no plausible result could "
-        "fail (the reason is in the data); `beyond`: our own measurement, with no printed counterpart. "
-        "Only `reproduced` and `differs` count as reproduction.\n\n"
+        "**Results**: `paper` claims — a result the document reports that a wrong implementation would fail — are "
+        "`reproduced` or `differ` (`not-in-paper`: the document states the claim without a number). "
+        "**Specification checks** (`specification`): our code follows the document's description — a worked example "
+        "recomputed, a stated rule read back through probe positions, an identity of a construction; kept as tests of "
+        "the implementation and counted apart from results (`as-specified` / `not-as-specified`). "
+        "Counted apart as well: `setting`, a number the document states and our code takes as an input; `fitted`, a "
+        "value we chose so that our output matches a printed number; `aim-met` / `aim-missed`, a target we set; "
+        "`transcription`, a document's table checked against itself; `confirmed` / `contradicted` (`reference`), a "
+        "fact about the game checked with another engine; `uninformative`, a printed statement no plausible result "
+        "could fail or our measurement cannot inform (the reason is in the data); `beyond`, our own measurement. "
+        "Against a band, an estimate's whole 95 % interval must lie inside it (CONTRIBUTING, 'Tolerances').\n\n"
         f"**{headline(profile)}**\n\n"
         "## Per kind\n\n" + kinds(profile).to_markdown() + "\n\n"
         "## Per notebook\n\n" + summary.to_markdown() + "\n\n## Every claim\n\n" + claims.to_markdown() + "\n"

@@ -7,7 +7,8 @@ number the project compares with that document::
     [[claim]]
     id = "initial-rms"                 # unique within its notebook
     notebook = "05_random_walk"        # the one notebook that checks it (standard profile)
-    kind = "paper"                     # paper | setting | fitted | beyond | aim | transcription | uninformative
+    kind = "paper"                     # paper | specification | setting | fitted | beyond | aim | transcription
+                                       # | reference | uninformative
     source = "Powell (2000) App. C row 1"
     quote = "initial estimates ... RMS error of 0.2357"   # paper claims: the printed words the claim rests on
     paper = 0.2357                     # the value as printed (number, bool, string, list, a table
@@ -15,13 +16,18 @@ number the project compares with that document::
     tolerance = 5e-5                   # absolute, or "10%"; absent means exact
     reason = "half a unit in the printed 4th decimal"
     note = "all estimates 0.5"         # optional static note
+    exact = "why our plain value may stand for its interval"   # a band claim judged on a plain value (below)
 
 Kinds and their verdicts (computed, never typed):
 
-- ``paper`` — a number or statement the document prints that a wrong implementation of what the document
-  describes would fail: ``reproduced`` / ``differs``, or ``not-in-paper`` when the document makes the claim
-  without printing a value.  Its ``source`` is in its own document and its ``quote`` gives the printed words;
-  one printed statement is one claim;
+- ``paper`` — a result the document reports (an outcome of learning, play, search or sampling that its description
+  does not fix by itself) which a wrong implementation of what the document describes would fail: ``reproduced`` /
+  ``differs``, or ``not-in-paper`` when the document makes the claim without printing a value.  Its ``source`` is in
+  its own document and its ``quote`` gives the printed words; one printed statement is one claim;
+- ``specification`` — a check that our code follows the document's description: a worked example recomputed from
+  the printed inputs, a stated rule read back through probe positions, an identity of a construction.  A wrong
+  implementation fails it, but a right one learns nothing the text did not already say: kept as a test of the
+  implementation and counted apart from results: ``as-specified`` / ``not-as-specified``;
 - ``setting`` — a number the document states that our code takes as an input or a design choice (the number
   of terms, a table's size, a limit): shown with its source, never counted as reproduction: ``setting`` when
   the code uses the stated value, ``setting-error`` when it does not;
@@ -32,11 +38,20 @@ Kinds and their verdicts (computed, never typed):
 - ``aim`` — a target the project set itself (``source`` says who set it): ``aim-met`` / ``aim-missed``;
 - ``transcription`` — the document checked against itself (a printed column recomputed from printed
   columns): ``transcription`` when consistent, ``transcription-error`` when not;
-- ``uninformative`` — a printed value too loose for any plausible result to miss; shown with its
-  reason and counted apart: ``uninformative``.
+- ``reference`` — a fact about the game itself or about another program that the document states (tic-tac-toe's
+  number of positions, backgammon's moves per roll, GNU Backgammon's opening probabilities): not a result of the
+  document's method, checked by exhaustive search, by counting with our engine or with another engine, and counted
+  apart: ``confirmed`` / ``contradicted``;
+- ``uninformative`` — a printed value no plausible result could miss, or a statement our measurement cannot
+  inform (about human players we do not have, a proxy that builds the result in, a check a random player passes);
+  shown with its reason and counted apart: ``uninformative``.
 
 Our value may be a plain value, a :class:`Spread` of many seeded runs (for a printed single run), or
-an :class:`Estimate` (mean ± standard error).  Transcribed tables live in ``tables/<document>_<name>.tsv``.
+an :class:`Estimate` (mean ± standard error).  Against a band (``{range = …}``, ``{above = …}``, ``{below = …}``)
+an estimate is judged by its interval, not its mean: the band holds when the whole ``z`` interval lies inside it
+(a spread: its central quantiles).  A band claim judged on a plain value says in ``exact`` why that value may stand
+for its interval: it has no sampling error (a deterministic evaluation, a count over every case), or its error is
+far smaller than its distance from the band.  Transcribed tables live in ``tables/<document>_<name>.tsv``.
 """
 
 from __future__ import annotations
@@ -53,11 +68,23 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 
-KINDS: tuple[str, ...] = ("paper", "setting", "fitted", "beyond", "aim", "transcription", "uninformative")
+KINDS: tuple[str, ...] = (
+    "paper",
+    "specification",
+    "setting",
+    "fitted",
+    "beyond",
+    "aim",
+    "transcription",
+    "reference",
+    "uninformative",
+)
 VERDICTS: tuple[str, ...] = (
     "reproduced",
     "differs",
     "not-in-paper",
+    "as-specified",
+    "not-as-specified",
     "aim-met",
     "aim-missed",
     "setting",
@@ -66,9 +93,27 @@ VERDICTS: tuple[str, ...] = (
     "fit-failed",
     "transcription",
     "transcription-error",
+    "confirmed",
+    "contradicted",
     "uninformative",
     "beyond",
 )
+#: The verdicts of each kind (the first is the one a claim gets when ours agrees with the printed value).
+KIND_VERDICTS: dict[str, tuple[str, ...]] = {
+    "paper": ("reproduced", "differs", "not-in-paper"),
+    "specification": ("as-specified", "not-as-specified"),
+    "setting": ("setting", "setting-error"),
+    "fitted": ("fitted", "fit-failed"),
+    "beyond": ("beyond",),
+    "aim": ("aim-met", "aim-missed"),
+    "transcription": ("transcription", "transcription-error"),
+    "reference": ("confirmed", "contradicted"),
+    "uninformative": ("uninformative",),
+}
+#: The kinds whose verdicts say whether the document holds (results, specification checks, references): a band
+#: claim of these kinds is judged on the interval of our value, or says in ``exact`` why its plain value may stand
+#: for one (``tests/test_claims.py`` checks every committed record).
+JUDGED_KINDS: tuple[str, ...] = ("paper", "specification", "reference")
 CLAIM_KEYS: frozenset[str] = frozenset(
     {
         "id",
@@ -84,6 +129,7 @@ CLAIM_KEYS: frozenset[str] = frozenset(
         "paper_stderr",
         "z",
         "digits",
+        "exact",
     }
 )
 
@@ -206,6 +252,7 @@ class Claim:
     paper_stderr: float | None = None
     z: float = 1.96
     digits: int | None = None
+    exact: str = ""
     extra: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
@@ -229,6 +276,19 @@ def table(document: str, name: str) -> tuple[list[str], np.ndarray]:
         raise ClaimError(f"{p} is corrupt: {e}") from None
     if rows.ndim != 2 or rows.shape[1] != len(header):
         raise ClaimError(f"{p} is corrupt: every row needs {len(header)} tab-separated numbers")
+    return header, rows
+
+
+def text_table(document: str, name: str) -> tuple[list[str], list[list[str]]]:
+    """(column names, rows of strings) of a transcribed table whose cells are text (cards, actions): '#' lines are
+    comments, the first other line the header; every row needs one tab-separated cell per column."""
+    p = table_path(document, name)
+    lines = [ln for ln in p.read_text(encoding="utf-8").splitlines() if ln.strip() and not ln.startswith("#")]
+    header = lines[0].split("\t")
+    rows = [ln.split("\t") for ln in lines[1:]]
+    bad = [i + 2 for i, r in enumerate(rows) if len(r) != len(header)]
+    if bad:
+        raise ClaimError(f"{p} is corrupt: rows {bad[:5]} need {len(header)} tab-separated cells")
     return header, rows
 
 
@@ -298,7 +358,9 @@ def _parse_file(path: Path) -> tuple[Document, list[Claim]]:
             raise ClaimError(
                 f"{path}: claim {cid!r} is 'beyond' (our own measurement): it has no paper value or tolerance"
             )
-        if kind in ("aim", "transcription", "uninformative", "setting", "fitted") and paper is None:
+        if kind in ("aim", "transcription", "uninformative", "setting", "fitted", "specification", "reference") and (
+            paper is None
+        ):
             raise ClaimError(f"{path}: claim {cid!r} of kind {kind!r} needs a paper (or target) value")
         if kind in ("setting", "fitted") and not raw.get("reason"):
             what = "where our code takes it" if kind == "setting" else "what we chose to match it"
@@ -308,8 +370,13 @@ def _parse_file(path: Path) -> tuple[Document, list[Claim]]:
             raise ClaimError(f"{path}: claim {cid!r}: 'quote' must be a string (the printed words)")
         if kind != "beyond" and paper is not None and tol is not None and not raw.get("reason"):
             raise ClaimError(f"{path}: claim {cid!r} has a tolerance without a reason")
-        if kind == "uninformative" and not raw.get("reason"):
-            raise ClaimError(f"{path}: claim {cid!r} is 'uninformative': say why in 'reason'")
+        if kind in ("uninformative", "specification", "reference") and not raw.get("reason"):
+            what = {"uninformative": "why", "specification": "what description the check follows",
+                    "reference": "how the fact is checked"}[kind]  # fmt: skip
+            raise ClaimError(f"{path}: claim {cid!r} is {kind!r}: say {what} in 'reason'")
+        exact = raw.get("exact", "")
+        if not isinstance(exact, str) or ("exact" in raw and not exact.strip()):
+            raise ClaimError(f"{path}: claim {cid!r}: 'exact' must say why our plain value may stand for its interval")
         if tol is not None:
             allowed(1.0, tol)  # validates the form
         out.append(
@@ -328,6 +395,7 @@ def _parse_file(path: Path) -> tuple[Document, list[Claim]]:
                 raw.get("paper_stderr"),
                 float(raw.get("z", 1.96)),
                 raw.get("digits"),
+                exact.strip(),
             )
         )
     return doc, out
@@ -450,14 +518,16 @@ def agrees(paper: Any, ours: Any, tolerance: Any = None, *, paper_stderr: float 
             raise ValueError(f"paper value is a bound, so ours must be a number, Estimate or Spread, got {ours!r}")
         return limit > paper.value if paper.above else limit < paper.value
     if isinstance(paper, Range):
-        if isinstance(ours, Estimate):
-            o = ours.mean
-        elif is_number(ours):
-            o = float(ours)
-        else:
-            raise ValueError(f"paper value is a range, so ours must be a number, got {ours!r}")
         slack = allowed(max(abs(paper.lo), abs(paper.hi)), tolerance)
-        return not math.isnan(o) and paper.lo - slack <= o <= paper.hi + slack
+        if isinstance(ours, Estimate):  # the interval, not the mean, must lie in the band
+            lo, hi = ours.mean - z * ours.stderr, ours.mean + z * ours.stderr
+        elif isinstance(ours, Spread):
+            lo, hi = ours.lo, ours.hi
+        elif is_number(ours):
+            lo = hi = float(ours)
+        else:
+            raise ValueError(f"paper value is a range, so ours must be a number, Estimate or Spread, got {ours!r}")
+        return not math.isnan(lo + hi) and paper.lo - slack <= lo and hi <= paper.hi + slack
     if isinstance(ours, Spread):
         if not is_number(paper):
             raise ValueError(f"ours is a spread of runs, so the paper value must be a number, got {paper!r}")
@@ -494,17 +564,10 @@ def verdict_of(
     if paper is None:
         return "not-in-paper"
     ok = agrees(paper, ours, tolerance, paper_stderr=paper_stderr, z=z)  # validates the kinds in every case
-    if kind == "paper":
-        return "reproduced" if ok else "differs"
-    if kind == "aim":
-        return "aim-met" if ok else "aim-missed"
-    if kind == "transcription":
-        return "transcription" if ok else "transcription-error"
-    if kind == "setting":
-        return "setting" if ok else "setting-error"
-    if kind == "fitted":
-        return "fitted" if ok else "fit-failed"
-    return "uninformative"
+    if kind == "uninformative":
+        return "uninformative"
+    good, bad = KIND_VERDICTS[kind][:2]
+    return good if ok else bad
 
 
 def verdict(claim: Claim, ours: Any, paper: Any = None) -> str:

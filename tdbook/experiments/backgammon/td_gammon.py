@@ -17,7 +17,7 @@ Notebook 08 uses this module, section by section (``python -m tdbook.catalog --w
 - 2. Learning curves: ``live_run``, ``learning_curves``, ``curve_checks``
 - 5. What the net learned: ``pwin_checks``, ``agreement_checks``
 - 6. Play against the net: ``refusal_checks``
-- 8. Try it yourself: ``explore``
+- 9. Try it yourself: ``explore``
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from ...learners.backgammon_net import ROLLS, TDGammon
 from ...learners.td_net import self_play_step as self_play_step  # the rule §1 shows (numpy)
 from ...players.backgammon import NetPlayer
 from ...players.backgammon_human import HumanVsNet
-from ...results import Table
+from ...results import Estimate, Table
 from ..common.checks import Check, Checks, as_checks
 from . import analysis
 from .curves import (
@@ -232,6 +232,15 @@ def engine_checks(crosscheck_positions: int, agreement_positions: int, seed: int
             f"legal moves (distinct resulting positions) per roll, rolls weighted by their chance, averaged over "
             f"{len(gp)} positions from pubeval-vs-pubeval games ({mpr_contact:.1f} over the {contact.mean():.0%} "
             f"with contact); 'an average of 20' read as 15–25",
+        )
+    )
+    br = Estimate.of(analysis.branching(gp))
+    checks.append(
+        Check(
+            "branching-ratio-400",
+            br,
+            f"successors of one ply, the legal moves summed over the 21 rolls, mean over the same {len(gp)} positions "
+            f"(s.e. across positions); {mpr:.1f} moves per roll weighted by chance, 21 × 20 = 420 printed",
         )
     )
     table = Table(

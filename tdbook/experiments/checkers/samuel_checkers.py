@@ -327,12 +327,14 @@ def agreement_rank_correlation(lad: cl.LadderResult, r: Ratings) -> float:
 
 def stabiliser_effects(st: ss.Study) -> dict[str, dict[str, tuple[float, float, float]]]:
     """Each stabiliser's effect (the second series minus the same runs without it, seed by seed): the Elo it
-    adds after the runs and the volatility it removes, each a mean with its 95 % interval."""
+    adds after the runs, the volatility it removes and the replacements of terms per move it removes, each a mean
+    with its 95 % interval."""
     out = {}
     for name, ablation in ss.STABILISERS.items():
         e, elo_lo, elo_hi = st.effect(ablation, "elo")
-        v, v_lo, v_hi = st.effect(ablation, "volatility")
-        out[name] = {"elo": (-e, -elo_hi, -elo_lo), "volatility": (v, v_lo, v_hi)}
+        out[name] = {"elo": (-e, -elo_hi, -elo_lo)}
+        for measure in ("volatility", "replacements"):
+            out[name][measure] = st.effect(ablation, measure)
     return out
 
 

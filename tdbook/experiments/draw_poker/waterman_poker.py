@@ -21,7 +21,7 @@ Notebook 04 uses this module, section by section (``python -m tdbook.catalog --w
 - 8. Table 5-3 rebuilt: the duplicate proficiency test: ``table_53``
 - 9. The unstated constants: ``sweep``
 - 10. Beyond the thesis: a stronger opponent: ``equity_player``
-- 12. Train it yourself: ``explore``
+- 13. Train it yourself: ``explore``
 """
 
 from __future__ import annotations

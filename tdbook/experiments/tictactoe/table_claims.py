@@ -39,6 +39,7 @@ from .table_evaluation import (
     Fig68,
     corner_answers,
     evaluate,
+    fig68,
     sure_draw_after_states,
     value_stats,
     zero_share,
@@ -324,6 +325,62 @@ def epsilon_checks(eps: dict[float, Summary]) -> Checks:
             + ", ".join(f"{e:g}: {v[0]:.1f} (states {eps[e].states().mean():.0f})" for e, v in ew.items()),
         )
     }
+
+
+def exploration_rows(eps: dict[float, Summary]) -> dict[float, dict[str, float]]:
+    """§6.2's problem under each exploration rate, mean over the rate's runs: O's non-terminal after-states still
+    unvalued (0, "missing from its estimation"), whether every winning after-state is still unvalued, and in the
+    Fig. 6.8 positions (O can win at once, X threatens, the table decides) the share where O takes the win."""
+    o_after = np.asarray(after_states(O, False), dtype=np.int64)
+    out = {}
+    for e, s in sorted(eps.items()):
+        missing, zero, wins, choices = [], [], [], []
+        for t in s.tables():
+            f = fig68(t)
+            missing.append(int(np.sum(t[o_after] == 0.0)))
+            zero.append(f.win_values_zero)
+            wins.append(f.greedy_wins)
+            choices.append(f.greedy_choices)
+        out[e] = {
+            "missing": float(np.mean(missing)),
+            "wins unvalued": float(all(zero)),
+            "win share": float(np.sum(wins) / max(1, np.sum(choices))),
+            "positions": float(np.mean(choices)),
+        }
+    return out
+
+
+def exploration_checks(eps: dict[float, Summary], epsilon: float) -> Checks:
+    """§6.2: "increasing the random probability of an exploratory move did not assist with this problem" — the
+    problem being after-states without an estimate, among them every winning move's (Fig. 6.8).  Judged at the
+    largest exploration rate tried against the thesis's ``epsilon``: the table still misses after-states, its winning
+    after-states are still unvalued, and O takes the immediate win in no larger a share of the Fig. 6.8 positions."""
+    rows = exploration_rows(eps)
+    hi = max(rows)
+    if hi <= epsilon or epsilon not in rows:
+        raise ValueError(f"the exploration runs need the thesis's ε = {epsilon:g} and a larger one, got {sorted(rows)}")
+    a, b = rows[epsilon], rows[hi]
+    held = b["missing"] > 0 and b["wins unvalued"] == 1.0 and b["win share"] <= a["win share"]
+    return {
+        "exploration-does-not-assist": dict(
+            ours=bool(held),
+            note=f"ε = {epsilon:g} → {hi:g}: non-terminal O after-states never valued {a['missing']:.0f} → "
+            f"{b['missing']:.0f} of {len(after_states(O, False))}; winning after-states all unvalued "
+            f"{bool(a['wins unvalued'])} → {bool(b['wins unvalued'])} (App. B's rule never writes a terminal "
+            f"after-state, so no exploration can value them); immediate wins taken in the Fig. 6.8 positions "
+            f"{a['win share']:.0%} → {b['win share']:.0%} (of {a['positions']:.0f} and {b['positions']:.0f} a table)",
+        )
+    }
+
+
+def exploration_table(eps: dict[float, Summary]) -> Table:
+    rows = exploration_rows(eps)
+    return Table(
+        ["ε", "O after-states never valued", "winning after-states all unvalued", "Fig. 6.8 positions",
+         "immediate wins taken"],
+        [[f"{e:g}", f"{r['missing']:.0f}", "yes" if r["wins unvalued"] else "no", f"{r['positions']:.0f}",
+          f"{r['win share']:.0%}"] for e, r in rows.items()],
+    )  # fmt: skip
 
 
 def epsilon_table(eps: dict[float, Summary]) -> Table:

@@ -26,7 +26,7 @@ Notebook 06 uses this module, section by section (``python -m tdbook.catalog --w
 - 8. p. 63: the X table as a teacher: ``teacher_runs``
 - 9. Beyond the thesis: a corrected player that plays perfectly: ``self_play``
 - 9.1 Ablation: which correction matters?: ``ablation``, ``gap_closed``, ``ABLATION_METRICS``
-- 12. Try it yourself: ``explore``
+- 13. Try it yourself: ``explore``
 """
 
 from __future__ import annotations
