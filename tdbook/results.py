@@ -24,6 +24,7 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Sequence
+from dataclasses import fields
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from . import __version__, claims
-from .claims import Bound, Estimate, Range, Spread
+from .claims import Bound, Estimate, Prediction, Range, Spread
 from .core.paths import (
     check_profile,
     interactive,
@@ -54,16 +55,8 @@ def _plain(x: Any) -> Any:
     """A JSON-ready copy of ``x`` (numpy → Python, non-finite floats → strings)."""
     if isinstance(x, Range):
         return {"range": [_plain(x.lo), _plain(x.hi)]}
-    if isinstance(x, Spread):
-        return {
-            "spread": {
-                "median": _plain(x.median),
-                "lo": _plain(x.lo),
-                "hi": _plain(x.hi),
-                "coverage": _plain(x.coverage),
-                "n": x.n,
-            }
-        }
+    if isinstance(x, (Spread, Prediction)):  # {"spread": {median, lo, hi, coverage, n}}, {"prediction": {mean, …}}
+        return {type(x).__name__.lower(): {f.name: _plain(getattr(x, f.name)) for f in fields(x)}}
     if isinstance(x, Estimate):
         return {"estimate": {"mean": _plain(x.mean), "stderr": _plain(x.stderr), "n": x.n}}
     if isinstance(x, Bound):
@@ -100,6 +93,8 @@ def rounded(x: Any, digits: int = DIGITS) -> Any:
         raise ValueError(f"digits must be an int in 1..17, got {digits!r}")
     if isinstance(x, Spread):
         return Spread(*(rounded(v, digits) for v in (x.median, x.lo, x.hi)), x.coverage, x.n)
+    if isinstance(x, Prediction):
+        return Prediction(*(rounded(v, digits) for v in (x.mean, x.lo, x.hi)), x.coverage, x.n)
     if isinstance(x, Estimate):
         return Estimate(rounded(x.mean, digits), rounded(x.stderr, digits), x.n)
     if isinstance(x, (bool, np.bool_, int, np.integer, str)) or x is None:
@@ -311,6 +306,12 @@ def fmt(x: Any, digits: int = 4) -> str:
             f"{fmt(d['median'], digits)} (median; {d['coverage']:.0%} of {d['n']} runs in "
             f"{fmt(d['lo'], digits)}–{fmt(d['hi'], digits)})"
         )
+    if isinstance(x, dict) and "prediction" in x:
+        d = x["prediction"]
+        return (
+            f"{fmt(d['mean'], digits)} (mean of {d['n']} runs; one more run in {fmt(d['lo'], digits)}–"
+            f"{fmt(d['hi'], digits)} at {d['coverage']:.0%})"
+        )
     if isinstance(x, dict) and "estimate" in x:
         d = x["estimate"]
         return f"{fmt(d['mean'], digits)} ± {fmt(d['stderr'], 2)} (s.e., n = {d['n']:,})"
@@ -320,6 +321,13 @@ def fmt(x: Any, digits: int = 4) -> str:
         return "yes" if x else "no"
     if isinstance(x, float):
         return f"{x:.{digits}g}"
+    if isinstance(x, list) and x and all(isinstance(v, dict) and "prediction" in v for v in x):
+        d = [v["prediction"] for v in x]
+        halves = ", ".join(fmt((e["hi"] - e["lo"]) / 2, 2) for e in d)
+        return (
+            f"{fmt([e['mean'] for e in d], digits)} (means of {d[0]['n']} runs; one more run within ± [{halves}] at "
+            f"{d[0]['coverage']:.0%})"
+        )
     if isinstance(x, list):
         if len(x) > 8:
             return "[" + ", ".join(fmt(v, digits) for v in x[:6]) + f", … ({len(x)} values)]"
@@ -453,8 +461,22 @@ BRIEF_COLUMNS = ["claim", "paper", "ours", "verdict", "note"]
 
 def _tolerance(c: dict[str, Any]) -> str:
     """A claim's tolerance with its reason, e.g. '5e-05 (half a unit in the printed 4th decimal)'."""
-    tol = "exact" if c["tolerance"] is None and c["paper"] is not None else fmt(c["tolerance"])
+    if c["tolerance"] is None and c["paper"] is not None:
+        tol = "our interval only" if _interval(c["ours"]) else "exact"
+    else:
+        tol = fmt(c["tolerance"])
     return f"{tol} ({c['reason']})" if c.get("reason") else tol
+
+
+#: The keys of a recorded value that carries its own interval (a Spread, a Prediction, an Estimate).
+INTERVALS = ("spread", "prediction", "estimate")
+
+
+def _interval(x: Any) -> bool:
+    """Is the recorded value ``x`` an interval (or a list of them)?"""
+    if isinstance(x, list):
+        return bool(x) and all(_interval(v) for v in x)
+    return isinstance(x, dict) and any(k in x for k in INTERVALS)
 
 
 # ----------------------------------------------------------------------------- scoreboard

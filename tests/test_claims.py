@@ -158,15 +158,15 @@ _BAND = (claims.Range, claims.Bound)
 
 def test_every_band_claim_is_judged_on_an_interval_or_says_why_its_value_is_exact():
     """Every band claim (``{range}``, ``{above}``, ``{below}``) of a kind whose verdict says whether the document holds
-    (``claims.JUDGED_KINDS``) is judged on an Estimate or a Spread (its interval), or its data says in ``exact`` why its
-    plain value may stand for its interval: checked on every committed record, so a mean alone can no more pass a
-    band than fail it."""
+    (``claims.JUDGED_KINDS``) is judged on an Estimate, a Spread or a Prediction (its interval), or its data says in
+    ``exact`` why its plain value may stand for its interval: checked on every committed record, so a mean alone can
+    no more pass a band than fail it."""
     for nb, res in _committed().items():
         for r in res["claims"]:
             c = claims.get(nb, r["id"])
             if c.kind not in claims.JUDGED_KINDS or not isinstance(c.paper, _BAND):
                 continue
-            interval = isinstance(r["ours"], dict) and ({"estimate", "spread"} & set(r["ours"]))
+            interval = isinstance(r["ours"], dict) and (set(results.INTERVALS) & set(r["ours"]))
             assert interval or c.exact, (
                 f"{nb} {c.id}: a band judged on the plain value {r['ours']!r}: record an Estimate or a Spread, or say "
                 "in 'exact' why the plain value may stand for its interval"

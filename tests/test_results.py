@@ -7,6 +7,7 @@ import re
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from tdbook import claims, results
 from tdbook.results import Range, verdict
@@ -323,6 +324,8 @@ def _revive(x):
         return results.Range(*(_revive(v) for v in x["range"]))
     if isinstance(x, dict) and set(x) == {"spread"}:
         return results.Spread(**x["spread"])
+    if isinstance(x, dict) and set(x) == {"prediction"}:
+        return results.Prediction(**x["prediction"])
     if isinstance(x, dict) and set(x) == {"estimate"}:
         return results.Estimate(**x["estimate"])
     if isinstance(x, dict) and set(x) in ({"above"}, {"below"}):
@@ -370,3 +373,45 @@ def test_a_single_printed_run_is_judged_against_the_spread_of_our_runs():
     with pytest.raises(ValueError, match="at least two finite samples"):
         results.Spread.of([1.0])
     assert results.fmt(results._plain(s)).startswith("50.5 (median; 95% of 100 runs in 3.475–97.52)")
+
+
+def test_a_printed_single_run_against_a_few_runs_is_judged_by_their_prediction_interval():
+    """CONTRIBUTING, 'Tolerances': with few runs the interval is t·s·√(1 + 1/n) around their mean (one more run falls
+    in it 95 % of the time), widened only by the printing's rounding — never a floor wider than the runs' spread."""
+    runs = [10.0, 10.2, 9.8, 10.1, 9.9]
+    p = results.Prediction.of(runs)
+    half = stats.t.ppf(0.975, 4) * np.std(runs, ddof=1) * np.sqrt(1 + 1 / 5)
+    assert (p.mean, p.half, p.n, p.coverage) == (pytest.approx(10.0), pytest.approx(half), 5, 0.95)
+    assert half == pytest.approx(0.4809, abs=1e-4)
+    assert verdict(10.45, p) == "reproduced" and verdict(9.55, p) == "reproduced"
+    assert verdict(10.5, p) == "differs" and verdict(9.5, p) == "differs"  # a one-point floor would pass both
+    assert verdict(10.5, p, tolerance=0.05) == "reproduced"  # the printing's rounding widens it
+    assert verdict(claims.Range(9.0, 11.0), p) == "reproduced" and verdict(claims.Range(9.6, 11.0), p) == "differs"
+    assert verdict(claims.Bound(9.0, True), p) == "reproduced" and verdict(claims.Bound(9.6, True), p) == "differs"
+    with pytest.raises(ValueError, match="at least two finite samples"):
+        results.Prediction.of([1.0])
+    with pytest.raises(ValueError, match="coverage"):
+        results.Prediction.of(runs, coverage=1.0)
+    assert results.fmt(results._plain(p)) == "10 (mean of 5 runs; one more run in 9.519–10.48 at 95%)"
+
+
+def test_a_printed_list_is_judged_cell_by_cell_each_within_its_own_runs_interval():
+    """Per-element tolerances from the measured spread: a cell whose runs barely vary is held to its own narrow
+    interval, however wide a noisier cell's is (a scalar tolerance would pass both or fail both)."""
+    runs = np.array([[50.0, 30.0], [50.1, 28.0], [49.9, 32.0], [50.0, 29.0], [50.0, 31.0]])
+    cells = results.Prediction.each(runs)
+    assert [c.n for c in cells] == [5, 5] and cells[0].half < 0.3 < 4 < cells[1].half
+    assert verdict([50.2, 33.0], cells) == "reproduced"
+    assert verdict([50.5, 30.0], cells) == "differs"  # half a point off the steady cell
+    assert verdict([50.0, 36.0], cells) == "differs"  # outside the noisy cell's wider interval
+    mixed = [results.Prediction.of(runs[:, 0]), 30.0]  # a plain cell keeps the scalar tolerance
+    assert verdict([50.0, 30.4], mixed, tolerance=0.5) == "reproduced"
+    assert verdict([50.0, 30.6], mixed, tolerance=0.5) == "differs"
+    with pytest.raises(ValueError, match="2-d array"):
+        results.Prediction.each(runs[:, 0])
+    recorded = results._plain(results.rounded(cells))
+    assert _revive(recorded) == results.rounded(cells)  # what is stored is what is judged
+    assert results.fmt(recorded) == "[50, 30] (means of 5 runs; one more run within ± [0.22, 4.8] at 95%)"
+    row = {"tolerance": None, "paper": [50.2, 33.0], "ours": recorded, "reason": ""}
+    assert results._tolerance(row) == "our interval only"
+    assert results._tolerance(row | {"ours": [50.0, 30.0]}) == "exact"

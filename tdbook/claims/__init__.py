@@ -46,10 +46,13 @@ Kinds and their verdicts (computed, never typed):
   inform (about human players we do not have, a proxy that builds the result in, a check a random player passes);
   shown with its reason and counted apart: ``uninformative``.
 
-Our value may be a plain value, a :class:`Spread` of many seeded runs (for a printed single run), or
-an :class:`Estimate` (mean ± standard error).  Against a band (``{range = …}``, ``{above = …}``, ``{below = …}``)
-an estimate is judged by its interval, not its mean: the band holds when the whole ``z`` interval lies inside it
-(a spread: its central quantiles).  A band claim judged on a plain value says in ``exact`` why that value may stand
+Our value may be a plain value, a :class:`Spread` of many seeded runs (for a printed single run: their central
+quantiles), a :class:`Prediction` of a few (for a printed single run when our runs are too few for quantiles: the
+prediction interval of one more run, t·s·√(1 + 1/n)), or an :class:`Estimate` (mean ± standard error); a printed
+list is judged element by element, so a list of Predictions (:meth:`Prediction.each`) gives each cell the tolerance
+its own measured spread allows.  Against a band (``{range = …}``, ``{above = …}``, ``{below = …}``) an estimate is
+judged by its interval, not its mean: the band holds when the whole ``z`` interval lies inside it (a spread or a
+prediction: its interval).  A band claim judged on a plain value says in ``exact`` why that value may stand
 for its interval: it has no sampling error (a deterministic evaluation, a count over every case), or its error is
 far smaller than its distance from the band.  Transcribed tables live in ``tables/<document>_<name>.tsv``.
 """
@@ -163,6 +166,17 @@ class Bound:
     above: bool
 
 
+def _runs(samples: Any, coverage: float, what: str) -> np.ndarray:
+    """``samples`` as a flat float array of at least two finite runs, ``coverage`` in (0, 1); ValueError naming
+    ``what`` otherwise."""
+    x = np.asarray(samples, dtype=float).ravel()
+    if x.size < 2 or not np.all(np.isfinite(x)):
+        raise ValueError(f"{what} needs at least two finite samples, got {x.size}")
+    if not 0 < coverage < 1:
+        raise ValueError(f"coverage must lie in (0, 1), got {coverage!r}")
+    return x
+
+
 @dataclass(frozen=True)
 class Spread:
     """Our value as the spread of many seeded runs, for a paper value that is *one* run.
@@ -181,11 +195,7 @@ class Spread:
 
     @classmethod
     def of(cls, samples: Any, coverage: float = 0.95) -> Spread:
-        x = np.asarray(samples, dtype=float).ravel()
-        if x.size < 2 or not np.all(np.isfinite(x)):
-            raise ValueError(f"a Spread needs at least two finite samples, got {x.size}")
-        if not 0 < coverage < 1:
-            raise ValueError(f"coverage must lie in (0, 1), got {coverage!r}")
+        x = _runs(samples, coverage, "a Spread")
         lo, med, hi = np.quantile(x, [(1 - coverage) / 2, 0.5, (1 + coverage) / 2])
         return cls(float(med), float(lo), float(hi), float(coverage), int(x.size))
 
@@ -194,6 +204,51 @@ class Spread:
         """Where ``value`` falls among ``samples``: the percentage of runs below it (ties count half)."""
         x = np.asarray(samples, dtype=float).ravel()
         return float(100.0 * (np.sum(x < value) + 0.5 * np.sum(x == value)) / x.size)
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """Our value as the mean of a few seeded runs with the interval one more run falls in, for a paper value that is
+    *one* run when our runs are too few for their quantiles (five 1.5 M-game tic-tac-toe runs).
+
+    The interval is the prediction interval of a single run, ``mean ± t·s·√(1 + 1/n)`` (``t`` Student's quantile
+    at ``(1 + coverage)/2`` with ``n − 1`` degrees of freedom, ``s`` the runs' standard deviation): the document's
+    run is ``reproduced`` when it lies inside it, widened only by the tolerance (the printing's rounding) — a
+    measured difference is never swallowed by a fixed floor wider than our runs' spread.  Build it with :meth:`of`;
+    :meth:`each` gives one per column (a printed win/draw/loss row judged cell by cell).
+    """
+
+    mean: float
+    lo: float
+    hi: float
+    coverage: float
+    n: int
+
+    @classmethod
+    def of(cls, samples: Any, coverage: float = 0.95) -> Prediction:
+        x = _runs(samples, coverage, "a Prediction")
+        from scipy.stats import t as student
+
+        mean = float(x.mean())
+        half = float(student.ppf((1 + coverage) / 2, x.size - 1) * x.std(ddof=1) * math.sqrt(1 + 1 / x.size))
+        return cls(mean, mean - half, mean + half, float(coverage), int(x.size))
+
+    @classmethod
+    def each(cls, samples: Any, coverage: float = 0.95) -> list[Prediction]:
+        """One :class:`Prediction` per column of ``samples`` (runs × values): per-element intervals for a list."""
+        x = np.asarray(samples, dtype=float)
+        if x.ndim != 2:
+            raise ValueError(f"Prediction.each needs a 2-d array (runs × values), got shape {x.shape}")
+        return [cls.of(x[:, k], coverage) for k in range(x.shape[1])]
+
+    @property
+    def half(self) -> float:
+        """Half the interval's width: t·s·√(1 + 1/n)."""
+        return (self.hi - self.lo) / 2
+
+
+#: Our values judged by an interval of runs: a printed single run lies in it or not.
+RUNS = (Spread, Prediction)
 
 
 @dataclass(frozen=True)
@@ -510,27 +565,31 @@ def agrees(paper: Any, ours: Any, tolerance: Any = None, *, paper_stderr: float 
     if isinstance(paper, Bound):
         if isinstance(ours, Estimate):
             limit = ours.mean - z * ours.stderr if paper.above else ours.mean + z * ours.stderr
-        elif isinstance(ours, Spread):
+        elif isinstance(ours, RUNS):
             limit = ours.lo if paper.above else ours.hi
         elif is_number(ours):
             limit = float(ours)
         else:
-            raise ValueError(f"paper value is a bound, so ours must be a number, Estimate or Spread, got {ours!r}")
+            raise ValueError(
+                f"paper value is a bound, so ours must be a number, Estimate, Spread or Prediction, got {ours!r}"
+            )
         return limit > paper.value if paper.above else limit < paper.value
     if isinstance(paper, Range):
         slack = allowed(max(abs(paper.lo), abs(paper.hi)), tolerance)
         if isinstance(ours, Estimate):  # the interval, not the mean, must lie in the band
             lo, hi = ours.mean - z * ours.stderr, ours.mean + z * ours.stderr
-        elif isinstance(ours, Spread):
+        elif isinstance(ours, RUNS):
             lo, hi = ours.lo, ours.hi
         elif is_number(ours):
             lo = hi = float(ours)
         else:
-            raise ValueError(f"paper value is a range, so ours must be a number, Estimate or Spread, got {ours!r}")
+            raise ValueError(
+                f"paper value is a range, so ours must be a number, Estimate, Spread or Prediction, got {ours!r}"
+            )
         return not math.isnan(lo + hi) and paper.lo - slack <= lo and hi <= paper.hi + slack
-    if isinstance(ours, Spread):
+    if isinstance(ours, RUNS):
         if not is_number(paper):
-            raise ValueError(f"ours is a spread of runs, so the paper value must be a number, got {paper!r}")
+            raise ValueError(f"ours is an interval of runs, so the paper value must be a number, got {paper!r}")
         slack = allowed(paper, tolerance)
         return ours.lo - slack <= float(paper) <= ours.hi + slack
     if isinstance(ours, Estimate):
@@ -547,7 +606,12 @@ def agrees(paper: Any, ours: Any, tolerance: Any = None, *, paper_stderr: float 
             raise ValueError(f"paper value is a list, so ours must be a list, got {ours!r}")
         if len(o) != len(p):
             raise ValueError(f"paper list has {len(p)} values but ours has {len(o)}")
-        return all(_close(a, b, tolerance) for a, b in zip(p, o))
+        # element by element: a plain value within the tolerance, an interval (a Prediction per cell) holding its
+        # printed value, widened by the tolerance — per-element tolerances from the measured spread
+        return all(
+            agrees(a, b, tolerance, z=z) if isinstance(b, (*RUNS, Estimate)) else _close(a, b, tolerance)
+            for a, b in zip(p, o)
+        )
     raise ValueError(f"cannot compare a paper value of type {type(paper).__name__}")
 
 

@@ -314,14 +314,6 @@ class Summary:
         return np.array([r.tables[self.side] for r in self.runs])
 
 
-def tolerance(values: np.ndarray, floor: float) -> float:
-    """A claim's tolerance: ``max(floor, 2 × s.d. of the replicates)``, rounded to 3 significant digits."""
-    v = np.asarray(values, float)
-    v = v[np.isfinite(v)]
-    sd = float(v.std(ddof=1)) if v.size > 1 else 0.0
-    return float(f"{max(floor, 2.0 * sd):.3g}")
-
-
 def alpha_runs(cfg: Any, seed: int) -> dict[float, Summary]:
     """Figs 6.2–6.4: TD(λ) as O against random X, λ = LAMBDA, draw 0, for each α in ALPHAS."""
     return {
