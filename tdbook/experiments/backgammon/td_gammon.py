@@ -166,7 +166,6 @@ def shipped_table(shipped: dict[int, Shipped]) -> Table:
 
 #: The chapter's findings (``tdbook.findings``): claim id → the statement, in the order a reader should meet them.
 FINDINGS: dict[str, str] = {
-    "moves-per-roll": "a position offers about twenty moves per roll of the dice",
     "much-learning-in-tens-of-thousands": "a great deal of learning takes place in the first tens of thousands "
     "of games of self-play",
     "more-hidden-units-better": "more hidden units give better results",
@@ -174,6 +173,7 @@ FINDINGS: dict[str, str] = {
     "net80-1-ply-beats-minus-0.25-vs-gnubg-expert": "our aim: at one ply, lose less than a quarter of a point a game "
     "to GNU Backgammon's expert",
     "absolute-error-tenth": "the net's estimates of winning are off by about a tenth",
+    "error-cancels-in-move-choice": "the net's error is common to a roll's moves and cancels out in choosing one",
 }
 
 

@@ -58,8 +58,9 @@ FINDINGS: dict[str, str] = {
     "rote-strength-strong-opening-endgame-weak-middle": "rote learning plays a strong opening and endgame and "
     "a weak middle game",
     "rote-plus-generalization": "rote learning and learning by generalization together play better than either alone",
-    "better-than-average-after-25-games": "after about twenty-five games the learner plays better than average",
     "erratic-and-none-too-stable": "from then on the learning is erratic and none too stable",
+    "instability-unless-updated-each-move": "the polynomial must be adjusted after every move, or the learning "
+    "becomes unstable",
     "learned-beats-material": "our aim: the learned polynomial beats a search that counts material alone",
 }
 
