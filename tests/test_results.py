@@ -302,6 +302,24 @@ def test_the_headline_adds_up_everywhere_it_appears(monkeypatch, capsys):
     _adds_up(shown[shown.index(head) :])
 
 
+def test_the_index_explains_every_kind_verdict_and_headline_group_and_types_no_measured_number():
+    """Notebook 00's opening cell describes the claims as the code counts them (issue 50: it described the old
+    verdicts): every kind, every verdict and every group of the headline is named, and it quotes no number a rerun
+    could change (the only number is the tolerance rules' 95 %)."""
+    from tests.test_prose_numbers import numbers
+
+    nb = json.loads((ROOT / "notebooks" / "00_index.ipynb").read_text(encoding="utf-8"))
+    text = "".join(nb["cells"][0]["source"])
+    named = set(re.findall(r"`([a-z-]+)`", text))
+    assert not set(claims.KINDS) - named, f"kinds the index does not name: {set(claims.KINDS) - named}"
+    missing = set(claims.VERDICTS) - named - {"uninformative"}  # the one verdict named by its group
+    assert not missing, f"verdicts the index does not name: {missing}"
+    groups = [label for label, _ in results.HEADLINE_GROUPS]
+    assert all(f"**{g}**" in text for g in groups), f"headline groups: {groups}"
+    typed = {n.text.replace(" ", "") for n in numbers({"cells": nb["cells"][:1]})}
+    assert typed <= {"95%"}, f"numbers typed in notebook 00's prose: {typed}"
+
+
 def test_corrupt_results_file_is_named(out_root):
     d = out_root / "data" / "results"
     d.mkdir(parents=True)
