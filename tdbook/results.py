@@ -308,10 +308,7 @@ def fmt(x: Any, digits: int = 4) -> str:
         )
     if isinstance(x, dict) and "prediction" in x:
         d = x["prediction"]
-        return (
-            f"{fmt(d['mean'], digits)} (mean of {d['n']} runs; one more run in {fmt(d['lo'], digits)}–"
-            f"{fmt(d['hi'], digits)} at {d['coverage']:.0%})"
-        )
+        return f"{_plus_minus(d, digits)} (mean of {d['n']} runs ± the {d['coverage']:.0%} interval of one more)"
     if isinstance(x, dict) and "estimate" in x:
         d = x["estimate"]
         return f"{fmt(d['mean'], digits)} ± {fmt(d['stderr'], 2)} (s.e., n = {d['n']:,})"
@@ -322,17 +319,19 @@ def fmt(x: Any, digits: int = 4) -> str:
     if isinstance(x, float):
         return f"{x:.{digits}g}"
     if isinstance(x, list) and x and all(isinstance(v, dict) and "prediction" in v for v in x):
-        d = [v["prediction"] for v in x]
-        halves = ", ".join(fmt((e["hi"] - e["lo"]) / 2, 2) for e in d)
-        return (
-            f"{fmt([e['mean'] for e in d], digits)} (means of {d[0]['n']} runs; one more run within ± [{halves}] at "
-            f"{d[0]['coverage']:.0%})"
-        )
+        d = [v["prediction"] for v in x]  # cell by cell, each with its own interval (the cells first: they matter)
+        cells = ", ".join(_plus_minus(e, digits) for e in d[:8]) + (f", … ({len(d)} values)" if len(d) > 8 else "")
+        return f"[{cells}] (means of {d[0]['n']} runs ± the {d[0]['coverage']:.0%} interval of one more)"
     if isinstance(x, list):
         if len(x) > 8:
             return "[" + ", ".join(fmt(v, digits) for v in x[:6]) + f", … ({len(x)} values)]"
         return "[" + ", ".join(fmt(v, digits) for v in x) + "]"
     return str(x)
+
+
+def _plus_minus(d: dict[str, Any], digits: int) -> str:
+    """A recorded Prediction's mean ± half its interval, e.g. ``51.51 ± 0.21``."""
+    return f"{fmt(d['mean'], digits)} ± {fmt((d['hi'] - d['lo']) / 2, 2)}"
 
 
 class Table:

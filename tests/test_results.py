@@ -410,7 +410,7 @@ def test_a_printed_single_run_against_a_few_runs_is_judged_by_their_prediction_i
         results.Prediction.of([1.0])
     with pytest.raises(ValueError, match="coverage"):
         results.Prediction.of(runs, coverage=1.0)
-    assert results.fmt(results._plain(p)) == "10 (mean of 5 runs; one more run in 9.519–10.48 at 95%)"
+    assert results.fmt(results._plain(p)) == "10 ± 0.48 (mean of 5 runs ± the 95% interval of one more)"
 
 
 def test_a_printed_list_is_judged_cell_by_cell_each_within_its_own_runs_interval():
@@ -429,7 +429,7 @@ def test_a_printed_list_is_judged_cell_by_cell_each_within_its_own_runs_interval
         results.Prediction.each(runs[:, 0])
     recorded = results._plain(results.rounded(cells))
     assert _revive(recorded) == results.rounded(cells)  # what is stored is what is judged
-    assert results.fmt(recorded) == "[50, 30] (means of 5 runs; one more run within ± [0.22, 4.8] at 95%)"
+    assert results.fmt(recorded) == "[50 ± 0.22, 30 ± 4.8] (means of 5 runs ± the 95% interval of one more)"
     row = {"tolerance": None, "paper": [50.2, 33.0], "ours": recorded, "reason": ""}
     assert results._tolerance(row) == "our interval only"
     assert results._tolerance(row | {"ours": [50.0, 30.0]}) == "exact"
