@@ -217,7 +217,8 @@ def alpha_table(alpha: dict[float, Summary], cross: dict[float, np.ndarray], cfg
 
 
 def final_vs_thesis(alpha: dict[float, Summary]) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
-    """(labels, ours, 2 s.d. bands, thesis) of the final win/draw/loss per printed α (the figure's data)."""
+    """(labels, ours, half widths of the 95 % interval of one more run, thesis) of the final win/draw/loss per printed
+    α (the figure's data; the intervals the claims judge each printed cell by)."""
     keep = [a for a in alpha if a in ALPHA_FIGURES]
     labels = [f"α={a:g}" for a in keep]
     ours = np.array([alpha[a].wdl().mean(0) for a in keep])
