@@ -241,7 +241,7 @@ def test_the_ladder_claims_read_the_sidecars_and_fit_the_claims_data(tmp_path):
     assert (
         claims.verdict(claims.get("08_td_gammon", "net80-vs-pubeval"), by["net80-vs-pubeval"]["ours"]) == "aim-missed"
     )
-    assert "Lost by 7 points in 38 games" in by["table5.2-td2.0"]["note"]
+    assert "−0.18 from 38 games" in by["table5.2-td2.0"]["note"] and "neurogammon-bested" in by
     rows = ladder08.selection_bias_table(nets).rows
     assert rows[0][:2] == ["40 hidden", "pubeval"] and rows[0][4] == f"{0.35 - 0.3:+.3f} ± {np.hypot(0.02, 0.02):.3f}"
     fig_data = ladder08.ladder_by_player(nets, match)

@@ -86,7 +86,8 @@ def learning_curves(
 
 
 def final_vs_thesis(labels: Sequence[str], ours: np.ndarray, tol: np.ndarray, thesis: np.ndarray, title: str) -> Any:
-    """Final win/draw/loss %: our replicate means ± tolerance (bars) against the thesis (markers)."""
+    """Final win/draw/loss %: our replicate means ± the 95 % interval of one more run (bars) against the thesis
+    (markers), the interval each printed cell is judged by."""
     fig, ax = plt.subplots(figsize=(7, 3.6))
     n = len(labels)
     x = np.arange(n)
