@@ -115,12 +115,11 @@ PROFILES: dict[str, dict[str, Any]] = {
 
 #: The chapter's findings (:mod:`tdbook.findings`): claim id → what a reader should take away.
 FINDINGS: dict[str, str] = {
-    "flip-pwin": "flipping the board turns P(win) into P(loss), by the net's construction",
-    "naive-quarter": "without a bias on the gammon node, P(gammon win) is forced to a quarter at the start",
-    "quarter-much-too-high": "a quarter is much too high",
-    "free-params-gammon": "the biased gammon node keeps M + 1 free parameters",
     "gammon-mae-best": "our aim: net (a) or (c) within 0.03 of gnubg's P(gammon win), mean absolute error",
+    "near-certain-a-minus-c": "the symmetric net is weaker on near-certain positions, (a) minus (c) in P(win) error",
+    "gammon-rate-a": "net (a) under-predicts gammons: the share of its own self-play games that end in one",
     "gap-a-minus-c": "what the constraint costs at equal budgets, (a) minus (c) against pubeval",
+    "expanded-a-minus-c-pubeval": "and at a larger budget with hand-made inputs, (a″) minus (c″) against pubeval",
 }
 #: The opponents of the best net's ladder ("How strong can it get"), from its sidecar's report-seed figures.
 LADDER = ("pubeval", "gnubg-beginner", "gnubg-intermediate", "gnubg-advanced", "gnubg-expert")
