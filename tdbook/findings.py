@@ -2,7 +2,10 @@
 
 Each chapter's entry module names its headline findings — what a reader should take away, honest misses
 included — as ``FINDINGS = {claim id: statement}``: the statement is the document's (or our aim's) claim in a few
-words; the values, the verdict and the link come from the notebook's results file.  Under the title, the
+words; the values, the verdict and the link come from the notebook's results file.  A finding is a result: a claim
+of the kinds in :data:`KINDS` (the document's results, our aims, our own measurements); a specification check, a
+setting, a fit, a transcription, a fact about the game or an uninformative statement stays in its section's table
+and is refused here (:func:`check_kinds`, by the kind the claims data gives it now).  Under the title, the
 markdown cell tagged ``findings`` holds the block :func:`block` writes::
 
     ## What we found
@@ -31,7 +34,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from . import results
+from . import claims, results
 from .catalog import discover, entry_modules
 from .core.paths import record_results_dir
 from .stored import dumps
@@ -42,8 +45,18 @@ TAG = "findings"
 HEADING = "## What we found"
 #: How many findings a chapter shows.
 LEAST, MOST = 3, 6
+#: The kinds of claim a finding may be: the document's results (reproduced or not), our aims, our own measurements.
+KINDS = ("paper", "aim", "beyond")
 #: Verdicts shown as a miss (the rest as a result that held).
-MISSES = ("differs", "aim-missed", "setting-error", "fit-failed", "transcription-error")
+MISSES = (
+    "differs",
+    "not-as-specified",
+    "aim-missed",
+    "setting-error",
+    "fit-failed",
+    "transcription-error",
+    "contradicted",
+)
 
 
 class FindingsError(ValueError):
@@ -70,6 +83,25 @@ def selection(module: ModuleType) -> dict[str, str]:
         if not isinstance(cid, str) or not isinstance(statement, str) or not statement.strip() or "\n" in statement:
             raise FindingsError(f"{name}.FINDINGS[{cid!r}] must be a one-line statement, got {statement!r}")
     return dict(chosen)
+
+
+def check_kinds(notebook: str, chosen: dict[str, str]) -> None:
+    """FindingsError unless every chosen claim is one of ``notebook``'s claims (``tdbook/claims/*.toml``) of a kind in
+    :data:`KINDS`: a chapter leads with its results, not with its specification checks."""
+    bad = []
+    for cid in chosen:
+        try:
+            kind = claims.get(notebook, cid).kind
+        except claims.ClaimError as e:
+            raise FindingsError(f"{notebook}: finding {cid!r}: {e}") from None
+        if kind not in KINDS:
+            bad.append(f"{cid!r} ({kind})")
+    if bad:
+        raise FindingsError(
+            f"{notebook}: findings {', '.join(bad)} are not results: a finding is a claim of kind "
+            f"{', '.join(KINDS)} (a specification check, setting, fit, transcription, reference or uninformative "
+            "claim stays in its section's table)"
+        )
 
 
 def _source(cell: dict[str, Any]) -> str:
@@ -200,6 +232,7 @@ def fill_file(path: Path, results_file: Path) -> bool:
     if findings_cell(nb) is None:
         return False
     chosen = selection(entry_module(path))
+    check_kinds(Path(path).stem, chosen)
     record_file = results.load(results_file)
     unshown = missing_rows(nb, chosen)
     if unshown:
@@ -222,7 +255,9 @@ def write(check: bool = False, profile: str = "standard") -> list[str]:
         if findings_cell(nb) is None:
             continue
         record_file = results.load(record_results_dir(profile) / f"{path.stem}.json")
-        if fill(nb, record_file, selection(entry_module(path)), where=path.stem):
+        chosen = selection(entry_module(path))
+        check_kinds(path.stem, chosen)
+        if fill(nb, record_file, chosen, where=path.stem):
             stale.append(f"notebooks/{path.name}")
             if not check:
                 path.write_bytes(dumps(nb))

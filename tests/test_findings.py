@@ -8,12 +8,13 @@ import types
 
 import pytest
 
-from tdbook import findings, results
+from tdbook import claims, findings, results
 from tdbook.catalog import discover
+from tests.conftest import ROOT
 
-#: Chapters being rewritten by another session (notebook 09's split into 09 and 10, issue 48 §1): their findings come
-#: with the rewrite.  Remove a name here when its notebook has its findings cell.
-NOT_YET = {"09_symmetric_gammon"}
+#: Chapters being rewritten by another session: their findings come with the rewrite.  Remove a name here when its
+#: notebook has its findings cell.
+NOT_YET: set[str] = set()
 CHAPTERS = [p for p in discover() if not p.stem.startswith("00") and p.stem not in NOT_YET]
 
 
@@ -32,6 +33,39 @@ def test_every_chapter_opens_with_its_findings_from_the_record(path):
     expected = findings.block(nb, record, chosen, where=path.stem)
     assert "".join(cell["source"]) == expected, "stale findings: run `python -m tdbook.findings --write`"
     assert len(chosen) == sum(1 for line in expected.splitlines() if line.startswith("- "))
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_every_chapter_leads_with_results_not_with_specification_checks(path):
+    """A finding is a result (issue 50): the document's claims we reproduced or could not, our aims, our own
+    measurements — by the kind the claims data gives each claim now, whatever a stale record says."""
+    chosen = findings.selection(findings.entry_module(path))
+    findings.check_kinds(path.stem, chosen)
+    kinds = {cid: claims.get(path.stem, cid).kind for cid in chosen}
+    assert set(kinds.values()) <= set(findings.KINDS), kinds
+    own = any(c.kind == "paper" for c in claims.of_notebook(path.stem))  # 09's post claims are all specification now
+    assert "paper" in kinds.values() or not own, f"{path.stem}: no finding is one of the document's own results"
+
+
+def test_a_finding_that_is_not_a_result_is_refused_naming_it_and_its_kind(tmp_path, monkeypatch):
+    good = {"quantization-loss": "x", "superior-to-linear": "y"}
+    findings.check_kinds("01_signature_tables", good)
+    for cid, kind in [("output-rule", "specification"), ("input-terms", "setting"), ("storage-343", "fitted")]:
+        with pytest.raises(findings.FindingsError, match=f"'{cid}' \\({kind}\\)"):
+            findings.check_kinds("01_signature_tables", good | {cid: "z"})
+    with pytest.raises(findings.FindingsError, match="'no-such-claim'.*no claim"):
+        findings.check_kinds("01_signature_tables", good | {"no-such-claim": "z"})
+    # the runner refuses it before it reads the record (the file given does not exist)
+    module = findings.entry_module(ROOT / "notebooks" / "05_random_walk.ipynb")
+    monkeypatch.setattr(
+        module, "FINDINGS", {"true-values": "a", "fig4.3-td-consistently-better": "b", "appc-final": "c"}
+    )
+    path = tmp_path / "05_random_walk.ipynb"
+    nb = _notebook()
+    nb["cells"][3]["source"] = ["from tdbook.experiments.random_walk import random_walk\n"]
+    path.write_text(json.dumps(nb))
+    with pytest.raises(findings.FindingsError, match="'true-values' \\(specification\\)"):
+        findings.fill_file(path, tmp_path / "absent.json")
 
 
 def test_every_stored_findings_line_links_to_a_row_its_notebook_shows():

@@ -17,7 +17,7 @@ Notebook 08 uses this module, section by section (``python -m tdbook.catalog --w
 - 2. Learning curves: ``live_run``, ``learning_curves``, ``curve_checks``
 - 5. What the net learned: ``pwin_checks``, ``agreement_checks``
 - 6. Play against the net: ``refusal_checks``
-- 8. Try it yourself: ``explore``
+- 9. Try it yourself: ``explore``
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from ...learners.backgammon_net import ROLLS, TDGammon
 from ...learners.td_net import self_play_step as self_play_step  # the rule §1 shows (numpy)
 from ...players.backgammon import NetPlayer
 from ...players.backgammon_human import HumanVsNet
-from ...results import Table
+from ...results import Estimate, Table
 from ..common.checks import Check, Checks, as_checks
 from . import analysis
 from .curves import (
@@ -162,7 +162,6 @@ def shipped_table(shipped: dict[int, Shipped]) -> Table:
 
 #: The chapter's findings (``tdbook.findings``): claim id → the statement, in the order a reader should meet them.
 FINDINGS: dict[str, str] = {
-    "moves-per-roll": "a position offers about twenty moves per roll of the dice",
     "much-learning-in-tens-of-thousands": "a great deal of learning takes place in the first tens of thousands "
     "of games of self-play",
     "more-hidden-units-better": "more hidden units give better results",
@@ -170,6 +169,7 @@ FINDINGS: dict[str, str] = {
     "net80-1-ply-beats-minus-0.25-vs-gnubg-expert": "our aim: at one ply, lose less than a quarter of a point a game "
     "to GNU Backgammon's expert",
     "absolute-error-tenth": "the net's estimates of winning are off by about a tenth",
+    "error-cancels-in-move-choice": "the net's error is common to a roll's moves and cancels out in choosing one",
 }
 
 
@@ -228,6 +228,15 @@ def engine_checks(crosscheck_positions: int, agreement_positions: int, seed: int
             f"legal moves (distinct resulting positions) per roll, rolls weighted by their chance, averaged over "
             f"{len(gp)} positions from pubeval-vs-pubeval games ({mpr_contact:.1f} over the {contact.mean():.0%} "
             f"with contact); 'an average of 20' read as 15–25",
+        )
+    )
+    br = Estimate.of(analysis.branching(gp))
+    checks.append(
+        Check(
+            "branching-ratio-400",
+            br,
+            f"successors of one ply, the legal moves summed over the 21 rolls, mean over the same {len(gp)} positions "
+            f"(s.e. across positions); {mpr:.1f} moves per roll weighted by chance, 21 × 20 = 420 printed",
         )
     )
     table = Table(

@@ -59,8 +59,9 @@ FINDINGS: dict[str, str] = {
     "rote-strength-strong-opening-endgame-weak-middle": "rote learning plays a strong opening and endgame and "
     "a weak middle game",
     "rote-plus-generalization": "rote learning and learning by generalization together play better than either alone",
-    "better-than-average-after-25-games": "after about twenty-five games the learner plays better than average",
     "erratic-and-none-too-stable": "from then on the learning is erratic and none too stable",
+    "instability-unless-updated-each-move": "the polynomial must be adjusted after every move, or the learning "
+    "becomes unstable",
     "learned-beats-material": "our aim: the learned polynomial beats a search that counts material alone",
 }
 
@@ -326,12 +327,14 @@ def agreement_rank_correlation(lad: cl.LadderResult, r: Ratings) -> float:
 
 def stabiliser_effects(st: ss.Study) -> dict[str, dict[str, tuple[float, float, float]]]:
     """Each stabiliser's effect (the second series minus the same runs without it, seed by seed): the Elo it
-    adds after the runs and the volatility it removes, each a mean with its 95 % interval."""
+    adds after the runs, the volatility it removes and the replacements of terms per move it removes, each a mean
+    with its 95 % interval."""
     out = {}
     for name, ablation in ss.STABILISERS.items():
         e, elo_lo, elo_hi = st.effect(ablation, "elo")
-        v, v_lo, v_hi = st.effect(ablation, "volatility")
-        out[name] = {"elo": (-e, -elo_hi, -elo_lo), "volatility": (v, v_lo, v_hi)}
+        out[name] = {"elo": (-e, -elo_hi, -elo_lo)}
+        for measure in ("volatility", "replacements"):
+            out[name][measure] = st.effect(ablation, measure)
     return out
 
 

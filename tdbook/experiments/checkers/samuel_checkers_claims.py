@@ -283,8 +283,9 @@ def stabiliser_claims(st: ss.Study, eff: dict[str, dict[str, tuple[float, float,
             "note": f"volatility without it minus with it: {_fmt(eff['asymmetric update']['volatility'])}",
         },
         "tally-32-stabilises": {
-            "ours": bool(eff["tally limit 32"]["volatility"][1] > 0),
-            "note": f"volatility at 8 minus at 32: {_fmt(eff['tally limit 32']['volatility'])}",
+            "ours": bool(eff["tally limit 32"]["replacements"][1] > 0),
+            "note": f"terms replaced per move at 8 minus at 32: {_fmt(eff['tally limit 32']['replacements'])}; "
+            f"volatility at 8 minus at 32: {_fmt(eff['tally limit 32']['volatility'])}",
         },
         "beta-after-minimum-wins": {
             "ours": bool(eff["Beta after a majority of wins"]["elo"][1] > 0),

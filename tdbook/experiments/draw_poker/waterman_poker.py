@@ -21,7 +21,7 @@ Notebook 04 uses this module, section by section (``python -m tdbook.catalog --w
 - 8. Table 5-3 rebuilt: the duplicate proficiency test: ``table_53``
 - 9. The unstated constants: ``sweep``
 - 10. Beyond the thesis: a stronger opponent: ``equity_player``
-- 12. Train it yourself: ``explore``
+- 13. Train it yourself: ``explore``
 """
 
 from __future__ import annotations
@@ -599,9 +599,9 @@ def explore(
 
 #: The chapter's findings (``tdbook.findings``): claim id → the statement, in the order a reader should meet them.
 FINDINGS: dict[str, str] = {
-    "ch3.2-trial3-listing": "the training procedure turns the worked examples' rules into the printed "
-    "listings, trial by trial",
     "tab5.1-agreement-after": "after automatic training the program agrees with its trainer almost always",
+    "§5.4-implicit-agreement-below-explicit": "implicit training agrees less with its standard than automatic "
+    "training with its trainer",
     "tab5.3-built-in-winnings": "the built-in program wins about as much as the experienced human",
     "tab5.3-automatic-training-winnings": "after automatic training the program wins about as much as the human",
     "§5.5-training-improves": "training clearly improves the program's play",

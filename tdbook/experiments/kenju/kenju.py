@@ -170,10 +170,10 @@ def estimate(x: Any) -> tuple[float, float, int]:
 
 #: The chapter's findings (``tdbook.findings``): claim id → the statement, in the order a reader should meet them.
 FINDINGS: dict[str, str] = {
-    "fig4.18-grid": "the move-evaluation heuristic values a position as printed, cell for cell",
-    "fig4.13cd-attacker-builds": "the attacking player builds long lines and the defending one blocks them",
     "fig4.11-asymptote": "learning from the teacher, the line tables climb towards the fully trained table's total",
-    "fig4.24-np4-paths": "how many paths the search tries before it moves",
+    "fig4.13a-defending-no-win": "with both players defending, each blocks the other and neither forms a winning line",
+    "fig4.24-np4-paths": "the search's dead-end statistics: how many paths it tries per move (node patience 4)",
+    "appC-combinations": "only the 71 line-code combinations of Appendix C can occur",
     "sys2-saturation-relieved": "detraining first relieves the saturation of System 2's RAM net",
     "sys4-faster": "System 4, asking about moves instead of lines, learns faster than System 3",
 }

@@ -176,7 +176,7 @@ def config(profile: str | Mapping[str, Any], **knobs: Any) -> profiles.Config:
 
 #: The chapter's findings (``tdbook.findings``): claim id → the statement, in the order a reader should meet them.
 FINDINGS: dict[str, str] = {
-    "fig6.10-v1.0-no-improvement": "the first net (v1.0), trained by self-play, does not improve",
+    "v1.0-outputs-near-one": "the first net (v1.0), trained by self-play, answers close to one for every position",
     "fig6.12-v1.1-vs-td": "trained against the TD(λ) table player, the net mostly loses to it",
     "table6.2-vs-perfect": "a strong opponent (the author; here the perfect player) beats every net in every game",
     "conclusion-td-nets-cannot-learn-tictactoe": "a TD(λ) network does not learn tic-tac-toe",

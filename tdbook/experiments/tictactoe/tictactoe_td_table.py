@@ -26,7 +26,7 @@ Notebook 06 uses this module, section by section (``python -m tdbook.catalog --w
 - 8. p. 63: the X table as a teacher: ``teacher_runs``
 - 9. Beyond the thesis: a corrected player that plays perfectly: ``self_play``
 - 9.1 Ablation: which correction matters?: ``ablation``, ``gap_closed``, ``ABLATION_METRICS``
-- 12. Try it yourself: ``explore``
+- 13. Try it yourself: ``explore``
 """
 
 from __future__ import annotations
@@ -294,14 +294,6 @@ class Summary:
 
     def tables(self) -> np.ndarray:
         return np.array([r.tables[self.side] for r in self.runs])
-
-
-def tolerance(values: np.ndarray, floor: float) -> float:
-    """A claim's tolerance: ``max(floor, 2 × s.d. of the replicates)``, rounded to 3 significant digits."""
-    v = np.asarray(values, float)
-    v = v[np.isfinite(v)]
-    sd = float(v.std(ddof=1)) if v.size > 1 else 0.0
-    return float(f"{max(floor, 2.0 * sd):.3g}")
 
 
 def alpha_runs(cfg: Any, seed: int) -> dict[float, Summary]:
