@@ -223,6 +223,7 @@ def coerce(name: str, text: str, info: dict[str, Any]) -> Any:
 
 def notebook_config(path: Path) -> tuple[str, str, dict[str, str]] | None:
     """Where a notebook resolves its knobs: ``(module, function, {keyword: parameter})`` of its call
+    ``cfg = <entry>.config(globals())`` (every parameter but PROFILE and SEED, by its own name) or
     ``cfg = <entry>.config(PROFILE, RUNS=RUNS, …)``, the module named by the notebook's own import of it; None when
     it makes no such call (the index)."""
     import json
@@ -252,6 +253,9 @@ def notebook_config(path: Path) -> tuple[str, str, dict[str, str]] | None:
                 and node.func.value.id in imported
             ):
                 knobs = {k.arg: k.value.id for k in node.keywords if k.arg and isinstance(k.value, ast.Name)}
+                if any(isinstance(a, ast.Call) and getattr(a.func, "id", "") == "globals" for a in node.args):
+                    # config(globals()): every parameter but PROFILE and SEED is a knob of the same name
+                    knobs = {k: k for k in notebook_parameters(path) if k not in ("PROFILE", "SEED")}
                 return imported[node.func.value.id], "config", knobs
     return None
 
