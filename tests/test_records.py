@@ -109,3 +109,16 @@ def test_notebook_08s_matches_read_from_the_record_are_the_matches_played(record
     assert read[40, "pubeval"].games == 100 and read["pubeval", "gnubg-expert"].games == 90
     other = ladder.ladder_matches(nets, td_gammon.config("standard", PUBEVAL_PAIRS=50, LADDER_PAIRS=0), 7)
     assert list(other) == [(40, "pubeval"), (80, "pubeval")]  # other knobs: played, not read
+
+
+def test_notebook_03s_performance_curves_read_from_the_record_are_the_curves_measured(record_dir, monkeypatch, session):
+    from tdbook import results
+    from tdbook.experiments.kenju import training
+
+    monkeypatch.setattr(results.current(), "profile", "standard")
+    monkeypatch.setenv(records.ENV, "write")
+    made = training.performance_curves(3, 2, 5, progress=False)
+    monkeypatch.delenv(records.ENV)
+    read = training.performance_curves(3, 2, 5, progress=False)
+    assert read.test_games == 2 and all(np.array_equal(read.curves()[k], v) for k, v in made.curves().items())
+    assert read.W.shape == (3, 20) and repr(read) == repr(made)

@@ -48,6 +48,7 @@ from ...players.kenju import (
     me_stand_in,
     null_player,
 )
+from ..common import records
 from ..common.checks import Checks, from_pairs
 from .kenju import Measured, difference, estimate, run_seed, share_estimate
 from .play import Games, match, train
@@ -237,8 +238,29 @@ def _test_score(player: Player, side: int, games: int, seed: int) -> int:
     return match(w, b, games, seed=seed).score()
 
 
+#: The record of Fig. 4.4's performance curves (:mod:`tdbook.experiments.common.records`): the standard profile reads
+#: every replicate and runs the first again; the command runs the notebook, measuring them all.
+RECORD = "kenju_performance_curves"
+RECORD_COMMAND = "TDBOOK_RECORDS=write python -m tdbook run 03"
+
+
 def performance_curves(replicates: int, test_games: int, seed: int, progress: bool = True) -> PerformanceCurves:
-    """Fig. 4.6's protocol (module docstring), ``test_games`` test games per point."""
+    """Fig. 4.6's protocol (module docstring), ``test_games`` test games per point.  Each replicate has seeds of its
+    own, so the standard profile reads the curves from :data:`RECORD` and runs the first replicate again, which must
+    give the recorded scores."""
+    entry = records.key(what="performance_curves", replicates=replicates, test_games=test_games, seed=seed)
+    found = records.lookup(RECORD, entry)
+    if found is not None:
+        first = _performance_curves(1, test_games, seed, False)
+        for k, curve in first.curves().items():
+            records.check_sample(RECORD, entry, f"the first replicate's curve {k}", found[k][:1], curve)
+        return PerformanceCurves(test_games, found["W"], found["B"], found["H"])
+    out = _performance_curves(replicates, test_games, seed, progress)
+    records.remember(RECORD, entry, out.curves(), RECORD_COMMAND)
+    return out
+
+
+def _performance_curves(replicates: int, test_games: int, seed: int, progress: bool) -> PerformanceCurves:
     W = np.zeros((replicates, 20))
     B = np.zeros((replicates, 20))
     H = np.zeros((replicates, 7))
