@@ -180,6 +180,11 @@ USES: dict[str, Shipped] = {
         "the round robin of the three signature-table models at search depths 3, 4 and 5",
         (Use("01", "matches", "the games"),),
     ),
+    "kenju_performance_curves.npz": Shipped(
+        "the record of notebook 03's Fig. 4.4 performance curves, every replicate as run and powered (read in the "
+        "standard profile, the first replicate run again)",
+        (Use("03", "performance_curves", "the curves"),),
+    ),
     "td_gammon_matches.npz": Shipped(
         "the record of notebook 08's own matches: every pair's points of both nets against pubeval and of pubeval "
         "against gnubg-expert (read in the standard profile, the first 40 pairs of each played again)",
