@@ -122,3 +122,15 @@ def test_notebook_03s_performance_curves_read_from_the_record_are_the_curves_mea
     read = training.performance_curves(3, 2, 5, progress=False)
     assert read.test_games == 2 and all(np.array_equal(read.curves()[k], v) for k, v in made.curves().items())
     assert read.W.shape == (3, 20) and repr(read) == repr(made)
+
+
+def test_a_sample_agrees_to_the_last_bits_of_another_processor_but_not_to_a_change():
+    """Issue 52: floats a few ulps apart (another BLAS kernel, another CPU) agree; integers and a real change do not."""
+    x = np.array([0.5, 1 / 3, 2.0e-3, np.nan])
+    ulps = x.copy()
+    ulps[:3] = np.nextafter(np.nextafter(x[:3], np.inf), np.inf)  # two ulps up
+    assert not np.array_equal(x, ulps, equal_nan=True) and records.same_numbers(x, ulps)
+    assert not records.same_numbers(x, x * (1 + 1e-6))
+    assert not records.same_numbers(x[:3], x[:2])
+    counts = np.array([3, 4, 5])
+    assert records.same_numbers(counts, counts.copy()) and not records.same_numbers(counts, counts + [0, 0, 1])

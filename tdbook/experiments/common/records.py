@@ -7,7 +7,8 @@ arguments and the notebook's resolved knobs, the profile among them).
 
 - **Reading** (the standard profile): when the record holds the key, the function rebuilds its result from the
   entry's arrays and runs a *sample* of the measurement again — the first run of each group, say — which must give
-  the recorded numbers exactly, else :class:`RecordMismatch` names the entry and the command that remakes the record.
+  the recorded numbers (counts and other integers exactly, floats to :data:`FLOAT_RTOL`, a tolerance the last-bit
+  rounding of another processor cannot cross: raw float bytes are never compared), else :class:`RecordMismatch` names the entry and the command that remakes the record.
   A run with other knobs (``-p``), the quick and the full profile find no entry and measure, as before.
 - **Writing**: ``TDBOOK_RECORDS=write python -m tdbook run NN`` runs the notebook's standard profile with every
   such function measuring and adding its entry to the record (:func:`remember`), so the record holds what the
@@ -33,6 +34,11 @@ from ...core.storage import atomic_write_bytes, code_version, read_sidecar, side
 
 #: ``TDBOOK_RECORDS=write``: the measurements add their entries to their records in ``data/``.
 ENV = "TDBOOK_RECORDS"
+
+
+#: Relative tolerance of a float in a sample measured again: last-bit rounding (another BLAS kernel, another CPU's
+#: instructions) moves a float by ~1e-15 relative; a change of what the code measures moves it by far more.
+FLOAT_RTOL = 1e-9
 
 
 class RecordMismatch(ValueError):
@@ -108,11 +114,22 @@ def remember(name: str, entry_key: str, arrays: Mapping[str, np.ndarray], comman
 
 
 def check_sample(name: str, entry_key: str, what: str, recorded: np.ndarray, again: np.ndarray) -> None:
-    """:class:`RecordMismatch` unless the sample measured again (``again``) equals the ``recorded`` numbers exactly."""
-    recorded, again = np.asarray(recorded), np.asarray(again)
-    if recorded.shape != again.shape or not np.array_equal(recorded, again, equal_nan=True):
+    """:class:`RecordMismatch` unless the sample measured again (``again``) gives the ``recorded`` numbers: integers
+    and booleans exactly, floats to :data:`FLOAT_RTOL` (never their raw bytes)."""
+    if not same_numbers(recorded, again):
         side = read_sidecar(path(name)) if sidecar_path(path(name)).is_file() else {}
         raise RecordMismatch(
             f"{what} measured again is not what data/{name}.npz records for {entry_key}: the code changed what it "
             f"measures; remake the record with `{side.get('command', 'TDBOOK_RECORDS=write python -m tdbook run NN')}`"
         )
+
+
+def same_numbers(recorded: np.ndarray, again: np.ndarray) -> bool:
+    """Whether two measurements agree as :func:`check_sample` asks: same shape, integers exactly, floats to
+    :data:`FLOAT_RTOL` relative (NaN where the other is NaN)."""
+    recorded, again = np.asarray(recorded), np.asarray(again)
+    if recorded.shape != again.shape:
+        return False
+    if recorded.dtype.kind in "fc" or again.dtype.kind in "fc":
+        return bool(np.allclose(recorded, again, rtol=FLOAT_RTOL, atol=0.0, equal_nan=True))
+    return bool(np.array_equal(recorded, again))
