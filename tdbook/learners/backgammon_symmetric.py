@@ -623,6 +623,32 @@ def train_games(arch, W1, W2, bo, alpha, seed, first_game, n_games, stats, look=
             d1, d2 = roll(rng)
 
 
+@njit(cache=True)
+def fit_outputs(arch, W1, W2, bo, positions, targets, order, alpha, sq) -> None:
+    """Supervised steps toward given outputs (issue 51's rollout targets): for each ``i`` of ``order`` in turn,
+    ``θ += α Σ_k (t_k − p_k) ∂p_k/∂θ`` at ``positions[i]`` (side on roll's view) toward ``targets[i]``
+    (:func:`td_update`: a gradient step on ½ Σ_k (t_k − p_k)²).  A position the bear-off table ``bo`` values is
+    skipped (the net is not trained on them).  ``sq[a]`` ← (equity of the target − the net's, before its step)²,
+    0 for a skipped position."""
+    m = W1.shape[1]
+    n_out = W2.shape[1]
+    idx = np.zeros(MAX_NNZ, np.int64)
+    val = np.zeros(MAX_NNZ)
+    g, z, p = np.zeros(m), np.zeros(n_out), np.zeros(n_out)
+    delta = np.zeros(n_out)
+    for a in range(order.shape[0]):
+        i = order[a]
+        nnz = evaluate(arch, W1, W2, bo, positions[i], idx, val, g, z, p)
+        if nnz < 0:
+            sq[a] = 0.0
+            continue
+        for k in range(n_out):
+            delta[k] = targets[i, k] - p[k]
+        d = equity(targets[i]) - equity(p)
+        sq[a] = d * d
+        td_update(arch, W1, W2, idx, val, nnz, 1.0, g, z, delta, alpha)
+
+
 # ----------------------------------------------------------------------------- the model
 
 
@@ -845,10 +871,35 @@ class SymmetricGammon:
         self.net.check_finite()
         return stats
 
-    def save(self, path: str | Path, **info: Any) -> Path:
+    def fit(self, positions: np.ndarray, targets: np.ndarray, order: np.ndarray, alpha: float) -> np.ndarray:
+        """Supervised steps toward ``targets`` (``(n, outputs)``) at ``positions`` (``(n, 28)`` int8, side on roll's
+        view), in the order of the indices ``order`` (:func:`fit_outputs`); the squared equity error before each step.
+        ValueError for arrays that do not fit, an index out of range, a step size that is not a number > 0, or
+        weights that stop being finite."""
+        positions = np.asarray(positions)
+        targets = np.asarray(targets, np.float64)
+        order = np.asarray(order, np.int64)
+        if positions.ndim != 2 or positions.shape[1] != NSLOT or positions.dtype != np.int8:
+            raise ValueError(f"positions must be an (n, {NSLOT}) int8 array, got {positions.dtype} {positions.shape}")
+        if targets.shape != (len(positions), self.outputs) or not np.isfinite(targets).all():
+            raise ValueError(f"targets must be ({len(positions)}, {self.outputs}) finite outputs, got {targets.shape}")
+        if order.ndim != 1 or (len(order) and (order.min() < 0 or order.max() >= len(positions))):
+            raise ValueError(f"order must be indices of the {len(positions)} positions")
+        if not (isinstance(alpha, (int, float)) and math.isfinite(alpha) and alpha > 0):
+            raise ValueError(f"alpha must be a number > 0, got {alpha!r}")
+        sq = np.zeros(len(order))
+        fit_outputs(self.code, self.W1, self.W2, self.table, positions, targets, order, float(alpha), sq)
+        self.net.check_finite()
+        return sq
+
+    def save(self, path: str | Path, aux: dict[str, np.ndarray] | None = None, **info: Any) -> Path:
+        """Write the weights, their settings and ``info`` (atomically, :meth:`TDNet.save`), with ``aux``'s named
+        arrays beside them in the one file (a training loop's checkpoint)."""
         self.info.update(info)
         extra = {"bearoff": True} if self.bearoff else {}
-        return self.net.save(path, symmetric_gammon=FORMAT, arch=self.arch, inputs=self.inputs, info=self.info, **extra)
+        return self.net.save(
+            path, aux=aux, symmetric_gammon=FORMAT, arch=self.arch, inputs=self.inputs, info=self.info, **extra
+        )
 
     @classmethod
     def load(cls, path: str | Path) -> SymmetricGammon:

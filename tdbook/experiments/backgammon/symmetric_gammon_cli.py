@@ -385,15 +385,21 @@ class SymmetricGammonTrainer(driver.Trainer):
         }
 
     def finish(self, a: argparse.Namespace, spec: dict, plan: driver.Plan, model: SymmetricGammon, side: dict) -> dict:
-        r = vs_pubeval(model, a.pubeval_pairs, seed=SELECTION_SEED, progress=not a.no_progress)
-        a.vs_pubeval = r
-        return side | {
-            "vs_pubeval": r.to_dict(),
-            "vs_pubeval_note": f"1-ply, duplicate dice, cubeless, selection seed {SELECTION_SEED}",
-        }
+        return side | pubeval_record(a, model)
 
     def summary(self, a: argparse.Namespace, plan: driver.Plan, model: SymmetricGammon, side: dict) -> str:
         return f"wrote {plan.out} and {sidecar_path(plan.out)}: {side['games']} games; {a.vs_pubeval.summary()}"
+
+
+def pubeval_record(a: argparse.Namespace, model: SymmetricGammon) -> dict:
+    """A trained net's sidecar entries of its 1-ply match against pubeval on the selection seed (``--pubeval-pairs``
+    duplicate pairs); the result is kept as ``a.vs_pubeval`` for the closing line."""
+    r = vs_pubeval(model, a.pubeval_pairs, seed=SELECTION_SEED, progress=not a.no_progress)
+    a.vs_pubeval = r
+    return {
+        "vs_pubeval": r.to_dict(),
+        "vs_pubeval_note": f"1-ply, duplicate dice, cubeless, selection seed {SELECTION_SEED}",
+    }
 
 
 def _snapshot(ckpt: Path, out: Path, done: int) -> Path:
