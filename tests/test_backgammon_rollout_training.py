@@ -255,3 +255,37 @@ def test_cli_writes_the_net_with_its_log_and_resumes(tmp_path, capsys):
     assert "another run" in capsys.readouterr().err
     assert train_main([*base, "--truncate", "-1", "--iterations", "1"]) == 2
     assert "truncate must be an int >= 0" in capsys.readouterr().err
+
+
+def test_signal_measures_write_the_loop_curve_by_iteration_and_the_rollout_gap_into_the_sidecar(tmp_path):
+    import json
+
+    from tdbook.experiments.backgammon.rollout_consistency import consistency_gap, rollout_consistency
+    from tdbook.experiments.backgammon.rollout_training import train_main
+    from tdbook.experiments.backgammon.signal_measures import main as measure
+
+    warm = tmp_path / "warm.npz"
+    _net(True).save(warm, games_done=40, spec={"arch": "free", "hidden": 6, "seed": 5})
+    out = tmp_path / "loop.npz"
+    assert train_main(["--warm-start", str(warm), "--positions", "8", "--trials", "2", "--truncate", "2",
+                       "--iterations", "2", "--snapshots", "--pubeval-pairs", "2", "--no-progress",
+                       "--out", str(out)]) == 0  # fmt: skip
+    snap = tmp_path / "loop_it1.snap.npz"
+    assert snap.is_file()
+    assert measure(["curve", str(out), "--snapshots", str(snap), "--pubeval-pairs", "3", "--gnubg-pairs", "1",
+                    "--no-progress"]) == 0  # fmt: skip
+    curve = json.loads(out.with_suffix(".json").read_text())["curve"]
+    assert [p["iteration"] for p in curve["points"]] == [0, 1, 2] and curve["pairs"]["gnubg-expert"] == 1
+    assert curve["points"][0]["vs_pubeval"]["games"] == 6
+    assert measure(["gap", str(out), "--positions", "3", "--trials", "4", "--seed", "7", "--no-progress"]) == 0
+    rec = json.loads(out.with_suffix(".json").read_text())["rollout_gap"]
+    want = consistency_gap(rollout_consistency(SymmetricGammon.load(out), 3, 4, 7, progress=False))
+    assert (
+        rec["gap"]["mean"] == want.mean
+        and rec["positions"] == 3
+        and "curve" in json.loads(out.with_suffix(".json").read_text())
+    )
+    other = tmp_path / "other_it1.snap.npz"
+    _net(True).save(other)
+    assert measure(["curve", str(out), "--snapshots", str(other), "--no-progress"]) == 2
+    assert measure(["gap", str(out), "--trials", "1"]) == 2
