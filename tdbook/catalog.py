@@ -86,7 +86,14 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("06", "Tic-tac-toe with TD(λ) tables", "powell2000", "§6.1–6.2, App. B, App. D", 9),
     Entry("07", "Tic-tac-toe with TD(λ) networks", "powell2000", "§6.3–6.7, App. B.8–B.9", 10),
     Entry("08", "TD-Gammon", "powell2000", "ch. 5", 14),
-    Entry("09", "Symmetric gammon outputs", "gammon2011", "the whole post", 10),
+    Entry("09", "Symmetric gammon outputs", "gammon2011", "the whole post", 2),
+    Entry(
+        "10",
+        "Self-play toward GNU Backgammon's expert",
+        "gammon2011",
+        "beyond the post: how close TD self-play on two cores gets to gnubg-expert (§16's equity)",
+        4,
+    ),
 )
 
 BY_NUMBER: dict[str, Entry] = {e.number: e for e in ENTRIES}

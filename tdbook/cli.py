@@ -1,4 +1,4 @@
-"""Command line: ``python -m tdbook run …`` and ``python -m tdbook scoreboard``."""
+"""Command line: ``python -m tdbook run …``, ``scoreboard``, ``list``, ``train``, ``lab`` and ``restore``."""
 
 from __future__ import annotations
 
@@ -16,15 +16,18 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m tdbook",
         description="Run the tdbook notebooks and show the reproduction scoreboard.",
     )
-    sub = ap.add_subparsers(dest="command", required=True, metavar="{run,scoreboard,list,train,lab}")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="{run,scoreboard,list,train,lab,restore}")
 
     r = sub.add_parser(
         "run",
         help="execute notebooks with papermill",
         description=(
             "Execute notebooks with papermill. NAME is a number (5 or 05), a file stem (05_random_walk) "
-            "or a name (random_walk); no NAME runs every notebook, the index (00) last. "
-            "Executed copies go to build/notebooks/ (standard) or build/<profile>/notebooks/."
+            "or a name (random_walk); no NAME runs every notebook, the index (00) last. A -p value is checked "
+            "by the notebook's own configuration before any kernel starts (a bad one: exit code 2). Executed copies "
+            "go to build/notebooks/ (standard; without -p each is also stored, cleaned, back into notebooks/ with the "
+            "record's figures/ and data/results/) or build/<profile>/notebooks/ (quick, full; their figures and "
+            "results under build/<profile>/ too)."
         ),
     )
     r.add_argument("names", nargs="*", metavar="NAME", help="notebooks to run (default: all)")
@@ -73,6 +76,11 @@ def _parser() -> argparse.ArgumentParser:
         description="List the notebooks and the documents they reproduce.",
     )
 
+    sub.add_parser(
+        "restore",
+        help="bring a net's weights back from git history by its name, checked against its sidecar's SHA-256",
+        add_help=False,
+    )
     sub.add_parser(
         "lab",
         help="JupyterLab on working copies of the notebooks (build/lab/); the stored notebooks stay as they are",
@@ -143,6 +151,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .lab import main as lab_main
 
         return lab_main(argv[1:])
+    if argv[:1] == ["restore"]:
+        from .manifest import restore_main
+
+        return restore_main(argv[1:])
     if argv[:1] == ["train"] and (len(argv) == 1 or argv[1] in ("-h", "--help")):
         text = trainers_help()
         if len(argv) == 1:  # no game: a usage error, but say what the choices are
@@ -176,7 +188,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 130
         return 0 if all(r.status == "ok" for r in results) else 1
     if args.command == "scoreboard":
-        from .results import headline, kinds, scoreboard, write_scoreboard
+        from .core.paths import record_results_dir
+        from .results import headline, kinds, load_all, scoreboard, write_scoreboard
+
+        if not load_all(args.profile):  # not "0 claims": nothing was run in this profile
+            where = record_results_dir(args.profile)
+            print(
+                f"tdbook scoreboard: no results for the {args.profile} profile in {where}: no notebook has been run in "
+                f"it yet (python -m tdbook run --profile {args.profile} [NAME …])",
+                file=sys.stderr,
+            )
+            return 1
 
         summary, claims = scoreboard(args.profile)
         print(headline(args.profile))

@@ -7,25 +7,47 @@ the table of which notebook or test reads each file through which function.  ``p
 a file has no row in :data:`USES` (or a row has no file), and when a notebook or test named there no longer
 calls the function it is listed under.  ``data/results/`` (the notebooks' outputs) is not a shipped input and is
 left out.
+
+``data/`` holds what the chapters read (issue 48 §5): a symmetric-gammon net whose weights no chapter reads keeps only
+its sidecar there, listed as the record, with the SHA-256 of its weights; ``python -m tdbook restore NAME``
+(:func:`restore`) brings the weights back from git history, checking that hash.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import re
 import shlex
+import subprocess
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .core.paths import data_dir
+from .core.paths import data_dir, repo_root
 from .core.storage import atomic_write_bytes
-from .experiments.backgammon.symmetric_gammon_nets import CHANGES, LABELS, NETS, RIVAL_NETS
+from .experiments.backgammon.equity_loss import LOSS_NETS
+from .experiments.backgammon.expert_backgammon import CURVE_NET, MATCH_ORDER
+from .experiments.backgammon.rollout_consistency import CONSISTENCY_NETS
+from .experiments.backgammon.symmetric_gammon_nets import (
+    BEST,
+    CONSTRAINT_AT_BUDGET,
+    LABELS,
+    LEVERS,
+    NETS,
+    RIVAL_NETS,
+    RUNS,
+    SHA256_KEY,
+    TRAINED,
+)
+from .experiments.backgammon.symmetric_gammon_records import RIVALS_RECORD
 
 MANIFEST = "MANIFEST.md"
 COMMAND = "python -m tdbook.manifest --write"
+#: The command that brings a net's weights back from git history (:func:`restore`).
+RESTORE = "python -m tdbook restore"
 #: Folders of ``data/`` that hold outputs, not shipped inputs.
 OUTPUTS = ("results",)
 
@@ -49,108 +71,61 @@ class Shipped:
 
 
 _W, _S = "the weights", "the sidecar"
-_SYM_SIDECAR = (Use("09", "ladder_rows", _S), Use("09", "budget_rows", _S), Use("09", "best_shipped", _S))
-_SYM_TEST = (
-    Use("tests/test_backgammon_strength.py", "best_shipped", "the sidecar's selection match"),
-    Use("09", "shipped_nets", _W + " (the re-measure panel: any net of the tables, picked by its label)"),
-    Use("tests/test_backgammon_remeasure.py", "remeasure", _W + " (every shipped net plays)"),
+#: Every net's sidecar is read by notebook 10's table of nets and by the choice of the best net (09 and 10).
+_SYM_SIDECAR = (
+    Use("10", "net_rows", _S),
+    Use("10", "best_net", _S + " (its selection match)"),
+    Use("09", "best_shipped", _S + " (its selection match)"),
 )
-_SYM_LOSS = (Use("09", "shipped_losses", _W + " (the equity-loss diagnosis)"),)
-#: The nets of the recipe table (§4.2): each side of every single change, whose sidecar ``recipe_rows`` reads.
-_RECIPE_NETS = {n for _, with_it, without in CHANGES for n in (with_it, without)}
+#: What reads the weights of every net the chapters ship: notebook 10's re-measure panel and its test.
+_SYM_WEIGHTS = (
+    Use("10", "panel_nets", _W + " (the re-measure panel: any net a chapter reads, picked by its label)"),
+    Use("tests/test_backgammon_remeasure.py", "remeasure", _W + " (every shipped net plays)"),
+    Use("10", "historical_rows", _S + " (its code version)"),
+)
 
 
-def _sym(name: str, note: str = "", uses: tuple[Use, ...] = ()) -> Shipped:
-    """A net of notebook 09: what it is is its label there (built from its sidecar), and a note; a net of the
-    recipe table is read by ``recipe_rows`` too."""
-    label = LABELS.get(name, name)
-    recipe = (Use("09", "recipe_rows", _S),) if name in _RECIPE_NETS else ()
-    return Shipped(label + (f": {note}" if note else ""), (*uses, *recipe, *_SYM_SIDECAR, *_SYM_TEST))
+def _sym_uses(name: str) -> tuple[Use, ...]:
+    """Who reads a symmetric-gammon net, from the chapters' design (:mod:`~tdbook.experiments.backgammon.
+    symmetric_gammon_nets` and the diagnoses' net lists): its weights if they are shipped, and its sidecar."""
+    uses: list[Use] = []
+    if name in RIVAL_NETS.values():
+        uses.append(Use("09", "load_nets", _W + " (the post's net)"))
+    if name == RIVAL_NETS["free"]:
+        uses.append(Use("09", "ladder_figure", _S + " (its ladder)"))
+    if name in CONSTRAINT_AT_BUDGET:
+        uses.append(Use("09", "constraint_claims", _S + " (its ladder)"))
+    if name == BEST:
+        uses += [
+            Use("09", "load_shipped", _W + " (the position picker)"),
+            Use("09", "strength_rows", _S + " (its ladder)"),
+            Use("10", "aim_claims", _S + " (its ladder: the aims)"),
+            Use("10", "lookahead", _W + " (the lookahead diagnosis)"),
+        ]
+    if name in LOSS_NETS:
+        uses.append(Use("10", "losses", _W + " (the equity-loss diagnosis)"))
+    if name in CONSISTENCY_NETS or name == BEST:
+        uses.append(Use("10", "rollouts", _W + " and the rollout record in its sidecar (the rollout diagnosis)"))
+    if name in MATCH_ORDER:
+        uses.append(Use("10", "sample_checks", _W + " (its trainer's match against pubeval, replayed)"))
+    if name == CURVE_NET:
+        uses.append(Use("10", "sample_checks", _W + " (its learning-curve point against gnubg-expert, replayed)"))
+    if any(name in (lev.child, lev.parent) for lev in LEVERS):
+        uses.append(Use("10", "lever_rows", _S + " (its ladder: a lever's net or parent)"))
+    if any(name in run.nets or name in run.curve for run in RUNS.values()):
+        uses.append(Use("10", "run_claims", _S + " (its ladder or learning curve: a run's points)"))
+    if name in NETS:
+        uses += _SYM_WEIGHTS
+    return (*uses, *_SYM_SIDECAR)
 
 
-_LOAD_NETS = Use("09", "load_nets", _W)
-#: What notebook 09 reads of some nets beyond the tables, the panel and the tests every net is read by.
-_SYM_MORE: dict[str, tuple[str, tuple[Use, ...]]] = {
-    RIVAL_NETS["symmetric"]: ("the post's net (a)", (_LOAD_NETS,)),
-    RIVAL_NETS["naive"]: ("the post's net (b)", (_LOAD_NETS,)),
-    RIVAL_NETS["free"]: ("the post's net (c)", (_LOAD_NETS,)),
-    "symgammon_free160_expanded_4000k": ("", _SYM_LOSS),
-    "symgammon_free160_contact_4000k": ("", _SYM_LOSS),
-    "symgammon_free160_expanded_bg_4000k": ("", _SYM_LOSS),
-    "symgammon_free160_contact_bg_4800k": ("", _SYM_LOSS),
-    "symgammon_free160_contact_bg_5000k": (
-        "the best net on the selection match before the positional run's annealed net",
-        _SYM_LOSS,
-    ),
-    "symgammon_free160_positional_bg_5000k": (
-        "eleven positional inputs per side more than its parent",
-        (),
-    ),
-    "symgammon_free160_positional_bg_5200k": (
-        "the control of the annealed net",
-        (),
-    ),
-    "symgammon_free160_positional_bg_anneal_5200k": (
-        "the positional run's games from 5.0 M to 5.2 M at the step size 0.005 instead of 0.02 (the best net on the "
-        "selection match before the annealed 6.0 M net)",
-        (),
-    ),
-    "symgammon_free160_positional_bg_6000k": (
-        "the control of the annealed 6.0 M net",
-        (Use("09", "curve_rows", _S + " (its learning curve, to 6.0 M games)"),),
-    ),
-    "symgammon_free160_positional_bg_anneal_6000k": (
-        "the best net on the selection match before the 7.0 M net",
-        (),
-    ),
-    "symgammon_free160_positional_bg_7000k": (
-        "the best net on the selection match before the lookahead net, the control of the annealed 7.0 M net, and the "
-        "parent of the lookahead net",
-        (Use("09", "curve_rows", _S + " (its learning curve, 6.0 M to 7.0 M games)"),),
-    ),
-    "symgammon_free160_positional_bg_7200k": (
-        "the control of the lookahead net",
-        (),
-    ),
-    "symgammon_free160_positional_bg_lookahead_7200k": (
-        "a tenth of the contact positions looked ahead; the best net on the selection match before the 7.4 M nets, "
-        "and the parent of the lookahead run at 7.4 M",
-        (),
-    ),
-    "symgammon_free160_positional_bg_7400k": (
-        "the control of the lookahead run at 7.4 M, the parent of the 7.6 M net (--warm-start), "
-        "and the best net on the selection match (its ladder and its 2-ply figure are the aims' figures)",
-        (
-            Use("09", "load_shipped", _W + " (the best net: the lookahead diagnosis, the position picker)"),
-            Use("09", "expert_claims", _S),
-            *_SYM_LOSS,
-        ),
-    ),
-    "symgammon_free160_positional_bg_lookahead_7400k": (
-        "a tenth of the contact positions looked ahead throughout",
-        (),
-    ),
-    "symgammon_free160_positional_bg_7600k": (
-        "the control of the averaged net, the parent of the 8.6 M net (--warm-start)",
-        (),
-    ),
-    "symgammon_free160_positional_bg_averaged_7600k": (
-        "the averaging lever, against the 7.6 M net",
-        (),
-    ),
-    "symgammon_free160_positional_bg_8600k": (
-        "the control of the averaged 8.6 M net",
-        (Use("09", "curve_rows", _S + " (its learning curve, 7.6 M to 8.6 M games)"),),
-    ),
-    "symgammon_free160_positional_bg_averaged_8600k": (
-        "the averaging lever over 1 M games (twenty snapshots from 7.65 M), against the 8.6 M net",
-        (),
-    ),
-    "symgammon_free160_contact_bg_bearoff_4800k": (
-        "valuing bear-off positions by the exact one-sided table when it chooses a move",
-        (),
-    ),
-}
+def _sym(name: str) -> Shipped:
+    """A symmetric-gammon net: what it is is its label in the chapters (built from its sidecar); a net whose weights
+    are not shipped is listed by its sidecar, the record."""
+    what = LABELS.get(name, name)
+    if name not in NETS:
+        what += " — weights not shipped (no chapter reads them): `python -m tdbook restore " + name + "`"
+    return Shipped(what, _sym_uses(name))
 
 
 def _learned(what: str) -> Shipped:
@@ -188,7 +163,7 @@ USES: dict[str, Shipped] = {
         "the benchmark opponent of notebooks 08 and 09",
         (
             Use("08", "ladder_matches", _W + " (the opponent of the ladder)"),
-            Use("09", "train_rival", _W + " (the opponent of the learning curves)"),
+            Use("09", "rival_curves", _W + " (the opponent of the learning curves)"),
             Use("tests/test_backgammon.py", "load_pubeval_weights", _W),
         ),
     ),
@@ -205,14 +180,23 @@ USES: dict[str, Shipped] = {
         "the round robin of the three signature-table models at search depths 3, 4 and 5",
         (Use("01", "matches", "the games"),),
     ),
-    **{f"{n}.npz": _sym(n, *_SYM_MORE.get(n, ("", ()))) for n in NETS},
+    **{f"{n}.npz" if n in NETS else f"{n}.json": _sym(n) for n in TRAINED},
+    RIVALS_RECORD: Shipped(
+        "the learning curves of notebook 09 §3's four rivals at equal budgets (each rival, each seed), the record its "
+        "standard profile reads",
+        (Use("09", "rival_curves", "the curves (rival (a)'s first points trained again)"),),
+    ),
     "td_gammon_40.npz": Shipped(
         "TD-Gammon with 40 hidden units (Powell's chapter 5 net)",
         (Use("08", "nets", _W + " and the learning curve in the sidecar"),),
     ),
     "td_gammon_80.npz": Shipped(
         "TD-Gammon with 80 hidden units (Powell's chapter 5 net); notebook 09's Tesauro-style baseline",
-        (Use("08", "nets", _W + " and the learning curve in the sidecar"), Use("09", "load_nets", _W)),
+        (
+            Use("08", "nets", _W + " and the learning curve in the sidecar"),
+            Use("09", "load_nets", _W),
+            Use("09", "ladder_figure", _S + " (its ladder)"),
+        ),
     ),
     "td_gammon_80_lambda07_curve.json": Shipped(
         "the learning curve of a λ = 0.7 comparison run of the 80-hidden net (no weights: the run was stopped)",
@@ -336,7 +320,8 @@ def render(root: Path | None = None) -> str:
         row = USES.get(name)
         size = p.stat().st_size + (p.with_suffix(".json").stat().st_size if p.suffix == ".npz" else 0)
         uses = row.uses if row else ()
-        readers = sorted({_who(u) for u in uses if not u.reads.startswith(_S)}, key=_order)
+        sidecar_only = p.suffix == ".json"  # the record itself: what reads "the sidecar" reads this file
+        readers = sorted({_who(u) for u in uses if sidecar_only or not u.reads.startswith(_S)}, key=_order)
         side_only = sorted({_who(u) for u in uses if u.reads.startswith(_S)} - set(readers), key=_order)
         who = ", ".join(readers) if readers else ("**nothing**" if row else "**not in `USES`**")
         made = "—" if "code_version" not in side else "no" if "+dirty" in str(side["code_version"]) else "yes"
@@ -366,6 +351,9 @@ def render(root: Path | None = None) -> str:
             body.append(f"- **command:** `{side['command']}`")
         elif "source" in side:
             body.append(f"- **source:** {side['source']}")
+        if SHA256_KEY in side:
+            where = "" if p.suffix == ".npz" else f" (in git history: `{RESTORE} {Path(name).stem}`)"
+            body.append(f"- **weights sha256:** `{side[SHA256_KEY]}`{where}")
         if "code_version" in side:
             body.append(f"- **code version:** {_version(str(side['code_version']))}")
         if "code_note" in side:
@@ -386,10 +374,123 @@ def _anchor(name: str) -> str:
     return re.sub(r"[^a-z0-9_\- ]", "", name.lower()).replace(" ", "-")
 
 
+# ----------------------------------------------------------------------------- weights in git history
+
+
+def sha256_of(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def record_sha256(names: Sequence[str], root: Path | None = None) -> list[str]:
+    """Write the SHA-256 of each net's weights ``data/NAME.npz`` into its sidecar (:data:`~tdbook.experiments.
+    backgammon.symmetric_gammon_nets.SHA256_KEY`, all else kept, the sidecar's code version untouched: the hash is
+    of the file as it is); the names whose sidecar changed.  ValueError naming a net whose weights or sidecar are
+    missing, or whose sidecar holds another hash (nothing is written then)."""
+    root = Path(root) if root is not None else data_dir()
+    todo = {}
+    for n in names:
+        npz, side_path = root / f"{n}.npz", root / f"{n}.json"
+        if not npz.is_file() or not side_path.is_file():
+            raise ValueError(f"{n}: no weights {npz.name} or no sidecar {side_path.name} in {root}")
+        side = json.loads(side_path.read_text())
+        h = sha256_of(npz)
+        if side.get(SHA256_KEY) not in (None, h):
+            raise ValueError(f"{n}: its sidecar says sha256 {side[SHA256_KEY]}, the file is {h}")
+        if side.get(SHA256_KEY) != h:
+            todo[side_path] = {**side, SHA256_KEY: h}
+    for side_path, side in todo.items():
+        atomic_write_bytes(side_path, (json.dumps(side, indent=1) + "\n").encode())
+    return [p.stem for p in todo]
+
+
+def _git(*args: str, root: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", *args], cwd=root, capture_output=True, timeout=120)
+
+
+def restore(name: str, root: Path | None = None) -> tuple[Path, str]:
+    """Bring the weights ``data/NAME.npz`` of a net whose sidecar ``data/NAME.json`` stayed in ``data/`` back from this
+    checkout's git history: the newest committed version whose SHA-256 is the one its sidecar holds.  Returns the path
+    and the commit it came from ('' when the file was already there, with that hash).  ValueError naming the problem
+    (no such sidecar, no hash in it, a different file in the way, no git, a shallow clone, no matching version);
+    nothing is written then."""
+    repo = Path(root) if root is not None else repo_root()
+    data = repo / "data"
+    side_path, target = data / f"{name}.json", data / f"{name}.npz"
+    if "/" in name or name.endswith((".npz", ".json")) or not side_path.is_file():
+        have = sorted(p.stem for p in data.glob("*.json") if SHA256_KEY in json.loads(p.read_text() or "{}"))
+        raise ValueError(f"no sidecar data/{name}.json; a net's name is its file stem, one of: {', '.join(have)}")
+    want = json.loads(side_path.read_text()).get(SHA256_KEY)
+    if not want:
+        raise ValueError(f"data/{name}.json holds no {SHA256_KEY}: its weights cannot be checked, so none are restored")
+    if target.is_file():
+        if sha256_of(target) == want:
+            return target, ""
+        raise ValueError(f"data/{name}.npz is there and is not the file its sidecar names (sha256 {want[:12]}…)")
+    try:
+        log = _git("log", "--format=%H", "HEAD", "--", f"data/{name}.npz", root=repo)
+    except (OSError, subprocess.SubprocessError) as e:
+        raise ValueError(f"cannot run git in {repo}: {e}") from None
+    if log.returncode:
+        raise ValueError(
+            f"{repo} is not a git checkout ({log.stderr.decode().strip()}): the weights live in its history"
+        )
+    for commit in log.stdout.decode().split():
+        blob = _git("show", f"{commit}:data/{name}.npz", root=repo)
+        if blob.returncode == 0 and hashlib.sha256(blob.stdout).hexdigest() == want:
+            atomic_write_bytes(target, blob.stdout)
+            return target, commit
+    shallow = _git("rev-parse", "--is-shallow-repository", root=repo).stdout.decode().strip() == "true"
+    hint = " (this clone is shallow: `git fetch --unshallow` first)" if shallow else ""
+    raise ValueError(f"no commit of data/{name}.npz in this checkout's history has the sidecar's sha256 {want}{hint}")
+
+
+def restore_main(argv: Sequence[str] | None = None) -> int:
+    """``python -m tdbook restore NAME …``: bring nets' weights back from git history (:func:`restore`)."""
+    ap = argparse.ArgumentParser(
+        prog=RESTORE,
+        description="Bring back the weights data/NAME.npz of a net whose sidecar data/NAME.json is the record, from "
+        "git history, checked against the SHA-256 the sidecar holds.",
+    )
+    ap.add_argument(
+        "names", nargs="*", metavar="NAME", help="a net's name (its file stem), e.g. symgammon_free80_raw_800k"
+    )
+    ap.add_argument("--list", action="store_true", help="list the nets whose weights are not in data/")
+    a = ap.parse_args(argv)
+    if a.list or not a.names:
+        for p in sorted(data_dir().glob("*.json")):
+            side = json.loads(p.read_text() or "{}")
+            if isinstance(side, dict) and SHA256_KEY in side and not p.with_suffix(".npz").is_file():
+                print(p.stem)
+        return 0 if a.list else 2
+    for n in a.names:
+        try:
+            path, commit = restore(n)
+        except ValueError as e:
+            print(f"tdbook restore: error: {e}", file=sys.stderr)
+            return 2
+        how = f"from commit {commit[:12]}" if commit else "already there"
+        print(f"data/{path.name}: {how}; sha256 matches its sidecar")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tdbook.manifest", description=__doc__.splitlines()[0])
     ap.add_argument("--write", action="store_true", help=f"write data/{MANIFEST} (default: print it)")
+    ap.add_argument(
+        "--record-sha256",
+        nargs="+",
+        metavar="NAME",
+        help="write the SHA-256 of data/NAME.npz into its sidecar (before its weights leave data/)",
+    )
     a = ap.parse_args(argv)
+    if a.record_sha256:
+        try:
+            changed = record_sha256(a.record_sha256)
+        except ValueError as e:
+            print(f"tdbook.manifest: error: {e}", file=sys.stderr)
+            return 2
+        print(f"recorded the sha256 of {len(changed)} nets")
+        return 0
     text = render()
     if a.write:
         atomic_write_bytes(data_dir() / MANIFEST, text.encode())

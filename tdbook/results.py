@@ -21,8 +21,10 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Iterable, Sequence
+from dataclasses import fields
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -30,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from . import __version__, claims
-from .claims import Bound, Estimate, Range, Spread
+from .claims import Bound, Estimate, Prediction, Range, Spread
 from .core.paths import (
     check_profile,
     interactive,
@@ -42,20 +44,9 @@ from .core.paths import (
 )
 from .core.storage import atomic_write_bytes
 
-#: The verdicts every results file and the scoreboard count, so a reader sees how much of "reproduced" is real
-#: reproduction; ``transcription-error`` (a transcribed table that disagrees with itself) appears where it occurs.
-VERDICTS: tuple[str, ...] = (
-    "reproduced",
-    "differs",
-    "not-in-paper",
-    "aim-met",
-    "aim-missed",
-    "setting",
-    "fitted",
-    "uninformative",
-    "transcription",
-    "beyond",
-)
+#: The verdicts every results file and the scoreboard count: all of them, always, so that a row's counts add up to its
+#: claims and a reader sees how much of the whole is a reproduced result.
+VERDICTS: tuple[str, ...] = claims.VERDICTS
 
 # ----------------------------------------------------------------------------- values
 
@@ -64,16 +55,8 @@ def _plain(x: Any) -> Any:
     """A JSON-ready copy of ``x`` (numpy → Python, non-finite floats → strings)."""
     if isinstance(x, Range):
         return {"range": [_plain(x.lo), _plain(x.hi)]}
-    if isinstance(x, Spread):
-        return {
-            "spread": {
-                "median": _plain(x.median),
-                "lo": _plain(x.lo),
-                "hi": _plain(x.hi),
-                "coverage": _plain(x.coverage),
-                "n": x.n,
-            }
-        }
+    if isinstance(x, (Spread, Prediction)):  # {"spread": {median, lo, hi, coverage, n}}, {"prediction": {mean, …}}
+        return {type(x).__name__.lower(): {f.name: _plain(getattr(x, f.name)) for f in fields(x)}}
     if isinstance(x, Estimate):
         return {"estimate": {"mean": _plain(x.mean), "stderr": _plain(x.stderr), "n": x.n}}
     if isinstance(x, Bound):
@@ -110,6 +93,8 @@ def rounded(x: Any, digits: int = DIGITS) -> Any:
         raise ValueError(f"digits must be an int in 1..17, got {digits!r}")
     if isinstance(x, Spread):
         return Spread(*(rounded(v, digits) for v in (x.median, x.lo, x.hi)), x.coverage, x.n)
+    if isinstance(x, Prediction):
+        return Prediction(*(rounded(v, digits) for v in (x.mean, x.lo, x.hi)), x.coverage, x.n)
     if isinstance(x, Estimate):
         return Estimate(rounded(x.mean, digits), rounded(x.stderr, digits), x.n)
     if isinstance(x, (bool, np.bool_, int, np.integer, str)) or x is None:
@@ -293,13 +278,13 @@ def finish() -> Path:
 
 
 def counts(records: Iterable[dict[str, Any]]) -> dict[str, int]:
-    """Claims per verdict: :data:`VERDICTS` always, the others where they occur (in claims.VERDICTS order)."""
+    """Claims per verdict, every verdict of :data:`VERDICTS` (in that order, zeros included)."""
     records = list(records)
     seen = {c["verdict"] for c in records}
     unknown = seen - set(claims.VERDICTS)
     if unknown:
         raise ValueError(f"unknown verdicts {sorted(unknown)}; verdicts are: {', '.join(claims.VERDICTS)}")
-    out = {v: 0 for v in claims.VERDICTS if v in VERDICTS or v in seen}
+    out = {v: 0 for v in VERDICTS}
     for c in records:
         out[c["verdict"]] += 1
     return out
@@ -321,6 +306,9 @@ def fmt(x: Any, digits: int = 4) -> str:
             f"{fmt(d['median'], digits)} (median; {d['coverage']:.0%} of {d['n']} runs in "
             f"{fmt(d['lo'], digits)}–{fmt(d['hi'], digits)})"
         )
+    if isinstance(x, dict) and "prediction" in x:
+        d = x["prediction"]
+        return f"{_plus_minus(d, digits)} (mean of {d['n']} runs ± the {d['coverage']:.0%} interval of one more)"
     if isinstance(x, dict) and "estimate" in x:
         d = x["estimate"]
         return f"{fmt(d['mean'], digits)} ± {fmt(d['stderr'], 2)} (s.e., n = {d['n']:,})"
@@ -330,6 +318,10 @@ def fmt(x: Any, digits: int = 4) -> str:
         return "yes" if x else "no"
     if isinstance(x, float):
         return f"{x:.{digits}g}"
+    if isinstance(x, list) and x and all(isinstance(v, dict) and "prediction" in v for v in x):
+        d = [v["prediction"] for v in x]  # cell by cell, each with its own interval (the cells first: they matter)
+        cells = ", ".join(_plus_minus(e, digits) for e in d[:8]) + (f", … ({len(d)} values)" if len(d) > 8 else "")
+        return f"[{cells}] (means of {d[0]['n']} runs ± the {d[0]['coverage']:.0%} interval of one more)"
     if isinstance(x, list):
         if len(x) > 8:
             return "[" + ", ".join(fmt(v, digits) for v in x[:6]) + f", … ({len(x)} values)]"
@@ -337,19 +329,39 @@ def fmt(x: Any, digits: int = 4) -> str:
     return str(x)
 
 
-class Table:
-    """A small table that renders as HTML in Jupyter and as aligned text in a terminal."""
+def _plus_minus(d: dict[str, Any], digits: int) -> str:
+    """A recorded Prediction's mean ± half its interval, e.g. ``51.51 ± 0.21``."""
+    return f"{fmt(d['mean'], digits)} ± {fmt((d['hi'] - d['lo']) / 2, 2)}"
 
-    def __init__(self, header: Sequence[str], rows: Sequence[Sequence[str]], caption: str = "") -> None:
+
+class Table:
+    """A small table that renders as HTML in Jupyter and as aligned text in a terminal.
+
+    ``anchors`` (one per row, or None) gives rows an HTML ``id`` (:func:`anchor`): the rows of a check cell carry
+    their claim's, so a chapter's findings (:mod:`tdbook.findings`) link to the row that checked each claim."""
+
+    def __init__(
+        self,
+        header: Sequence[str],
+        rows: Sequence[Sequence[str]],
+        caption: str = "",
+        anchors: Sequence[str | None] | None = None,
+    ) -> None:
         self.header = list(header)
         self.rows = [list(map(str, r)) for r in rows]
         self.caption = caption
+        self.anchors = list(anchors) if anchors is not None else [None] * len(self.rows)
+        if len(self.anchors) != len(self.rows):
+            raise ValueError(f"a table of {len(self.rows)} rows was given {len(self.anchors)} anchors")
 
     def _repr_html_(self) -> str:
         cap = f"<caption>{escape(self.caption)}</caption>" if self.caption else ""
         head = "".join(f"<th style='text-align:left'>{escape(h)}</th>" for h in self.header)
         body = "".join(
-            "<tr>" + "".join(f"<td style='text-align:left'>{escape(c)}</td>" for c in r) + "</tr>" for r in self.rows
+            (f"<tr id='{a}'>" if a else "<tr>")
+            + "".join(f"<td style='text-align:left'>{escape(c)}</td>" for c in r)
+            + "</tr>"
+            for r, a in zip(self.rows, self.anchors)
         )
         return f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
@@ -375,8 +387,19 @@ class Table:
     __repr__ = __str__
 
 
-def claims_table(claims: Iterable[dict[str, Any]] | None = None, columns: Sequence[str] | None = None) -> Table:
-    """Paper vs ours for the current notebook (or the given claims); ``columns`` picks some of :data:`CLAIM_COLUMNS`."""
+def anchor(claim_id: str) -> str:
+    """The HTML id of the row of a check cell's table that shows claim ``claim_id``: ``claim-`` and the id, every
+    character but ASCII letters, digits, ``.`` and ``-`` written as ``_`` and its hex code point.  Plain ASCII and
+    one id per claim, so that a link to it works alike in JupyterLab (which looks a fragment up by its
+    percent-encoded text) and in the book."""
+    return "claim-" + re.sub(r"[^A-Za-z0-9.-]", lambda m: f"_{ord(m.group()):x}", claim_id)
+
+
+def claims_table(
+    claims: Iterable[dict[str, Any]] | None = None, columns: Sequence[str] | None = None, *, anchored: bool = False
+) -> Table:
+    """Paper vs ours for the current notebook (or the given claims); ``columns`` picks some of :data:`CLAIM_COLUMNS`;
+    ``anchored`` gives each row its claim's :func:`anchor` (the check cells' tables, :func:`check_all`)."""
     cl = list(current().claims.values()) if claims is None else list(claims)
     cols = _columns(columns)
     keep = [CLAIM_COLUMNS.index(c) for c in cols]
@@ -393,7 +416,8 @@ def claims_table(claims: Iterable[dict[str, Any]] | None = None, columns: Sequen
         ]
         for c in cl
     ]
-    return Table(cols, [[r[i] for i in keep] for r in rows])
+    anchors = [anchor(c["id"]) for c in cl] if anchored else None
+    return Table(cols, [[r[i] for i in keep] for r in rows], anchors=anchors)
 
 
 def _columns(columns: Sequence[str] | None) -> list[str]:
@@ -405,26 +429,27 @@ def _columns(columns: Sequence[str] | None) -> list[str]:
     return cols
 
 
-def check_all(measured: dict[str, Any], *, pairs: bool = False, columns: Sequence[str] | None = None) -> Table:
-    """Check each measured claim by id with :func:`check` and show the rows (the notebooks' ``check`` cells).
+def check_all(measured: dict[str, dict[str, Any]], *, columns: Sequence[str] | None = None) -> Table:
+    """Check each measured claim by id with :func:`check` and show the rows: the one way a notebook checks claims.
 
-    Notebooks 01, 03, 04 and 09 call it after each measurement.  ``measured`` maps a claim id to the keyword
-    arguments of :func:`check` (``ours``, ``note``, ``take``), or with ``pairs=True`` to an ``(ours, note)``
-    pair (notebook 03).  ``columns`` picks some of :data:`CLAIM_COLUMNS` (notebook 03 shows
-    :data:`BRIEF_COLUMNS`); all of them by default.  Bad input is refused before any claim is recorded.
+    A check cell reads ``results.check_all(<entry module or its claims module>.<topic>_claims(<measurements>))``:
+    ``measured`` maps a claim id to the keyword arguments of :func:`check` (``ours``, ``note``, ``take``), built
+    beside the entry module from what it measured, never typed in a cell.  The rows carry their claim's
+    :func:`anchor` (the chapter's findings link there).  ``columns`` picks some of :data:`CLAIM_COLUMNS`
+    (notebook 03 shows :data:`BRIEF_COLUMNS`); all of them by default.  Bad input is refused before any claim is
+    recorded.
     """
     _columns(columns)
-    if pairs:
-        bad = [cid for cid, m in measured.items() if not (isinstance(m, (tuple, list)) and len(m) == 2)]
-        if bad:
-            raise ValueError(f"check_all(pairs=True): claims {bad} are not (ours, note) pairs")
-        checked = [check(cid, ours, note=note) for cid, (ours, note) in measured.items()]
-    else:
-        bad = [cid for cid, m in measured.items() if not isinstance(m, dict)]
-        if bad:
-            raise ValueError(f"check_all: claims {bad} are not dicts of check()'s keyword arguments")
-        checked = [check(cid, **m) for cid, m in measured.items()]
-    return claims_table(checked, columns)
+    if not isinstance(measured, dict):
+        raise ValueError(f"check_all: give a dict of claim id → keyword arguments, got {type(measured).__name__}")
+    allowed = {"ours", "note", "take"}
+    bad = [cid for cid, m in measured.items() if not isinstance(m, dict) or "ours" not in m or set(m) - allowed]
+    if bad:
+        raise ValueError(
+            f"check_all: claims {bad} are not dicts of check()'s keyword arguments (ours, and optionally note, take)"
+        )
+    checked = [check(cid, **m) for cid, m in measured.items()]
+    return claims_table(checked, columns, anchored=True)
 
 
 #: The columns of :func:`claims_table` (tests read stored notebooks' tables by these names).
@@ -435,8 +460,22 @@ BRIEF_COLUMNS = ["claim", "paper", "ours", "verdict", "note"]
 
 def _tolerance(c: dict[str, Any]) -> str:
     """A claim's tolerance with its reason, e.g. '5e-05 (half a unit in the printed 4th decimal)'."""
-    tol = "exact" if c["tolerance"] is None and c["paper"] is not None else fmt(c["tolerance"])
+    if c["tolerance"] is None and c["paper"] is not None:
+        tol = "our interval only" if _interval(c["ours"]) else "exact"
+    else:
+        tol = fmt(c["tolerance"])
     return f"{tol} ({c['reason']})" if c.get("reason") else tol
+
+
+#: The keys of a recorded value that carries its own interval (a Spread, a Prediction, an Estimate).
+INTERVALS = ("spread", "prediction", "estimate")
+
+
+def _interval(x: Any) -> bool:
+    """Is the recorded value ``x`` an interval (or a list of them)?"""
+    if isinstance(x, list):
+        return bool(x) and all(_interval(v) for v in x)
+    return isinstance(x, dict) and any(k in x for k in INTERVALS)
 
 
 # ----------------------------------------------------------------------------- scoreboard
@@ -496,8 +535,8 @@ def scoreboard(profile: str = "standard") -> tuple[Table, Table]:
 
 
 def kinds(profile: str = "standard") -> Table:
-    """Claims per kind across the collection, with how many of each kind got each verdict: the honest headline
-    (only ``paper`` claims can be ``reproduced``; settings, fitted values and transcriptions are counted apart)."""
+    """Claims per kind across the collection, with how many of each kind got each verdict: results (``paper``
+    claims) first, then the specification checks, then what is shown and counted apart."""
     records = [cl for f in load_all(profile) for cl in f["claims"]]
     rows = []
     for kind in claims.KINDS:
@@ -510,17 +549,46 @@ def kinds(profile: str = "standard") -> Table:
     return Table(["kind", "claims", "verdicts"], rows)
 
 
-def headline(profile: str = "standard") -> str:
-    """One sentence: how many claims, how many reproduced (paper claims a wrong implementation could fail)."""
-    records = [cl for f in load_all(profile) for cl in f["claims"]]
+#: The headline's groups: a label and the verdicts it counts, each with the word it is counted by.  Every verdict of
+#: :data:`claims.VERDICTS` is in exactly one group (a test checks it), so the parts add up to the total.
+HEADLINE_GROUPS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    ("results", (("reproduced", "reproduced"), ("differs", "differ"), ("not-in-paper", "stated without a value"))),
+    ("specification checks", (("as-specified", "pass"), ("not-as-specified", "fail"))),
+    ("settings", (("setting", ""), ("setting-error", "not as stated"))),
+    ("fitted values", (("fitted", ""), ("fit-failed", "fit failed"))),
+    ("aims", (("aim-met", "met"), ("aim-missed", "missed"))),
+    ("transcriptions", (("transcription", ""), ("transcription-error", "inconsistent"))),
+    ("references", (("confirmed", "confirmed"), ("contradicted", "contradicted"))),
+    ("uninformative", (("uninformative", ""),)),
+    ("beyond the documents", (("beyond", ""),)),
+)
+
+
+def headline_parts(records: Iterable[dict[str, Any]]) -> list[tuple[str, list[tuple[int, str]]]]:
+    """The headline's groups for ``records``: (label, [(count, word), …]).  Results and specification checks always
+    show their two verdicts; the other groups show their verdicts that have claims, and are left out when none has."""
     by = counts(records)
-    paper = sum(1 for c in records if c.get("kind") == "paper")
-    return (
-        f"{len(records)} claims: {by['reproduced']} of {paper} `paper` claims reproduced, {by['differs']} differ; "
-        f"{by['setting']} settings and {by['fitted']} fitted values (shown, never counted as reproduction); "
-        f"{by['aim-met']} aims met and {by['aim-missed']} missed; {by['transcription']} transcriptions; "
-        f"{by['uninformative']} uninformative; {by['beyond']} beyond the documents."
+    out = []
+    for i, (label, parts) in enumerate(HEADLINE_GROUPS):
+        shown = [(by[v], word) for j, (v, word) in enumerate(parts) if by[v] or (i < 2 and j < 2)]
+        if shown:
+            out.append((label, shown))
+    return out
+
+
+def headline_of(records: Iterable[dict[str, Any]]) -> str:
+    """One sentence: how many claims, and every verdict among them by group — results reproduced (only ``paper``
+    claims) apart from specification checks and the kinds shown but counted apart.  Its parts add up to its total."""
+    records = list(records)
+    groups = "; ".join(
+        f"{label}: " + ", ".join(f"{n} {word}".strip() for n, word in parts) for label, parts in headline_parts(records)
     )
+    return f"{len(records)} claims — {groups}."
+
+
+def headline(profile: str = "standard") -> str:
+    """:func:`headline_of` the collection's results files for ``profile``."""
+    return headline_of(cl for f in load_all(profile) for cl in f["claims"])
 
 
 def write_scoreboard(profile: str = "standard") -> Path:
@@ -531,14 +599,19 @@ def write_scoreboard(profile: str = "standard") -> Path:
         f"Generated from `data/results/*.json` (profile `{profile}`) by `python -m tdbook scoreboard --write`.\n"
         "Each claim is data (`tdbook/claims/<document>.toml`: the value as printed, its source, a tolerance and its "
         "reason, a kind); its verdict is computed from the paper value, our value and the tolerance. "
-        "`paper` claims — a printed number or statement that a wrong implementation would fail — are "
-        "`reproduced` or `differ`; `not-in-paper`: the document states the claim without a number; `setting`: a "
-        "number the document states and our code takes as an input or design choice (shown with its source, "
-        "never reproduction); `fitted`: a value we chose so that our output matches a printed number (never "
-        "reproduction); `aim-met` / `aim-missed`: a target we set or a later work reports; `transcription`: a "
-        "document's table checked against itself; `uninformative`: a printed number no plausible result could "
-        "fail (the reason is in the data); `beyond`: our own measurement, with no printed counterpart. "
-        "Only `reproduced` and `differs` count as reproduction.\n\n"
+        "**Results**: `paper` claims — a result the document reports that a wrong implementation would fail — are "
+        "`reproduced` or `differ` (`not-in-paper`: the document states the claim without a number). "
+        "**Specification checks** (`specification`): our code follows the document's description — a worked example "
+        "recomputed, a stated rule read back through probe positions, an identity of a construction; kept as tests of "
+        "the implementation and counted apart from results (`as-specified` / `not-as-specified`). "
+        "Counted apart as well: `setting`, a number the document states and our code takes as an input; `fitted`, a "
+        "value we chose so that our output matches a printed number; `aim-met` / `aim-missed`, a target we set; "
+        "`transcription`, a document's table checked against itself; `confirmed` / `contradicted` (`reference`), a "
+        "fact about the game checked with another engine; `uninformative`, a printed statement no plausible result "
+        "could fail or our measurement cannot inform (the reason is in the data); `beyond`, our own measurement. "
+        "A printed single run must lie in the central 95 % of our seeded runs, or, with only a few runs, in their "
+        "prediction interval for one more; against a band, an estimate's whole 95 % interval must lie inside it "
+        "(CONTRIBUTING, 'Tolerances').\n\n"
         f"**{headline(profile)}**\n\n"
         "## Per kind\n\n" + kinds(profile).to_markdown() + "\n\n"
         "## Per notebook\n\n" + summary.to_markdown() + "\n\n## Every claim\n\n" + claims.to_markdown() + "\n"

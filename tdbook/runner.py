@@ -20,6 +20,8 @@ from typing import Any
 
 from .catalog import discover
 from .core.paths import PROFILES, RECORD_ENV, executed_dir, output_root, record_root, results_dir
+from .findings import FindingsError
+from .findings import fill_file as fill_findings
 from .results import OVERRIDES_ENV
 from .stored import store
 
@@ -216,8 +218,71 @@ def coerce(name: str, text: str, info: dict[str, Any]) -> Any:
     raise UsageError(f"parameter {name} expects {' | '.join(allowed)}, got {text!r}")
 
 
+def notebook_config(path: Path) -> tuple[str, str, dict[str, str]] | None:
+    """Where a notebook resolves its knobs: ``(module, function, {keyword: parameter})`` of its call
+    ``cfg = <entry>.config(PROFILE, RUNS=RUNS, …)``, the module named by the notebook's own import of it; None when
+    it makes no such call (the index)."""
+    import json
+
+    nb = json.loads(Path(path).read_text(encoding="utf-8"))
+    imported: dict[str, str] = {}
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") != "code":
+            continue
+        src = cell["source"]
+        try:
+            tree = ast.parse("".join(src) if isinstance(src, list) else src)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                for a in node.names:
+                    imported[a.asname or a.name] = f"{node.module}.{a.name}"
+            elif isinstance(node, ast.Import):
+                for a in node.names:
+                    imported[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "config"
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id in imported
+            ):
+                knobs = {k.arg: k.value.id for k in node.keywords if k.arg and isinstance(k.value, ast.Name)}
+                return imported[node.func.value.id], "config", knobs
+    return None
+
+
+def check_config(path: Path, profile: str, values: dict[str, Any]) -> None:
+    """Resolve the notebook's knobs as its own configuration call will, with the ``-p`` values given, before any
+    kernel starts: a value the notebook would refuse is a UsageError naming the notebook, the parameter and why."""
+    import importlib
+
+    given = {k: v for k, v in values.items() if k != "PROFILE"}
+    where = notebook_config(path) if given else None
+    if where is None:
+        return
+    module, fn, knobs = where
+    args = {kw: values[param] for kw, param in knobs.items() if param in given}
+    if not args:
+        return
+    try:
+        getattr(importlib.import_module(module), fn)(profile, **args)
+    except (ValueError, TypeError) as e:
+        names = ", ".join(f"-p {p} {values[p]!r}" for p in knobs.values() if p in given)
+        raise UsageError(f"{path.stem}: {names}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+
+
+def check_seed(name: str, value: Any) -> None:
+    """A ``SEED`` parameter is a whole number ≥ 0 (it picks the random streams): UsageError otherwise."""
+    if name == "SEED" and value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+        raise UsageError(f"parameter SEED must be a whole number >= 0 (it picks the random streams), got {value!r}")
+
+
 def check_request(paths: Sequence[Path], profile: str, params: Iterable[tuple[str, str]]) -> dict[Path, dict[str, Any]]:
-    """Validate profile and parameters for every chosen notebook; return per-notebook parameter dicts."""
+    """Validate profile and parameters for every chosen notebook — their types, a seed, and what the notebook's own
+    configuration call would refuse (:func:`check_config`) — before any kernel starts; return per-notebook
+    parameter dicts."""
     if profile not in PROFILES:
         raise UsageError(f"unknown profile {profile!r}; choose one of: {', '.join(PROFILES)}")
     params = list(params)
@@ -234,6 +299,8 @@ def check_request(paths: Sequence[Path], profile: str, params: Iterable[tuple[st
                 valid = ", ".join(k for k in declared if k != "PROFILE")
                 raise UsageError(f"unknown parameter {key!r} for {p.stem}; its parameters are: {valid}")
             values[key] = coerce(key, text, declared[key])
+            check_seed(key, values[key])
+        check_config(p, profile, values)
         out[p] = values
     return out
 
@@ -351,6 +418,11 @@ def _execute(
             flush=True,
         )
     seconds = time.perf_counter() - t0
+    if status == "ok":  # the chapter's findings, from the results file this run wrote
+        try:
+            fill_findings(out, results_dir(profile) / f"{path.stem}.json")
+        except (FindingsError, ValueError, OSError) as e:
+            status, error = "failed", f"findings: {e}"
     if status == "ok" and profile == "standard" and not overrides:
         # the readable record: notebooks/NN.ipynb with its outputs (a scratch root under TDBOOK_OUTPUT_ROOT)
         target = record_root(profile) / "notebooks" / path.name

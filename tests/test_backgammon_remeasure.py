@@ -1,10 +1,10 @@
-"""Notebook 09's re-measure panel (issue 31): every shipped symmetric-gammon net loads and plays, by the label its
-tables give it, and the panel refuses bad settings with one sentence before anything runs."""
+"""Notebook 10's re-measure panel (issue 31): every symmetric-gammon net whose weights are shipped loads and plays, by
+the label its tables give it, and the panel refuses bad settings with one sentence before anything runs."""
 
 import pytest
 
 from tdbook.experiments.backgammon import remeasure
-from tdbook.experiments.backgammon.symmetric_gammon import NETS, RIVAL_NETS
+from tdbook.experiments.backgammon.symmetric_gammon_nets import NETS, RIVAL_NETS
 
 FREE = RIVAL_NETS["free"]
 

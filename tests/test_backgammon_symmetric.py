@@ -550,3 +550,24 @@ def test_cli_average_from_writes_the_mean_of_the_runs_snapshots_names_it_and_res
     ):
         assert train_main([*base, *bad]) == 2
         assert msg in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("case", range(300))
+def test_the_symmetric_forward_pass_shown_in_the_chapter_is_the_kernel(case):
+    """Notebook 09 shows ``symmetric_outputs`` (numpy); play and training run the jitted ``forward``: on random
+    weights, sides' units and side-to-move units, the same three outputs to rounding (numpy sums in another order and
+    the kernel writes y − ½ as ½ tanh(a/2)), and swapping the players gives 1 − P(win) with the gammons exchanged."""
+    gen = np.random.default_rng(case)
+    hidden, n_in = int(gen.integers(1, 12)), 98
+    W1, W2 = gen.normal(0, 0.5, (n_in + 1, hidden)), gen.normal(0, 0.5, (hidden + 1, sym.N_OUT))
+    mover = gen.random(n_in) * (gen.random(n_in) < 0.2)
+    opponent = gen.random(n_in) * (gen.random(n_in) < 0.2)
+    on_roll = float(gen.choice([1.0, -1.0, 0.0]))
+    ref = sym.symmetric_outputs(W1, W2, mover, opponent, on_roll)
+    d = mover - opponent
+    idx = np.flatnonzero(d).astype(np.int64)
+    g, z, p = np.zeros(hidden), np.zeros(sym.N_OUT), np.zeros(sym.N_OUT)
+    sym.forward(sym.kernel_code("symmetric"), W1, W2, idx, d[idx].copy(), len(idx), on_roll, g, z, p)
+    assert np.allclose(p, ref, rtol=1e-12, atol=1e-14), case
+    w, gw, gl = sym.symmetric_outputs(W1, W2, opponent, mover, -on_roll)
+    assert np.allclose([w, gw, gl], [1.0 - ref[0], ref[2], ref[1]], rtol=1e-12, atol=1e-14), case

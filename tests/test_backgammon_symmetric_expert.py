@@ -81,7 +81,7 @@ def test_every_shipped_net_has_one_name_by_the_rule_of_its_sidecar():
     from tdbook.experiments.backgammon import symmetric_gammon_nets
     from tdbook.experiments.backgammon.symmetric_gammon_cli import net_name
 
-    for name in symmetric_gammon_nets.NETS:
+    for name in symmetric_gammon_nets.TRAINED:
         side = read_sidecar(symmetric_gammon_nets.net_path(name))
         assert name == net_name(side["spec"], side["games"]), name
         assert (
@@ -98,7 +98,8 @@ def test_every_shipped_net_has_one_name_by_the_rule_of_its_sidecar():
         == "(c″, 160, 4.8 M, bg, contact, bear-off)"
     )
     assert symmetric_gammon_nets.short_name("symgammon_naive40_raw_150k") == "(b)"
-    assert len({symmetric_gammon_nets.LABELS[n] for n in symmetric_gammon_nets.NETS}) == len(symmetric_gammon_nets.NETS)
+    trained = symmetric_gammon_nets.TRAINED
+    assert len({symmetric_gammon_nets.LABELS[n] for n in trained}) == len(trained)
     with pytest.raises(ValueError, match="'symgammon_c160bgct' is now called 'symgammon_free160_contact_bg_4800k'"):
         sx.load_shipped("symgammon_c160bgct")
     with pytest.raises(ValueError, match="no shipped net 'free160bgct'; choose from: symgammon_symmetric40_raw_150k"):
@@ -160,12 +161,14 @@ def test_two_curves_of_one_run_read_as_one_the_parent_once(tmp_path, monkeypatch
     trend = ex.curve_trend(["a", "b"])
     assert trend["pubeval"].mean == pytest.approx(0.1) and trend["gnubg-expert"].mean == pytest.approx(0.1)
     assert trend["pubeval"].n == 4 and ex.curve_trend(["a", "b"], since=2_000_000)["pubeval"].n == 3
-    claims = ex.trend_claims(["a", "b"])
-    assert sorted(claims) == ["curve-slope-expert", "curve-slope-pubeval"]
-    assert claims["curve-slope-expert"]["ours"] == trend["gnubg-expert"]
-    assert "4 points from 1.0 M to 4.0 M games" in claims["curve-slope-pubeval"]["note"]
-    late = ex.trend_claims(["a", "b"], since=2_000_000, tag="-late")
-    assert sorted(late) == ["curve-slope-late-expert", "curve-slope-late-pubeval"]
-    assert "3 points from 2.0 M to 4.0 M games" in late["curve-slope-late-pubeval"]["note"]
+    run = ex.Run("the run", "curve-slope-x", curve=("a", "b"), since=2_000_000)
+    monkeypatch.setattr(ex, "RUNS", {"x": run})
+    pts = ex.run_points(run)
+    assert [x for x, _ in pts["gnubg-expert"]] == [2.0, 3.0, 4.0] and pts["pubeval"][0][1].mean == 0.2
+    claims = ex.run_claims()
+    assert list(claims) == ["curve-slope-x"]
+    assert claims["curve-slope-x"]["ours"] == ex.curve_trend(["a", "b"], since=2_000_000)["gnubg-expert"]
+    note = claims["curve-slope-x"]["note"]
+    assert "3 points from 2.0 M to 4.0 M games" in note and "through all 4 points" in note
     with pytest.raises(ValueError, match="c.npz has no learning curve"):
         ex.curve_rows(["a", "c"])

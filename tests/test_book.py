@@ -8,6 +8,7 @@ book built once from the stored notebooks and checked page by page.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import re
@@ -24,6 +25,7 @@ from tdbook import claims, results, stored
 from tdbook.book import anchors, api, build, references, scoreboard, sphinxext
 from tdbook.book.anchors import ClaimNotLocated
 from tdbook.catalog import discover
+from tests import browser
 from tests.conftest import ROOT
 
 # ----------------------------------------------------------------------------- notebooks for the tests
@@ -292,14 +294,18 @@ def test_docstrings_keep_absolute_values_and_wildcards_literal():
 # ----------------------------------------------------------------------------- small Sphinx builds
 
 
-def _mini_book(tmp_path: Path, chapter: dict) -> tuple[int, str, Path]:
-    """Build a two-page book (the chapter, the bibliography) with the book's configuration; (status, stderr, site)."""
+def _mini_book(tmp_path: Path, chapter: dict, others: dict[str, dict] | None = None) -> tuple[int, str, Path]:
+    """Build a small book (the chapter, ``others`` by file stem, the bibliography) with the book's configuration;
+    (status, stderr, site)."""
     src = tmp_path / "src"
     (src / "notebooks").mkdir(parents=True)
     shutil.copy(ROOT / "book" / "references.bib", src)
     shutil.copy(ROOT / "book" / "references.md", src)
     (src / "notebooks" / "99_test.ipynb").write_text(json.dumps(chapter))
-    (src / "index.md").write_text("# Test\n\n```{toctree}\nnotebooks/99_test\nreferences\n```\n")
+    for stem, nb in (others or {}).items():
+        (src / "notebooks" / f"{stem}.ipynb").write_text(json.dumps(nb))
+    toc = "".join(f"notebooks/{stem}\n" for stem in others or {})
+    (src / "index.md").write_text(f"# Test\n\n```{{toctree}}\nnotebooks/99_test\n{toc}references\n```\n")
     site = tmp_path / "site"
     cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q", "-E"]
     cmd += ["-c", str(ROOT / "book"), "-d", str(tmp_path / "doctrees"), str(src), str(site)]
@@ -332,6 +338,44 @@ def test_a_widget_cell_and_prose_citations_render(tmp_path):
     assert all(target in bib_ids for target, _ in links)
 
 
+#: a 1×1 PNG
+_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+
+
+def test_a_markdown_table_output_figures_with_captions_and_math_render(tmp_path):
+    """Issue 49 §1, §3, §6 on a small book: a markdown output's table renders, with its link to another chapter's
+    ``.ipynb`` made a link to that chapter's page; a figure whose output records a caption shows it, with its alt
+    text; one without gets alt text naming its section; math loads the MathJax shipped with the site."""
+    import base64
+
+    table = "| # | notebook |\n|---|---|\n| 98 | [The other one](98_other.ipynb) |\n"
+    md_out = {"data": {"text/markdown": [table], "text/plain": ["<md>"]}, "metadata": {}, "output_type": "display_data"}
+    red = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+
+    def fig(png: str, meta: dict) -> dict:
+        return {"data": {"image/png": png, "text/plain": ["<Figure>"]}, "metadata": meta, "output_type": "display_data"}
+
+    caption = {"image/png": {"caption": "RMS error against α, one line per λ.", "alt": "RMS error against α. Lines."}}
+    outputs = [md_out, fig(_PNG, caption), fig(red, {})]
+    chapter = _chapter(_md("## Figures\n\nA formula: $x^2$."), _code("show()", 2, outputs))
+    other = _chapter(_md("## Elsewhere"))
+    other["cells"][0] = _md("# 98 · The other one")
+    status, err, site = _mini_book(tmp_path, chapter, {"98_other": other})
+    assert status == 0, err
+    page = (site / "notebooks" / "99_test.html").read_text()
+    assert "<table" in page and "|---|" not in page
+    assert re.search(r'<a class="reference internal" href="98_other\.html"', page), page[page.index("<table") :][:800]
+    assert "<figcaption>" in page and "RMS error against α, one line per λ." in page
+    alts = [html.unescape(a) for a in re.findall(r'<img [^>]*alt="([^"]*)"', page)]
+    assert alts == ["RMS error against α. Lines.", "A figure of the section “Figures”."]
+    assert sphinxext.output_captions(chapter) == {
+        hashlib.sha256(base64.b64decode(_PNG)).hexdigest(): caption["image/png"]
+    }
+    src = re.search(r'<script[^>]+src="([^"]*MathJax\.js)"', page).group(1)
+    assert not src.startswith("http") and (site / "notebooks" / src).resolve().is_file()
+    assert (site / "_static" / "mathjax" / "config" / "TeX-AMS-MML_HTMLorMML-full.js").is_file()
+
+
 def test_a_broken_link_an_unresolved_citation_and_a_missing_image_fail_the_build(tmp_path):
     bad = _md("Tesauro (1995) says so. [A section](99_test.ipynb#no-such-section)\n\n![a figure](missing.png)")
     status, err, _ = _mini_book(tmp_path, _chapter(_md("## 1. Only section"), bad))
@@ -352,7 +396,8 @@ def site(tmp_path_factory) -> Path:
 
 
 def _ids(path: Path) -> set[str]:
-    return set(re.findall(r'\bid="([^"]+)"', path.read_text()))
+    """Every id of a page (an output's raw HTML may quote it with ')."""
+    return set(re.findall(r"""\bid=["']([^"']+)["']""", path.read_text()))
 
 
 def test_every_scoreboard_link_reaches_an_anchor_of_the_section_that_checks_the_claim(site):
@@ -381,8 +426,154 @@ def test_the_bibliography_and_the_reference_cover_everything(site):
     bib = (site / "references.html").read_text()
     labels = re.findall(r'<span class="label"><span class="fn-bracket">\[</span>(.*?)<span class="fn-bracket">', bib)
     assert [html.unescape(label) for label in labels] == [r.short for r in references.read()]
-    for page, names in api.pages().items():
-        ids = _ids(site / "api" / f"{page.slug}.html")
-        assert {f"module-{n}" for n in names} <= ids, page.slug
     for guide in ("training", "outputs", "adding-a-notebook"):
         assert (site / "guide" / f"{guide}.html").is_file()
+
+
+# ----------------------------------------------------------------------------- issue 49: the site, offline and whole
+
+#: How a link leaves the site (the crawl does not follow these).
+_EXTERNAL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//)", re.I)
+
+
+def _pages(site: Path) -> list[Path]:
+    return sorted(p for p in site.rglob("*.html") if not {"_static", "_sources", "_images"} & set(p.parts))
+
+
+#: The attribute of a tag that names another file.
+_REF = re.compile(r"""<(?:a|link|script|img|iframe|source)\b[^>]*?\b(?:href|src)=["']([^"']*)["']""")
+
+
+def _links(page: str) -> list[str]:
+    return [html.unescape(u) for u in _REF.findall(page)]
+
+
+def test_every_internal_link_of_the_site_resolves(site):
+    """Issue 49 §1: the only broken links of the site were chapter 00's nine links to ``0N_*.ipynb``.  Every link and
+    asset of every page reaches a file of the site, and every ``#fragment`` an id of its page."""
+    ids: dict[Path, set[str]] = {}
+    broken, checked = [], 0
+    for path in _pages(site):
+        for url in _links(path.read_text(encoding="utf-8")):
+            if not url or _EXTERNAL.match(url):
+                continue
+            target, _, fragment = url.split("?")[0].partition("#")
+            dest = (path.parent / target).resolve() if target else path
+            if dest.is_dir():
+                dest = dest / "index.html"
+            checked += 1
+            if not dest.is_file() or not dest.is_relative_to(site.resolve()):
+                broken.append(f"{path.relative_to(site)} → {url}")
+            elif fragment and dest.suffix == ".html":
+                if dest not in ids:
+                    ids[dest] = _ids(dest) | set(re.findall(r"""\bname=["']([^"']+)["']""", dest.read_text()))
+                if fragment not in ids[dest]:
+                    broken.append(f"{path.relative_to(site)} → {url} (no such anchor)")
+    assert checked > 10_000 and not broken, broken[:20]
+
+
+def test_the_site_loads_nothing_from_another_host_and_ships_its_math_renderer(site):
+    """Issue 49 §3: MathJax came from a CDN, so offline the formulas were raw LaTeX.  No page loads a script, style,
+    font or image from another host; every page with a formula loads the MathJax copy shipped in ``_static/``, with
+    the configuration and the files that configuration asks for."""
+    remote = []
+    with_math = 0
+    for path in _pages(site):
+        page = path.read_text(encoding="utf-8")
+        tags = re.findall(r"<(?:script|link|img|iframe|source)\b[^>]*>", page)
+        remote += [f"{path.relative_to(site)}: {t}" for t in tags if re.search(r'(?:src|href)="(?:https?:)?//', t)]
+        if 'class="math' in page:
+            with_math += 1
+            src = re.search(r'<script[^>]+src="([^"]*mathjax/MathJax\.js)"', page)
+            assert src and (path.parent / src.group(1)).is_file(), path
+            assert "TeX-AMS-MML_HTMLorMML-full.js" in page and "text/x-mathjax-config" in page, path
+    assert not remote, remote[:10]
+    assert with_math >= 2  # notebooks 05 and 09 at least
+    mj = site / "_static" / sphinxext.MATHJAX_DIR
+    for f in ("config/TeX-AMS-MML_HTMLorMML-full.js", "jax/output/HTML-CSS/fonts/STIX-Web/fontdata.js",
+              "fonts/HTML-CSS/STIX-Web/woff/STIXMathJax_Main-Regular.woff", "extensions/AssistiveMML.js",
+              "jax/element/mml/optable/BasicLatin.js", "localization/en/en.js"):  # fmt: skip
+        assert (mj / f).is_file(), f
+
+
+def test_chapter_00_renders_its_table_with_links_to_the_chapters(site):
+    """Issue 49 §1: chapter 00's table of notebooks showed as raw ``| # | notebook |`` text."""
+    page = (site / "notebooks" / "00_index.html").read_text(encoding="utf-8")
+    assert "| # |" not in page and "|---|" not in page
+    table = page[page.index("<table") : page.index("</table>")]
+    for path in discover()[1:]:
+        assert f'href="{path.stem}.html"' in table, path.stem
+
+
+def test_every_figure_has_alt_text_that_says_what_it_is(site):
+    """Issue 49 §6: a figure's alt text was its hashed file name.  Every image of a chapter has alt text in words:
+    its recorded caption and contents, or (a notebook stored before captions were recorded) its section; each
+    figure whose output records a caption shows it."""
+    for path in discover():
+        page = (site / "notebooks" / f"{path.stem}.html").read_text(encoding="utf-8")
+        for img in re.findall(r"<img\b[^>]*>", page):
+            alt = html.unescape(re.search(r'alt="([^"]*)"', img).group(1))
+            src = re.search(r'src="([^"]*)"', img).group(1)
+            assert alt and Path(src).stem not in alt and " " in alt, (path.stem, img)
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        for caption in (c["caption"] for c in sphinxext.output_captions(nb).values() if "caption" in c):
+            assert html.escape(caption, quote=False) in page, (path.stem, caption)
+
+
+def test_the_reference_has_a_page_per_module_and_a_page_per_layer_listing_them(site):
+    for page, names in api.pages().items():
+        layer = (site / "api" / f"{page.slug}.html").read_text(encoding="utf-8")
+        for name in names:
+            assert f'href="{name}.html"' in layer, name
+            assert f"module-{name}" in _ids(site / "api" / f"{name}.html"), name
+
+
+def test_the_guides_are_in_reading_order():
+    assert build.guide_order(["adding-a-notebook", "training", "zebra", "running", "outputs", "alpha"]) == [
+        "running", "outputs", "training", "adding-a-notebook", "alpha", "zebra"
+    ]  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- issue 49: in a real browser, offline
+
+#: Once MathJax has typeset the page: how many formulas Sphinx marked, how many hold MathJax's rendering (with its
+#: glyphs in the shipped web font), and whether any raw TeX delimiter is still on screen.
+_MATH_STATE = """new Promise(done => MathJax.Hub.Queue(() => {
+  const marked = [...document.querySelectorAll('span.math.notranslate, div.math.notranslate')];
+  const shown = marked.filter(e => e.querySelector('.MathJax, .MathJax_Display'));
+  const fonts = [...document.fonts].filter(f => f.status === 'loaded').map(f => f.family).join(' ');
+  done({marked: marked.length, typeset: shown.length, stix: /STIXMathJax/.test(fonts),
+        raw: /\\\\[()[\\]]/.test(document.querySelector('.bd-article').innerText)});
+}))"""
+
+
+@pytest.mark.skipif(browser.chromium() is None, reason="no Chromium here (CI installs none)")
+def test_in_a_browser_offline_every_formula_renders_no_page_is_too_wide_and_nothing_fails_to_load(site):
+    """Issue 49 §3, §5, §10 in headless Chromium with no network but the loopback (the site served on 127.0.0.1):
+    every page loads with no failed request (the favicon included) and no console error; on every page with
+    formulas MathJax typesets each of them in the font it ships and no raw ``\\(`` is left; no page is wider than
+    the window at 1,400 px or at 390 px (a phone).  Every page but the package's module pages, of which the three
+    largest (they share one layout)."""
+    problems: list[str] = []
+    typeset = 0
+    modules = sorted(site.glob("api/tdbook.*.html"), key=lambda p: p.stat().st_size)
+    pages = [p for p in _pages(site) if p not in modules] + modules[-3:]  # the module pages share one layout
+    with browser.serve(site) as base, browser.Browser() as b:
+        for path in pages:
+            rel = path.relative_to(site).as_posix()
+            b.open(base + rel, width=1400)
+            if 'class="math' in path.read_text(encoding="utf-8"):
+                b.until("window.MathJax && MathJax.isReady")
+                m = b.eval(_MATH_STATE)
+                typeset += m["typeset"]
+                if m["marked"] == 0 or m["typeset"] != m["marked"] or m["raw"] or not m["stix"]:
+                    problems.append(f"{rel}: math {m}")
+            b.drain()
+            problems += [f"{rel}: {f}" for f in b.failed_requests()]
+            problems += [f"{rel}: console: {c}" for c in b.console_errors()]
+            for width in (1400, 390):
+                b.resize(width)
+                sw, cw = b.eval("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+                if sw > cw:
+                    problems.append(f"{rel}: {sw} px wide in a {cw} px window")
+    assert typeset > 30 and not problems, problems[:20]

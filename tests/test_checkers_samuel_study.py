@@ -37,8 +37,8 @@ def _ratings():
     return Ratings(names, elo, elo - 10, elo + 10, "material α-β", boot, np.zeros((3, 3)))
 
 
-def _study(points: dict[str, np.ndarray], changes: dict[str, np.ndarray], seeds=4, games=6):
-    spec = ss.StudySpec(games=games, seeds=seeds, snapshots=(0, 3, games), ballots=points["initial"].shape[2],
+def _study(points: dict[str, np.ndarray], changes: dict[str, np.ndarray], seeds=4, games=6, snaps=(3,)):
+    spec = ss.StudySpec(games=games, seeds=seeds, snapshots=(0, *snaps, games), ballots=points["initial"].shape[2],
                         first_seeds=2, first_games=7, configs=tuple(ss.CONFIGS))  # fmt: skip
     arrays = {f"points_{k}": v for k, v in points.items()}
     for ci, c in enumerate(spec.configs):
@@ -54,10 +54,10 @@ def _points(level: float, seeds=4, ballots=30):
     return np.full((seeds, 2, ballots), level)
 
 
-def _full(points_by_key, seeds=4, ballots=30, default=1.0):
+def _full(points_by_key, seeds=4, ballots=30, default=1.0, curve=(3, 6)):
     spec_keys = ["initial"]
     for ci, c in enumerate(ss.CONFIGS):
-        snaps = (3, 6) if c in ss.CURVES else (6,)
+        snaps = curve if c in ss.CURVES else (6,)
         spec_keys += [f"c{ci}_g{j}" for j in range(len(snaps))]
     return {k: points_by_key.get(k, _points(default, seeds, ballots)) for k in spec_keys}
 
@@ -74,14 +74,21 @@ def test_snapshot_ratings_sit_between_the_anchors_and_follow_the_points():
 
 def test_erratic_worse_with_time_and_above_average():
     rng = np.random.default_rng(1)
-    flat = _study(_full({}), {})
+    flat = _study(_full({}, curve=(3, 4, 6)), {}, snaps=(3, 4))
     chi2, df, p = flat.erratic(after=3)
     assert chi2 == pytest.approx(0, abs=1e-9) and df == 4 and p == pytest.approx(1.0)
     assert flat.worse_with_time(early=3)[0] == 0
-    # the last snapshot far below the 3-game one in every run: erratic, and worse with time in every run
-    noisy = _full({"c0_g0": np.clip(1.4 + rng.normal(0, 0.5, (4, 2, 30)), 0, 2), "c0_g1": _points(0.6)})
-    st = _study(noisy, {})
-    assert st.erratic(after=3)[2] < 1e-6 and st.worse_with_time(early=3)[0] == 4
+    # a steady decline, the same in every run: along the trend, so not erratic, but worse with time in every run
+    steady = {"c0_g0": _points(1.6), "c0_g1": _points(1.6 - 1.2 * np.log(4 / 3) / np.log(2)), "c0_g2": _points(0.4)}
+    st = _study(_full(steady, curve=(3, 4, 6)), {}, snaps=(3, 4))
+    assert st.erratic(after=3)[2] > 0.05 and st.worse_with_time(early=3)[0] == 4
+    # ratings that jump about from snapshot to snapshot: erratic
+    jumpy = {"c0_g0": np.clip(1.4 + rng.normal(0, 0.5, (4, 2, 30)), 0, 2), "c0_g1": _points(0.4),
+             "c0_g2": np.clip(1.4 + rng.normal(0, 0.5, (4, 2, 30)), 0, 2)}  # fmt: skip
+    st = _study(_full(jumpy, curve=(3, 4, 6)), {}, snaps=(3, 4))
+    assert st.erratic(after=3)[2] < 1e-6
+    with pytest.raises(ValueError, match="3 snapshots"):
+        _study(_full({}), {}).erratic(after=3)
     m, lo, hi = st.above_average(3)
     avg = st.ladder_average()[0]
     assert avg == pytest.approx(50.0)  # material α-β and TD-Leaf are at the equal search, "other" is not

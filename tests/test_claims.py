@@ -125,9 +125,55 @@ def test_verdicts_of_each_kind_can_fail():
     assert claims.verdict_of("setting", 27, 26, 0) == "setting-error"
     assert claims.verdict_of("fitted", 0.5, 0.51, 0.02) == "fitted"
     assert claims.verdict_of("fitted", 0.5, 0.6, 0.02) == "fit-failed"
+    assert claims.verdict_of("specification", 3, 3) == "as-specified"
+    assert claims.verdict_of("specification", 3, 4) == "not-as-specified"
+    assert claims.verdict_of("reference", claims.Bound(0.2, False), 0.14) == "confirmed"
+    assert claims.verdict_of("reference", claims.Bound(0.2, False), 0.24) == "contradicted"
     assert claims.verdict_of("beyond", None, 1.0) == "beyond"
     with pytest.raises(ValueError, match="its paper value must be None"):
         claims.verdict_of("beyond", 1.0, 1.0)
+    assert set(claims.KIND_VERDICTS) == set(claims.KINDS)
+    assert sorted(v for vs in claims.KIND_VERDICTS.values() for v in vs) == sorted(claims.VERDICTS)
+
+
+def test_a_band_is_judged_by_the_interval_of_our_estimate_not_its_mean():
+    """CONTRIBUTING, 'Tolerances': the whole z interval must lie in the band; the mean inside is not enough, and a
+    band a noisy mean only grazes is not met."""
+    band = claims.Range(-13.0, 0.0)
+    assert claims.verdict_of("paper", band, claims.Estimate(-6.0, 1.0, 100)) == "reproduced"
+    assert claims.verdict_of("paper", band, claims.Estimate(-1.0, 1.0, 100)) == "differs"  # mean in, interval out
+    assert claims.verdict_of("paper", band, claims.Estimate(1.1, 1.9, 100)) == "differs"
+    assert claims.verdict_of("paper", claims.Range(-1, 1), claims.Estimate(1.06, 0.15, 200)) == "differs"
+    assert claims.verdict_of("paper", band, -14.0) == "differs"
+    assert claims.verdict_of("paper", band, -1.0) == "reproduced"
+    runs = claims.Spread(-5.0, -9.0, -2.0, 0.95, 100)
+    assert claims.verdict_of("paper", band, runs) == "reproduced"
+    assert claims.verdict_of("paper", claims.Range(-8, 0), runs) == "differs"
+    assert claims.verdict_of("paper", claims.Bound(0, True), claims.Estimate(0.3, 0.2, 10)) == "differs"
+    assert claims.verdict_of("paper", claims.Bound(0, True), claims.Estimate(0.5, 0.2, 10)) == "reproduced"
+
+
+_BAND = (claims.Range, claims.Bound)
+
+
+def test_every_band_claim_is_judged_on_an_interval_or_says_why_its_value_is_exact():
+    """Every band claim (``{range}``, ``{above}``, ``{below}``) of a kind whose verdict says whether the document holds
+    (``claims.JUDGED_KINDS``) is judged on an Estimate, a Spread or a Prediction (its interval), or its data says in
+    ``exact`` why its plain value may stand for its interval: checked on every committed record, so a mean alone can
+    no more pass a band than fail it."""
+    for nb, res in _committed().items():
+        for r in res["claims"]:
+            c = claims.get(nb, r["id"])
+            if c.kind not in claims.JUDGED_KINDS or not isinstance(c.paper, _BAND):
+                continue
+            interval = isinstance(r["ours"], dict) and (set(results.INTERVALS) & set(r["ours"]))
+            assert interval or c.exact, (
+                f"{nb} {c.id}: a band judged on the plain value {r['ours']!r}: record an Estimate or a Spread, or say "
+                "in 'exact' why the plain value may stand for its interval"
+            )
+    for c in claims.all_claims():
+        if c.exact:
+            assert isinstance(c.paper, _BAND), f"{c.notebook} {c.id}: 'exact' is for band claims"
 
 
 def test_a_malformed_claims_file_is_refused_by_name(tmp_path, monkeypatch):
@@ -143,6 +189,9 @@ def test_a_malformed_claims_file_is_refused_by_name(tmp_path, monkeypatch):
         'kind = "setting"\npaper = 3': "say where our code takes it",
         'kind = "fitted"\npaper = 3': "say what we chose to match it",
         'kind = "paper"\npaper = 1\nquote = 3': "'quote' must be a string",
+        'kind = "specification"\npaper = 3': "say what description the check follows",
+        'kind = "reference"\npaper = 3': "say how the fact is checked",
+        'kind = "paper"\npaper = {above = 1}\nexact = ""': "'exact' must say why our plain value",
     }
     try:
         for body, msg in cases.items():

@@ -401,3 +401,51 @@ def test_each_entry_module_says_which_notebook_section_uses_which_of_its_names()
         for names in uses.values():  # every listed name is the module's own
             for n in names:
                 assert re.search(rf"^(def|class) {n}\b|^{n}\b.*=|import .*\b{n}\b", text, re.M), (path.stem, n)
+
+
+# ----------------------------------------------------------------------------- issue 49: -p checked before a kernel
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["05", "-p", "RUNS", "-5"], ["05_random_walk: -p RUNS -5:", "runs must be"]),
+        (["03", "-p", "MODE_GAMES", "0"], ["03_kenju: -p MODE_GAMES 0:", "MODE_GAMES must be >= 1"]),
+        (["05", "-p", "SEED", "-1"], ["parameter SEED must be a whole number >= 0", "-1"]),
+    ],
+)
+def test_a_bad_parameter_is_refused_by_the_notebooks_own_configuration_before_any_kernel(
+    args, words, monkeypatch, tmp_path, capsys
+):
+    """Issue 49 §9: `run 05 --profile quick -p RUNS -5` started a kernel and failed in cell [3] with exit 1; the
+    notebook's configuration call now sees the value first: one line, exit 2, no kernel."""
+    import papermill
+
+    from tdbook.cli import main
+
+    monkeypatch.setenv("TDBOOK_OUTPUT_ROOT", str(tmp_path / "out"))
+    monkeypatch.setattr(papermill, "execute_notebook", lambda *a, **k: pytest.fail("a kernel was started"))
+    assert main(["run", "--profile", "quick", *args]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("tdbook run: error:") and all(w in err[0] for w in words), err
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*.ipynb"))
+
+
+def test_every_notebooks_configuration_call_is_found_with_its_knobs():
+    from tdbook.catalog import discover
+    from tdbook.runner import notebook_config, notebook_parameters
+
+    for path in discover():
+        found = notebook_config(path)
+        if path.stem.startswith("00"):
+            assert found is None
+            continue
+        module, fn, knobs = found
+        assert module.startswith("tdbook.experiments.") and fn == "config", path.stem
+        assert knobs and set(knobs.values()) <= set(notebook_parameters(path)), path.stem
+
+
+def test_scoreboard_of_a_profile_nothing_was_run_in_says_so(fake_repo):
+    r = _tdbook("scoreboard", "--profile", "full", repo=fake_repo)
+    assert r.returncode == 1 and "0 claims" not in r.stdout
+    assert "no results for the full profile" in r.stderr and "python -m tdbook run --profile full" in r.stderr

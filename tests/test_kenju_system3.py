@@ -242,10 +242,10 @@ def test_fig_4_24_reading_is_chosen_on_nodepatience_1_and_tested_on_4_and_9():
     found = sorted([literal, near_all, near1], key=ks.SearchStats.choice_key)
     assert found[0] is near1, "the choice looks at the NODEPATIENCE 1 column only"
     m = ks.claims_deadends(found[0], found[1:])
-    assert "fitted" in m["fig4.24-np1-paths"][1] and "held out" in m["fig4.24-np4-paths"][1]
-    assert m["fig4.24-np4-paths"][0][0] == pytest.approx(82.7 + 20.0)
-    assert "nearest to the whole figure" in m["fig4.24-closest-reading"][1]
-    assert m["fig4.24-literal"][0][0] == pytest.approx(78.1 + 30.0, abs=0.05)
+    assert "fitted" in m["fig4.24-np1-paths"]["note"] and "held out" in m["fig4.24-np4-paths"]["note"]
+    assert m["fig4.24-np4-paths"]["ours"][0] == pytest.approx(82.7 + 20.0)
+    assert "nearest to the whole figure" in m["fig4.24-closest-reading"]["note"]
+    assert m["fig4.24-literal"]["ours"][0] == pytest.approx(78.1 + 30.0, abs=0.05)
     header, rows = ks.reading_rows(found, top=1)
     assert len(rows) == 2 and rows[-1][0].endswith("word for word") and len(header) == 4
 
@@ -263,3 +263,33 @@ def test_standardized_difference_of_two_schemes():
     assert e.mean == pytest.approx(0.5) and e.stderr == pytest.approx(np.sqrt(6 / 9 + 0.25 / 12)) and e.n == 6
     with pytest.raises(ValueError, match="two runs on each side"):
         kt.standardized_difference(a[:1], b)
+
+
+def test_the_line_table_learning_shown_in_the_chapter_is_the_search_kernels():
+    """Notebook 03 shows ``best_line_learning`` (plain Python); the search runs Box 6 jitted
+    (``best_line_intersecting``, learning on, the MAX teacher): on random boards, tables and moves the same line and
+    the same table."""
+    gen = np.random.default_rng(36)
+    teaching = P.Teaching(L.MAX.copy(), P.TEACH_TABLE, np.zeros(1, np.int64), 0, np.zeros(1, np.int64), 0.0, 0.0)
+    checked = 0
+    for case in range(600):
+        b = K.new_board()
+        for _ in range(int(gen.integers(1, 14))):
+            free = [K.cell_of(x, y) for x in range(-4, 5) for y in range(-4, 5)]
+            free = [c for c in free if b.colour[c] == 0 and K.is_legal(b, c)]
+            if not free or K.place(b, free[int(gen.integers(len(free)))]) != 0:
+                break
+        cells = [c for c in range(K.N_CELLS) if b.colour[c] == 0 and b.pmark[c]]
+        if not cells:
+            continue
+        m = int(cells[int(gen.integers(len(cells)))])
+        buf = np.zeros(64, dtype=np.int64)
+        nc = K.lines_through(b, m, buf)
+        table = gen.integers(0, 4, L.N_PATTERNS).astype(np.int64)  # small values: many ties to teach
+        ours, ref = table.copy(), table.copy()
+        stats, question = np.zeros(P.N_STATS, np.int64), np.zeros(6, np.int64)
+        line = P.best_line_intersecting(b, ours, m, buf, nc, True, teaching, stats, question)
+        i = L.best_line_learning(ref, [int(K.line_pattern(b, w, m)) for w in buf[:nc]], L.MAX)
+        assert line == (buf[i] if i >= 0 else -1) and np.array_equal(ours, ref), case
+        checked += nc > 1
+    assert checked > 200

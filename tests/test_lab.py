@@ -61,6 +61,40 @@ def test_the_lab_command_roots_jupyter_at_the_copies_and_passes_the_readers_opti
     assert cmd[-2:] == ["--port", "8899", "--IdentityProvider.token=secret"] or cmd[-3:-1] == ["--port", "8899"]
 
 
+def test_the_lab_starts_without_the_news_question_unless_told(checkout):
+    """Issue 49 §10: JupyterLab's first start asked about its news feed."""
+    cmd = lab.command([])
+    assert "--LabApp.news_url=None" in cmd and any("NeverCheckForUpdate" in c for c in cmd)
+    mine = lab.command(["--LabApp.news_url=https://example.org/feed.xml"])
+    assert "--LabApp.news_url=None" not in mine and mine[-1] == "--LabApp.news_url=https://example.org/feed.xml"
+
+
+def test_the_kernels_are_compiled_in_the_background_once_per_code(checkout, tmp_path, monkeypatch):
+    """Issue 49 §7: unless numba's cache for this code is filled, ``tdbook lab`` fills it in the background with the
+    notebooks' quick runs (writing under build/lab/warm-up/), once: not again while that runs, nor once it is done."""
+    cache = tmp_path / "numba-cache"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache))
+    started = []
+
+    class Proc:
+        pid = os.getpid()  # alive while the test runs
+
+    def popen(cmd, **kw):
+        started.append((cmd, kw))
+        return Proc()
+
+    monkeypatch.setattr(lab.subprocess, "Popen", popen)
+    lab.prepare()
+    assert "compiling in the background" in lab.warm()
+    ((cmd, kw),) = started
+    assert cmd[-1] == str(cache / lab.WARM_STAMP)
+    assert kw["env"]["TDBOOK_OUTPUT_ROOT"] == str(checkout / "build" / "lab" / "warm-up")
+    assert kw["start_new_session"] and '"--profile", "quick"' in cmd[-2]
+    assert "still being compiled" in lab.warm() and len(started) == 1  # its process is alive
+    (cache / lab.WARM_STAMP).write_text("done")
+    assert "compiled for this code already" in lab.warm() and len(started) == 1
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -84,7 +118,16 @@ def test_a_real_jupyterlab_session_that_saves_leaves_notebooks_untouched(checkou
     port, token = _free_port(), "tdbook-test-token"
     env = dict(os.environ, TDBOOK_ROOT=str(checkout), JUPYTER_CONFIG_DIR=str(checkout / "jupyter-config"))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tdbook", "lab", "--no-browser", f"--port={port}", f"--IdentityProvider.token={token}"],
+        [
+            sys.executable,
+            "-m",
+            "tdbook",
+            "lab",
+            "--no-warm",
+            "--no-browser",
+            f"--port={port}",
+            f"--IdentityProvider.token={token}",
+        ],  # fmt: skip
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

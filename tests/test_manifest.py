@@ -3,8 +3,14 @@ readers, and every reader named there still calls the function it is listed unde
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import re
+import subprocess
+import sys
+
+import pytest
 
 from tdbook import manifest
 from tdbook.core.paths import data_dir, repo_root
@@ -60,3 +66,52 @@ def test_a_new_file_is_listed_from_its_sidecar_alone(tmp_path):
     assert "**not in `USES`**" in text and "free 8-8-5; 1,200 games; step size α 0.1, 0.02 after 200 games" in text
     assert "- **trained on from:** `p.npz`" in text and "uncommitted changes on top of commit 0123456789ab" in text
     assert f"`{side['command']}`" in text
+
+
+def test_a_net_s_weights_come_back_by_name_in_a_fresh_clone(tmp_path):
+    """Issue 48 §5: a net whose weights left data/ is brought back from git history by its name, in a fresh clone of
+    this checkout, checked against the SHA-256 its sidecar holds; a second call finds it there; a bad name, or a
+    sidecar whose hash no committed version has, is refused by name and writes nothing."""
+    from tdbook.experiments.backgammon.symmetric_gammon_nets import NETS, SHA256_KEY, TRAINED
+
+    root = repo_root()
+    if subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True).returncode:
+        pytest.skip("not a git checkout: the weights live in its history")
+    retired = [n for n in TRAINED if n not in NETS]
+    name = min(retired, key=lambda n: json.loads((data_dir() / f"{n}.json").read_text())["games"])
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(root), str(clone)], check=True, timeout=300)
+    env = {**os.environ, "PYTHONPATH": str(clone), "TDBOOK_ROOT": str(clone)}
+
+    def restore(*args):
+        cmd = [sys.executable, "-m", "tdbook", "restore", *args]
+        return subprocess.run(cmd, cwd=clone, env=env, capture_output=True, text=True, timeout=300)
+
+    target = clone / "data" / f"{name}.npz"
+    assert not target.exists()
+    r = restore(name)
+    assert r.returncode == 0 and "sha256 matches its sidecar" in r.stdout and "from commit" in r.stdout, r.stderr
+    want = json.loads((clone / "data" / f"{name}.json").read_text())[SHA256_KEY]
+    assert hashlib.sha256(target.read_bytes()).hexdigest() == want
+    assert "already there" in restore(name).stdout
+    r = restore("symgammon_nope")
+    assert r.returncode == 2 and "no sidecar data/symgammon_nope.json" in r.stderr
+    other = next(n for n in retired if n != name)
+    side_path = clone / "data" / f"{other}.json"
+    side_path.write_text(json.dumps({**json.loads(side_path.read_text()), SHA256_KEY: "0" * 64}))
+    r = restore(other)
+    assert r.returncode == 2 and "has the sidecar's sha256" in r.stderr
+    assert not (clone / "data" / f"{other}.npz").exists()
+    listed = restore("--list").stdout.split()
+    assert other in listed and name not in listed
+
+
+def test_a_recorded_hash_is_the_file_s_and_another_is_refused(tmp_path):
+    (tmp_path / "n.npz").write_bytes(b"weights")
+    (tmp_path / "n.json").write_text(json.dumps({"command": "x"}))
+    assert manifest.record_sha256(["n"], tmp_path) == ["n"] and manifest.record_sha256(["n"], tmp_path) == []
+    (tmp_path / "n.npz").write_bytes(b"other weights")
+    with pytest.raises(ValueError, match="its sidecar says sha256"):
+        manifest.record_sha256(["n"], tmp_path)
+    with pytest.raises(ValueError, match="no weights"):
+        manifest.record_sha256(["m"], tmp_path)

@@ -1,4 +1,4 @@
-"""Every "Try it yourself" panel of notebooks 01–09 (issue 35): driven through its real experiment and figure
+"""Every "Try it yourself" panel of notebooks 01–10 (issue 35): driven through its real experiment and figure
 with a setting the experiment refuses, the panel says why in one sentence, keeps no half-made result and is ready
 again at once (nothing is computed before the refusal); notebook 03's System 4 panel, which used to stop at an
 AssertionError, runs."""
@@ -14,7 +14,7 @@ from html import unescape  # noqa: E402
 
 import pytest  # noqa: E402
 
-from tdbook.experiments.backgammon import remeasure  # noqa: E402
+from tdbook.experiments.backgammon import expert_backgammon  # noqa: E402
 from tdbook.experiments.backgammon import symmetric_gammon as sx  # noqa: E402
 from tdbook.experiments.backgammon import td_gammon as nb08  # noqa: E402
 from tdbook.experiments.checkers import samuel_checkers as ck  # noqa: E402
@@ -53,7 +53,14 @@ PANELS = {
     "07": (ttt_net.explore, nplots.explore, "version", "v1.0", "v9", "v9"),
     "08": (nb08.explore, bgplots.explore, "opponent", "pubeval", "kasparov", "unknown opponent 'kasparov'"),
     "09": (sx.explore, bgplots.explore_rival, "rival", "symmetric", "mirror", "unknown rival 'mirror'"),
-    "09 re-measure": (remeasure.remeasure, None, "opponent", "pubeval", "gnubg-god", "unknown opponent 'gnubg-god'"),
+    "10 re-measure": (
+        expert_backgammon.remeasure,
+        None,
+        "opponent",
+        "pubeval",
+        "gnubg-god",
+        "unknown opponent 'gnubg-god'",
+    ),
 }
 
 
@@ -86,3 +93,49 @@ def test_kenju_panel_with_system_4_runs_where_it_stopped_at_an_assertion():
     # seen in a browser: System 4's curves at ~2,700 against a line labelled "bound of the rule (193)"
     labels = [t.get_text() for t in kp.explore(data).axes[0].get_legend().get_texts()]
     assert "System 3's bound (193)" in labels, labels
+
+
+# ----------------------------------------------------------------------------- issue 49: one seed check, the first run
+
+
+@pytest.mark.parametrize("seed", [-1, 2.5, "7", True])
+def test_every_panel_refuses_a_bad_seed_in_the_same_words_naming_it(seed):
+    """Issue 49 §8: a negative seed ran silently in 03, was refused in 06 and 09 in their words, and 01's message
+    ("expected non-negative integer.") did not name the setting: the panel checks ``seed`` itself, before Run."""
+    p = panel(kt.explore, kp.explore, run_now=True, seed=0, runs=(2, 50, 1, 2))
+    p.controls["seed"] = type("Box", (), {"value": seed, "observe": lambda *a, **k: None})()
+    calls = []
+    p.run_fn = lambda **kw: calls.append(kw)
+    assert p.refresh() is None and calls == []
+    assert p.button.disabled and "cannot run: seed must be a whole number ≥ 0" in unescape(p.status.value)
+    assert repr(seed) in unescape(p.status.value)
+
+
+def test_a_panel_built_outside_a_kernel_runs_at_once_and_says_its_first_run_compiles(monkeypatch):
+    """Inside a kernel the first run waits until the panel is shown (so it is on screen meanwhile); here, with no
+    kernel, it runs when built, as before; either way the first run's status says that it compiles."""
+    import tdbook.widgets as widgets
+
+    seen = []
+    p = panel(lambda seed: seen.append(widgets.FIRST_RUN) or seed, None, seed=3)
+    assert seen and p.last == 3 and p.runs == 1 and p.status.value == "done · ready"
+    monkeypatch.setattr(widgets, "_in_kernel", lambda: True)
+    monkeypatch.setattr(widgets, "display", lambda *a, **k: None)
+    q = panel(lambda seed: seed, None, seed=4)
+    assert q.last is None and q.runs == 0  # waits to be shown
+    q._ipython_display_()
+    assert q.last == 4 and q.runs == 1
+    q._ipython_display_()  # shown again: no second run
+    assert q.runs == 1
+
+
+def test_notebook_06s_panel_labels_its_run_and_keeps_the_statistics_off_the_curves():
+    """Issue 49 §8: every run's y-axis said "cumulative within each 500k run", and the statistics box hid the
+    draw curve."""
+    data = ttt_table.explore(games=2000, seed=1)
+    fig = tplots.explore(data)
+    curves, info = fig.axes
+    assert curves.get_ylabel() == "% of games (cumulative)"
+    assert not curves.texts and not info.axison and info.texts and info.get_legend() is not None
+    assert tplots.games_text(500_000) == "500k" and tplots.games_text(1_500_000) == "1.5M"
+    assert tplots.games_text(12_345) == "12,345"

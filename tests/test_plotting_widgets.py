@@ -159,3 +159,57 @@ def test_the_tdleaf_weights_plot_never_repeats_a_line_s_look():
     looks = [(ln.get_color(), ln.get_linestyle()) for ln in fig.axes[0].get_lines()]
     plt.close(fig)
     assert len(looks) == 10 and len(set(looks)) == 10
+
+
+# ----------------------------------------------------------------------------- issue 49: captions and alt text
+
+
+def _shown_metadata(fig) -> dict:
+    """The metadata IPython gives the figure's output in a notebook (the inline backend's PNG)."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.core.pylabtools import select_figure_formats
+
+    shell = InteractiveShell.instance()
+    select_figure_formats(shell, {"png"})
+    data, meta = shell.display_formatter.format(fig)
+    assert "image/png" in data
+    return meta["image/png"]
+
+
+def test_a_figure_of_tdbook_plots_carries_its_docstrings_first_sentence_as_caption_and_says_what_it_holds(session):
+    """Issue 49 §6: figures had no caption, and their alt text was a hashed file name."""
+    from tdbook.plots import random_walk as rwplots
+
+    fig = rwplots.deviations(np.ones((3, 5)), np.ones((3, 5)) * 1.00001)
+    meta = _shown_metadata(fig)
+    assert (
+        meta["caption"]
+        == "|replayed − printed| per value for the reconstructed exact chain, with the 4-decimal rounding limit."
+    )
+    assert meta["alt"].startswith(meta["caption"]) and "series A, B, C, D, E" in meta["alt"]
+    plotting.save(fig, "deviations", caption="How far the replayed chain is from the printed one")
+    assert _shown_metadata(fig)["caption"] == "How far the replayed chain is from the printed one."
+    plt.close(fig)
+
+
+def test_a_figure_drawn_elsewhere_is_captioned_by_its_title_else_its_name(session):
+    fig = _figure()
+    fig.suptitle("Sine with a band")
+    assert _shown_metadata(fig)["caption"] == "Sine with a band."
+    bare = _figure()
+    plotting.save(bare, "a_sine_band")
+    meta = _shown_metadata(bare)
+    assert meta["caption"] == "A sine band." and "Series sin" in meta["alt"]
+    with pytest.raises(ValueError, match="a caption is a sentence"):
+        plotting.set_caption(bare, "  ")
+    plt.close("all")
+
+
+def test_the_first_sentence_of_a_docstring_is_not_cut_at_an_abbreviation():
+    assert plotting.first_sentence("Fig. 6.5 of App. B: the draws, e.g. here. ``thesis``: ticks.") == (
+        "Fig. 6.5 of App. B: the draws, e.g. here."
+    )
+    assert plotting.first_sentence("One (Powell (2000) §4.3). Two.") == "One (Powell (2000) §4.3)."
+    from tdbook.plots import random_walk as rwplots
+
+    assert plotting.doc_caption(rwplots.curves) == "Panels of averaged RMS curves with 95% bands."  # no "; groups = …"

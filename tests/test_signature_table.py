@@ -25,6 +25,7 @@ from tdbook.learners.signature_table import (
     Arrangement,
     JointTable,
     SignatureTables,
+    count_signatures,
     equal_frequency_thresholds,
     fixed_thresholds,
     imbalance_weights,
@@ -314,3 +315,43 @@ def test_logistic_fit_is_the_maximum():
     parts = agreement_by_position(X @ w, starts, pref)
     r = agreement(X @ w, starts, pref)
     assert (parts[:, 0].sum(), parts[:, 1].sum()) == (r["L"], r["H"]) and r["C"] > 0.5
+
+
+def _random_tree(rng) -> Arrangement:
+    """A random tree of tables over 2–9 inputs of 1–5 levels, outputs requantized to 1–6 levels."""
+    n = int(rng.integers(2, 10))
+    free, tables = list(range(n)), []
+    while len(free) > 1 or not tables:
+        k = int(rng.integers(1, min(3, len(free)) + 1))
+        picked = sorted(rng.choice(len(free), size=k, replace=False))
+        tables.append(tuple(free[i] for i in picked))
+        free = [f for i, f in enumerate(free) if i not in picked] + [n + len(tables) - 1]
+    if free[0] != n + len(tables) - 1:  # the last node must be the root's output
+        tables.append((free[0],))
+    outs = tuple(int(v) for v in rng.integers(1, 7, len(tables) - 1)) + (1,)
+    return Arrangement(tuple(int(v) for v in rng.integers(1, 6, n)), tuple(tables), outs)
+
+
+@pytest.mark.parametrize("case", range(60))
+def test_the_counting_shown_in_the_chapter_is_the_kernels(case):
+    """Notebook 01 shows ``count_signatures`` (plain Python, the note's rule); the tables are trained by the jitted
+    counting kernel: on Samuel's arrangement and random trees, with fixed and equal-frequency requantization, every
+    entry's A, D and C = (A − D)/(A + D) are the same."""
+    rng = np.random.default_rng(case)
+    arr = SAMUEL if case % 3 == 0 else _random_tree(rng)
+    X, starts, pref = _stream(case, int(rng.integers(5, 120)), arr)
+    m, k = preferred_mask(starts, pref), alternatives(starts)
+    tables = SignatureTables.fit(arr, X, m, k, "plain", "stagewise", "equal" if case % 2 else "fixed")
+    levels = arr.output_levels
+    thresholds = [list(tables.thresholds[t, : levels[t] - 1]) for t in range(arr.n_tables)]
+    A, D = count_signatures(arr, X, m, thresholds)
+    for t in range(arr.n_tables):
+        a, d = tables.table_counts(t)
+        ref_a, ref_d = np.zeros_like(a), np.zeros_like(d)
+        for signature, v in A[t].items():
+            ref_a[signature] = v
+        for signature, v in D[t].items():
+            ref_d[signature] = v
+        assert np.array_equal(a, ref_a) and np.array_equal(d, ref_d), (case, t)
+        c = np.divide(ref_a - ref_d, ref_a + ref_d, out=np.zeros_like(a), where=ref_a + ref_d > 0)
+        assert np.array_equal(tables.table_c(t), c)

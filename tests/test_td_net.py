@@ -228,3 +228,63 @@ def test_a_foreign_npz_is_named_with_what_was_expected(tmp_path, arrays, found):
     with pytest.raises(ValueError, match="not a zip archive") as e:
         TDNet.load(p)
     assert "allow_pickle" not in str(e.value)
+
+
+def _random_net(gen, n_in, n_hid, n_out):
+    W1, W2 = gen.normal(0, 0.7, (n_in + 1, n_hid)), gen.normal(0, 0.7, (n_hid + 1, n_out))
+    x = gen.normal(0, 1, n_in) * (gen.random(n_in) < 0.5)  # sparse, as the boards are
+    idx = np.flatnonzero(x).astype(np.int64)
+    return W1, W2, x, idx, x[idx].copy()
+
+
+#: The references are numpy (a dot product sums in another order than the kernels' loops): equal to rounding.
+CLOSE = dict(rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("case", range(400))
+def test_the_td_lambda_step_shown_in_the_chapters_is_the_kernel(case):
+    """Notebooks 07 and 08 show ``td_lambda_step`` (numpy); training runs the jitted ``td_step``: for random nets,
+    activations, derivatives, traces, TD errors and inputs, the same weights, traces and values to rounding."""
+    gen = np.random.default_rng(case)
+    n_in, n_hid, n_out = int(gen.integers(1, 12)), int(gen.integers(1, 9)), int(gen.integers(1, 5))
+    W1, W2, x, idx, val = _random_net(gen, n_in, n_hid, n_out)
+    kinds = [k for k in td_net.ACTIVATIONS.values() if k != 4] + [4] * (case % 5 == 0)
+    units = td_net.Units(float(gen.choice([1.0, 0.5, -1.0])), int(gen.choice(kinds)), int(gen.choice(kinds)), case % 2)
+    e1, e2 = gen.normal(0, 1, (n_in + 1, n_hid, n_out)), gen.normal(0, 1, (n_hid + 1, n_out))
+    delta = gen.normal(0, 0.5, n_out)
+    alpha, beta, decay = (float(v) for v in gen.uniform(0, 0.5, 3))
+    ours = [a.copy() for a in (W1, W2, e1, e2)]
+    h, o = np.zeros(n_hid), np.zeros(n_out)
+    td_net.td_step(*ours, delta, idx, val, len(idx), alpha, beta, decay, units, h, o)
+    ref = [a.copy() for a in (W1, W2, e1, e2)]
+    rh, ro = td_net.td_lambda_step(*ref, delta, x, alpha, beta, decay, units)
+    for a, b in zip(ours + [h, o], ref + [rh, ro]):
+        assert np.allclose(a, b, **CLOSE), case
+
+
+@pytest.mark.parametrize("case", range(300))
+def test_the_self_play_step_shown_in_chapter_08_is_the_kernel(case):
+    """Notebook 08 shows ``self_play_step``; TD-Gammon's training kernel runs ``update_remap_rows``, ``forward``,
+    ``add_gradient`` and ``fold_output_gradient`` in turn: the same weights, traces and values to rounding, for
+    one output (P(win) → 1 − P: the trace changes sign) and for Tesauro's four (win ↔ loss)."""
+    gen = np.random.default_rng(10_000 + case)
+    n_out = 1 if case % 2 else 4
+    n_in, n_hid = int(gen.integers(1, 12)), int(gen.integers(1, 9))
+    W1, W2, x, idx, val = _random_net(gen, n_in, n_hid, n_out)
+    units = td_net.Units(1.0, 0, 0, 0)
+    swap = np.array([0] if n_out == 1 else [2, 3, 0, 1], dtype=np.int64)
+    decay = float(gen.uniform(0, 1)) * (-1 if n_out == 1 else 1)
+    alpha, beta = (float(v) for v in gen.uniform(0, 0.5, 2))
+    e1, e2 = gen.normal(0, 1, (n_in + 1, n_hid, n_out)), gen.normal(0, 1, (n_hid + 1, n_out, n_out))
+    delta = gen.normal(0, 0.5, n_out)
+    W1k, W2k, e1k, e2k = (a.copy() for a in (W1, W2, e1, e2))
+    rows, mark = np.arange(n_in, dtype=np.int64), np.ones(n_in + 1, np.int8)
+    td_net.update_remap_rows(W1k, W2k, e1k, e2k, delta, alpha, beta, decay, swap, rows, n_in, mark)
+    h, o, g2 = np.zeros(n_hid), np.zeros(n_out), np.zeros((n_hid + 1, n_out))
+    td_net.forward(W1k, W2k, idx, val, len(idx), 1.0, 0, 0, h, o)
+    td_net.add_gradient(W2k, idx, val, len(idx), 1.0, 0, 0, 0, h, o, e1k, g2)
+    td_net.fold_output_gradient(g2, e2k)
+    ref = [a.copy() for a in (W1, W2, e1, e2)]
+    rh, ro = td_net.self_play_step(*ref, delta, x, alpha, beta, decay, swap, units)
+    for a, b in zip([W1k, W2k, e1k, e2k, h, o], ref + [rh, ro]):
+        assert np.allclose(a, b, **CLOSE), case

@@ -659,3 +659,22 @@ def test_corrupt_or_foreign_weights_name_the_file_and_what_was_expected(tmp_path
         text = str(e.value)
         assert f"{path} is not a tdbook weights file: an .npz archive of the arrays W1, W2" in text
         assert "pickle" not in text
+
+
+def test_a_finished_run_off_the_log_grid_resumes_to_itself():
+    """A run of 1,500 games (not a multiple of ``log_every`` = 1,000) ends with a state of 1,500 games done; handing
+    that state back (the trainer resuming its own finished checkpoint) returns the same weights, not a refusal
+    ("the saved state has 1,500 games done"); a state off the grid before the end is still refused."""
+    states = []
+    spec = Training().but(games=1500, seed=3)
+
+    def keep(state):
+        states.append({k: np.copy(v) for k, v in state.items()})
+
+    run = training.train(spec, progress=False, on_checkpoint=keep, checkpoint_every=1000)
+    assert int(states[-1]["done"]) == 1500
+    again = training.train(spec, progress=False, state=states[-1])
+    assert np.array_equal(again.net.W1, run.net.W1) and np.array_equal(again.net.W2, run.net.W2)
+    bad = dict(states[-1], done=np.array(500))
+    with pytest.raises(ValueError, match="500 games done"):
+        training.train(spec, progress=False, state=bad)

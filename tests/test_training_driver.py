@@ -303,17 +303,27 @@ def test_5_a_bad_checkpoint_is_one_message_naming_the_file(repo, tmp_path, capsy
     assert ckpt.read_bytes() == before and not (tmp_path / "w.npz").exists()
 
 
-def _interrupt_once(path: Path, at_least: float = 0.0) -> threading.Thread:
-    """Send this process SIGINT (Ctrl-C) once ``path`` exists (a first checkpoint was written).  Under a
+def _interrupt_once(path: Path, at_least: float = 0.0, new: bool = False) -> threading.Thread:
+    """Send this process SIGINT (Ctrl-C) once ``path`` exists (a first checkpoint was written; with ``new``, once it
+    is another file than the one there now: a checkpoint written since).  Under a
     background job (``make test &``, ``nohup``) the process starts with SIGINT ignored, as a terminal's Ctrl-C
     would never reach it; the test restores Python's own handler first, as a terminal gives it."""
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
+    def ino() -> int | None:
+        try:
+            return path.stat().st_ino
+        except FileNotFoundError:
+            return None
+
+    before = ino() if new else None
+
     def fire() -> None:
         t0 = time.monotonic()
         while time.monotonic() - t0 < 300:
-            if path.exists() and time.monotonic() - t0 >= at_least:
+            now = ino()
+            if now is not None and now != before and time.monotonic() - t0 >= at_least:
                 os.kill(os.getpid(), signal.SIGINT)
                 return
             time.sleep(0.01)
@@ -440,6 +450,67 @@ def test_8_every_error_has_one_prefix_on_stderr(repo, tmp_path, capsys, game):
         cap = capsys.readouterr()
         assert code == 2 and cap.out == ""
         assert cap.err.strip().splitlines()[-1].startswith("tdbook train: error:"), cap.err
+
+
+# ----------------------------------------------------------------------------- 9. a finished run (issue 49)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_9_a_finished_run_can_be_repeated_and_another_run_made_in_its_place(repo, tmp_path, capsys, game):
+    """Issue 49 §4: the checkpoint of a finished run made the same command fail ("the saved state has 10 games
+    done; this run plays 10"), and a run of other settings to the same place was refused as another run's.  A
+    finished run's checkpoint is marked finished: the same command trains again from scratch, to the same weights;
+    other settings to the same --out start from scratch too (the finished run's result was written); likewise with
+    the defaults under build/."""
+    out = tmp_path / "runs" / "w.npz"
+    argv = ["train", game, *TINY[game], "--out", str(out), "--no-progress"]
+    assert tdbook(argv) == 0
+    first = tmp_path / "first.npz"
+    shutil.copy(out, first)
+    ckpt = out.with_name("w.ckpt.npz")
+    assert driver.finished_marker(ckpt).is_file() or not ckpt.exists()  # a trainer may finish with no checkpoint
+    capsys.readouterr()
+    assert tdbook(argv) == 0, capsys.readouterr().err  # the same command again
+    assert "training again from scratch" in capsys.readouterr().err or not ckpt.exists()
+    same_weights(out, first)
+    other = [*TINY[game], "--seed", "5"]  # other settings, the same --out
+    assert tdbook(["train", game, *other, "--out", str(out), "--no-progress"]) == 0, capsys.readouterr().err
+    for _ in range(2):  # the defaults, twice
+        assert tdbook(["train", game, *TINY[game], "--no-progress"]) == 0, capsys.readouterr().err
+    assert not list(out.parent.glob("*.lock"))
+
+
+@pytest.mark.parametrize("game", ["tictactoe-net", "backgammon"])
+def test_9_an_unfinished_run_blocks_neither_a_run_elsewhere_nor_a_restart(repo, tmp_path, capsys, game):
+    """Issue 49 §4: a run with other settings and the same file name in another folder was refused as "made by
+    another run" (the default checkpoint was under build/ whatever --out said); the checkpoint now goes beside
+    --out, and --restart starts afresh over an unfinished run's checkpoint (the resume command then leaves it
+    out)."""
+    args = LONGER[game]
+    here = tmp_path / "a" / "w.npz"
+    argv = [*args, "--out", str(here), "--no-progress"]
+    th = _interrupt_once(here.with_name("w.ckpt.npz"))
+    assert tdbook(["train", game, *argv]) == 130
+    th.join()
+    capsys.readouterr()
+    ckpt = here.with_name("w.ckpt.npz")
+    assert ckpt.is_file() and not here.exists()
+    elsewhere = tmp_path / "b" / "w.npz"  # other settings, same file name, another folder: its own checkpoint
+    assert tdbook(["train", game, *TINY[game], "--out", str(elsewhere), "--no-progress"]) == 0, capsys.readouterr()
+    assert ckpt.is_file()  # the unfinished run's checkpoint is still there to resume
+    err = refused(repo, capsys, game, *TINY[game], "--out", str(here))  # other settings on it: refused, told how
+    assert str(ckpt) in err and "--restart" in err
+    th = _interrupt_once(ckpt, new=True)  # --restart: discarded, and the resume command has no --restart
+    assert tdbook(["train", game, *argv, "--restart"]) == 130
+    th.join()
+    err = capsys.readouterr().err
+    assert f"--restart: discarded the checkpoint {ckpt}" in err
+    line = [x for x in err.splitlines() if "interrupted" in x][0]
+    assert line.endswith("resume with: python -m tdbook train " + game + " " + " ".join(argv)), line
+    assert tdbook(["train", game, *argv]) == 0  # resumes
+    whole = tmp_path / "whole.npz"
+    assert tdbook(["train", game, *args, "--out", str(whole), "--no-progress"]) == 0
+    same_weights(here, whole)
 
 
 # ----------------------------------------------------------------------------- 7. run

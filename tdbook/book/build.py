@@ -29,10 +29,19 @@ from pathlib import Path
 
 from .. import catalog, results
 from ..core.paths import repo_root
-from . import api, references, scoreboard
+from . import api, references, scoreboard, training_record
 
 #: Files of ``book/`` that are configuration, read in place rather than copied into the sources.
 CONFIG = ("conf.py", "_static")
+#: The guides (``book/guide/*.md``) in reading order: how to run before how to extend; a guide not named here
+#: follows them, by name.
+GUIDES = ("running", "outputs", "training", "adding-a-notebook")
+
+
+def guide_order(stems: list[str]) -> list[str]:
+    """The guides' stems in reading order (:data:`GUIDES` first, then the rest by name)."""
+    known = [g for g in GUIDES if g in stems]
+    return known + sorted(set(stems) - set(known))
 
 
 def book_dir() -> Path:
@@ -106,16 +115,19 @@ def assemble(out: Path | None = None, profile: str = "standard") -> int:
     files = results.load_all(profile)
     located = scoreboard.locate_all(files, catalog.notebooks_dir())
     _put(src / "scoreboard.md", scoreboard.page(files, located, profile).encode(), wanted)
+    _put(src / training_record.PAGE, training_record.page().encode(), wanted)
 
     index = (book / "index.md").read_text(encoding="utf-8")
     found = api.pages()
     _put(src / "api" / "index.md", api.index_markdown(found).encode(), wanted)
     for page, names in found.items():
         _put(src / "api" / f"{page.slug}.md", api.page_markdown(page, names).encode(), wanted)
-    guides = sorted(p.stem for p in (book / "guide").glob("*.md"))
+        for name in names:
+            _put(src / "api" / f"{name}.md", api.module_markdown(name).encode(), wanted)
+    guides = guide_order([p.stem for p in (book / "guide").glob("*.md")])
     parts = [
         ("Chapters", "\n".join(f"{scoreboard.CHAPTERS}/{p.stem}" for p in stored)),
-        ("The record", "scoreboard\nreferences"),
+        ("The record", "scoreboard\ntraining-record\nreferences"),
         ("Using tdbook", "\n".join(f"guide/{g}" for g in guides)),
         ("Reference", "api/index"),
     ]

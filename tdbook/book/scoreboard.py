@@ -81,8 +81,9 @@ def page(files: list[dict[str, Any]], located: Located, profile: str = "standard
         "Every claim the notebooks check: the document's value, ours, and the verdict computed from them with the "
         "claim's tolerance (`tdbook/claims/<document>.toml` holds the values, sources, tolerances and kinds; "
         "{doc}`the chapter on adding a notebook <guide/adding-a-notebook>` says how a claim is recorded). "
-        "Each claim links to the section of its chapter that checks it. Only `paper` claims can be `reproduced` "
-        "or `differ`; the other kinds are shown and counted apart.\n",
+        "Each claim links to the section of its chapter that checks it. Only `paper` claims — results the document "
+        "reports — can be `reproduced` or `differ`; `specification` checks (our code follows the document's "
+        "description) pass or fail apart from them, and the other kinds are shown and counted apart.\n",
         f"**{results.headline(profile)}**\n",
         "## Per kind\n",
         md_table(*_table(results.kinds(profile))) + "\n",

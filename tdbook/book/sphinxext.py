@@ -18,12 +18,26 @@ reference never fails on another module's prose while every other warning still 
 
 **The bibliography** is rendered by the pybtex style ``tdbook``: each entry labelled by its short name and
 described as ``REFERENCES.md`` describes it (its ``note``).
+
+**Figures with captions.**  A figure a notebook shows carries its caption and alt text as the metadata of its
+PNG output (:mod:`tdbook.plotting`); :func:`figure_captions` finds each image of a chapter by the bytes myst-nb
+names it by, gives it that alt text and wraps it in a figure with that caption.  A figure stored before captions
+were recorded gets the alt text "A figure of the section …" and no caption (rerun the notebook for its own).
+
+**Math with no network.**  The formulas are typeset in the reader's browser by the copy of MathJax (2.7, HTML-CSS
+output with the STIX-Web fonts it ships) that the pinned package ``jupyter-server-mathjax`` ships; :func:`copy_mathjax`
+puts the files it needs under ``_static/mathjax/`` of the site, and ``book/conf.py`` points Sphinx at it with
+:data:`MATHJAX_CONFIG`.  Nothing of the site is loaded from another host (``tests/test_book.py`` checks).
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import io
+import json
 import re
+import shutil
 import sys
 import warnings
 from pathlib import Path
@@ -322,6 +336,128 @@ def _quiet(*_: Any) -> None:
     warnings.filterwarnings("ignore", category=PendingDeprecationWarning)
 
 
+# ----------------------------------------------------------------------------- figures: captions and alt text
+
+#: The prefix of the pages that are notebooks (chapters).
+CHAPTER_PREFIX = "notebooks/"
+
+
+def output_captions(nb: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """{SHA-256 of a PNG output's bytes (the name myst-nb gives its file): its ``{"caption", "alt"}`` metadata}."""
+    found = {}
+    for cell in nb.get("cells", []):
+        for out in cell.get("outputs", []):
+            png = out.get("data", {}).get("image/png")
+            meta = (out.get("metadata") or {}).get("image/png") or {}
+            if png is None or not (meta.get("caption") or meta.get("alt")):
+                continue
+            raw = base64.b64decode("".join(png) if isinstance(png, list) else png)
+            found[hashlib.sha256(raw).hexdigest()] = {k: str(meta[k]) for k in ("caption", "alt") if meta.get(k)}
+    return found
+
+
+def _section_title(node: nodes.Node) -> str:
+    while node is not None and not isinstance(node, nodes.section):
+        node = node.parent
+    if node is None:
+        return ""
+    titles = [c for c in node.children if isinstance(c, nodes.title)]
+    return titles[0].astext() if titles else ""
+
+
+def figure_captions(app: Sphinx, doctree: nodes.document) -> None:
+    """Give every image of a chapter its caption and alt text from the notebook's outputs (module docstring)."""
+    docname = app.env.docname
+    if not docname.startswith(CHAPTER_PREFIX):
+        return
+    source = Path(app.env.doc2path(docname))
+    if source.suffix != ".ipynb":
+        return
+    known = output_captions(json.loads(source.read_text(encoding="utf-8")))
+    for image in list(doctree.findall(nodes.image)):
+        if isinstance(image.parent, nodes.figure):
+            continue
+        meta = known.get(Path(image["uri"]).stem, {})
+        where = _section_title(image)
+        image["alt"] = meta.get("alt") or meta.get("caption") or f"A figure of the section “{where}”."
+        text = meta.get("caption")
+        if not text:
+            continue
+        figure = nodes.figure("", classes=["tdbook-figure"])
+        image.replace_self(figure)
+        figure += image
+        figure += nodes.caption(text, text)
+        doctree.set_id(figure, suggested_prefix="figure")  # Sphinx numbers captioned figures by their ids
+
+
+# ----------------------------------------------------------------------------- math, shipped with the site
+
+#: Where MathJax goes in the site (under ``_static/``) and the script Sphinx loads (``mathjax_path``).
+MATHJAX_DIR = "mathjax"
+MATHJAX_PATH = f"{MATHJAX_DIR}/MathJax.js"
+#: MathJax 2's configuration, as the copy shipped for Jupyter is made to run: its combined configuration file (TeX
+#: in; HTML-CSS out with the STIX-Web fonts it ships, so no font is fetched from another host), only the math Sphinx
+#: marks (MyST puts ``mathjax_ignore`` on each page and ``math`` on each formula), lines broken to fit a narrow
+#: window, MathML beside each formula for screen readers, and no "loading" messages.
+MATHJAX_CONFIG: dict[str, Any] = {
+    "config": ["TeX-AMS-MML_HTMLorMML-full.js"],
+    "extensions": ["AssistiveMML.js"],
+    "tex2jax": {
+        "inlineMath": [["\\(", "\\)"]],
+        "displayMath": [["\\[", "\\]"]],
+        "processEscapes": False,
+        "processClass": "tex2jax_process|mathjax_process|math|output_area",
+        "ignoreClass": "tex2jax_ignore|mathjax_ignore",
+    },
+    "MMLorHTML": {"prefer": "HTML"},
+    "HTML-CSS": {
+        "availableFonts": [],
+        "webFont": "STIX-Web",
+        "imageFont": None,
+        "linebreaks": {"automatic": True},
+    },
+    "messageStyle": "none",
+}
+#: What that configuration never loads: the SVG output's fonts (the copy has no SVG output), the accessibility
+#: explorer's speech maps, the menu's translations other than English.
+_MATHJAX_UNUSED = ("jax/output/SVG", "extensions/a11y")
+
+
+def mathjax_source() -> Path:
+    """The MathJax files of the pinned ``jupyter-server-mathjax``."""
+    import jupyter_server_mathjax
+
+    return Path(jupyter_server_mathjax.__file__).parent / "static"
+
+
+def _mathjax_unused(src: Path) -> Any:
+    def ignore(folder: str, names: list[str]) -> list[str]:
+        rel = Path(folder).relative_to(src).as_posix()
+        rel = "" if rel == "." else rel + "/"
+        skip = [n for n in names if f"{rel}{n}" in _MATHJAX_UNUSED]
+        if rel == "localization/":
+            skip += [n for n in names if n != "en"]
+        return skip
+
+    return ignore
+
+
+def copy_mathjax(app: Sphinx, exc: Exception | None) -> None:
+    """Copy MathJax into the site's ``_static/mathjax/`` (what is there already is kept)."""
+    if exc is not None or app.builder.format != "html":
+        return
+    src = mathjax_source()
+    shutil.copytree(src, Path(app.outdir) / "_static" / MATHJAX_DIR, ignore=_mathjax_unused(src), dirs_exist_ok=True)
+
+
+def _mathjax2_only(app: Sphinx) -> None:
+    """MyST writes its class filter into Sphinx's MathJax 3/4 configuration; the book's MathJax is 2 and gets the
+    same filter from :data:`MATHJAX_CONFIG`, so that configuration is dropped (it would be read as MathJax 2's)."""
+    for name in ("mathjax3_config", "mathjax4_config"):
+        if hasattr(app.config, name):
+            setattr(app.config, name, None)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     register_plugin("pybtex.style.labels", "tdbook", ShortNameLabels)
     register_plugin("pybtex.style.sorting", "tdbook", FileOrder)
@@ -330,7 +466,10 @@ def setup(app: Sphinx) -> dict[str, Any]:
     for event in ("builder-inited", "doctree-read", "env-updated"):
         app.connect(event, _quiet)
     app.connect("doctree-read", cite_short_names)
+    app.connect("doctree-read", figure_captions, priority=600)  # after the citations: a caption is not prose
     app.connect("autodoc-process-docstring", docstring_as_rest)
     app.add_post_transform(KeepCitedText)
     app.add_css_file("tdbook.css")
+    app.connect("builder-inited", _mathjax2_only, priority=900)  # after MyST's own (priority 500)
+    app.connect("build-finished", copy_mathjax)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

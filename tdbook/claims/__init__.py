@@ -7,7 +7,8 @@ number the project compares with that document::
     [[claim]]
     id = "initial-rms"                 # unique within its notebook
     notebook = "05_random_walk"        # the one notebook that checks it (standard profile)
-    kind = "paper"                     # paper | setting | fitted | beyond | aim | transcription | uninformative
+    kind = "paper"                     # paper | specification | setting | fitted | beyond | aim | transcription
+                                       # | reference | uninformative
     source = "Powell (2000) App. C row 1"
     quote = "initial estimates ... RMS error of 0.2357"   # paper claims: the printed words the claim rests on
     paper = 0.2357                     # the value as printed (number, bool, string, list, a table
@@ -15,13 +16,18 @@ number the project compares with that document::
     tolerance = 5e-5                   # absolute, or "10%"; absent means exact
     reason = "half a unit in the printed 4th decimal"
     note = "all estimates 0.5"         # optional static note
+    exact = "why our plain value may stand for its interval"   # a band claim judged on a plain value (below)
 
 Kinds and their verdicts (computed, never typed):
 
-- ``paper`` — a number or statement the document prints that a wrong implementation of what the document
-  describes would fail: ``reproduced`` / ``differs``, or ``not-in-paper`` when the document makes the claim
-  without printing a value.  Its ``source`` is in its own document and its ``quote`` gives the printed words;
-  one printed statement is one claim;
+- ``paper`` — a result the document reports (an outcome of learning, play, search or sampling that its description
+  does not fix by itself) which a wrong implementation of what the document describes would fail: ``reproduced`` /
+  ``differs``, or ``not-in-paper`` when the document makes the claim without printing a value.  Its ``source`` is in
+  its own document and its ``quote`` gives the printed words; one printed statement is one claim;
+- ``specification`` — a check that our code follows the document's description: a worked example recomputed from
+  the printed inputs, a stated rule read back through probe positions, an identity of a construction.  A wrong
+  implementation fails it, but a right one learns nothing the text did not already say: kept as a test of the
+  implementation and counted apart from results: ``as-specified`` / ``not-as-specified``;
 - ``setting`` — a number the document states that our code takes as an input or a design choice (the number
   of terms, a table's size, a limit): shown with its source, never counted as reproduction: ``setting`` when
   the code uses the stated value, ``setting-error`` when it does not;
@@ -32,11 +38,23 @@ Kinds and their verdicts (computed, never typed):
 - ``aim`` — a target the project set itself (``source`` says who set it): ``aim-met`` / ``aim-missed``;
 - ``transcription`` — the document checked against itself (a printed column recomputed from printed
   columns): ``transcription`` when consistent, ``transcription-error`` when not;
-- ``uninformative`` — a printed value too loose for any plausible result to miss; shown with its
-  reason and counted apart: ``uninformative``.
+- ``reference`` — a fact about the game itself or about another program that the document states (tic-tac-toe's
+  number of positions, backgammon's moves per roll, GNU Backgammon's opening probabilities): not a result of the
+  document's method, checked by exhaustive search, by counting with our engine or with another engine, and counted
+  apart: ``confirmed`` / ``contradicted``;
+- ``uninformative`` — a printed value no plausible result could miss, or a statement our measurement cannot
+  inform (about human players we do not have, a proxy that builds the result in, a check a random player passes);
+  shown with its reason and counted apart: ``uninformative``.
 
-Our value may be a plain value, a :class:`Spread` of many seeded runs (for a printed single run), or
-an :class:`Estimate` (mean ± standard error).  Transcribed tables live in ``tables/<document>_<name>.tsv``.
+Our value may be a plain value, a :class:`Spread` of many seeded runs (for a printed single run: their central
+quantiles), a :class:`Prediction` of a few (for a printed single run when our runs are too few for quantiles: the
+prediction interval of one more run, t·s·√(1 + 1/n)), or an :class:`Estimate` (mean ± standard error); a printed
+list is judged element by element, so a list of Predictions (:meth:`Prediction.each`) gives each cell the tolerance
+its own measured spread allows.  Against a band (``{range = …}``, ``{above = …}``, ``{below = …}``) an estimate is
+judged by its interval, not its mean: the band holds when the whole ``z`` interval lies inside it (a spread or a
+prediction: its interval).  A band claim judged on a plain value says in ``exact`` why that value may stand
+for its interval: it has no sampling error (a deterministic evaluation, a count over every case), or its error is
+far smaller than its distance from the band.  Transcribed tables live in ``tables/<document>_<name>.tsv``.
 """
 
 from __future__ import annotations
@@ -53,11 +71,23 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 
-KINDS: tuple[str, ...] = ("paper", "setting", "fitted", "beyond", "aim", "transcription", "uninformative")
+KINDS: tuple[str, ...] = (
+    "paper",
+    "specification",
+    "setting",
+    "fitted",
+    "beyond",
+    "aim",
+    "transcription",
+    "reference",
+    "uninformative",
+)
 VERDICTS: tuple[str, ...] = (
     "reproduced",
     "differs",
     "not-in-paper",
+    "as-specified",
+    "not-as-specified",
     "aim-met",
     "aim-missed",
     "setting",
@@ -66,9 +96,27 @@ VERDICTS: tuple[str, ...] = (
     "fit-failed",
     "transcription",
     "transcription-error",
+    "confirmed",
+    "contradicted",
     "uninformative",
     "beyond",
 )
+#: The verdicts of each kind (the first is the one a claim gets when ours agrees with the printed value).
+KIND_VERDICTS: dict[str, tuple[str, ...]] = {
+    "paper": ("reproduced", "differs", "not-in-paper"),
+    "specification": ("as-specified", "not-as-specified"),
+    "setting": ("setting", "setting-error"),
+    "fitted": ("fitted", "fit-failed"),
+    "beyond": ("beyond",),
+    "aim": ("aim-met", "aim-missed"),
+    "transcription": ("transcription", "transcription-error"),
+    "reference": ("confirmed", "contradicted"),
+    "uninformative": ("uninformative",),
+}
+#: The kinds whose verdicts say whether the document holds (results, specification checks, references): a band
+#: claim of these kinds is judged on the interval of our value, or says in ``exact`` why its plain value may stand
+#: for one (``tests/test_claims.py`` checks every committed record).
+JUDGED_KINDS: tuple[str, ...] = ("paper", "specification", "reference")
 CLAIM_KEYS: frozenset[str] = frozenset(
     {
         "id",
@@ -84,6 +132,7 @@ CLAIM_KEYS: frozenset[str] = frozenset(
         "paper_stderr",
         "z",
         "digits",
+        "exact",
     }
 )
 
@@ -117,6 +166,17 @@ class Bound:
     above: bool
 
 
+def _runs(samples: Any, coverage: float, what: str) -> np.ndarray:
+    """``samples`` as a flat float array of at least two finite runs, ``coverage`` in (0, 1); ValueError naming
+    ``what`` otherwise."""
+    x = np.asarray(samples, dtype=float).ravel()
+    if x.size < 2 or not np.all(np.isfinite(x)):
+        raise ValueError(f"{what} needs at least two finite samples, got {x.size}")
+    if not 0 < coverage < 1:
+        raise ValueError(f"coverage must lie in (0, 1), got {coverage!r}")
+    return x
+
+
 @dataclass(frozen=True)
 class Spread:
     """Our value as the spread of many seeded runs, for a paper value that is *one* run.
@@ -135,11 +195,7 @@ class Spread:
 
     @classmethod
     def of(cls, samples: Any, coverage: float = 0.95) -> Spread:
-        x = np.asarray(samples, dtype=float).ravel()
-        if x.size < 2 or not np.all(np.isfinite(x)):
-            raise ValueError(f"a Spread needs at least two finite samples, got {x.size}")
-        if not 0 < coverage < 1:
-            raise ValueError(f"coverage must lie in (0, 1), got {coverage!r}")
+        x = _runs(samples, coverage, "a Spread")
         lo, med, hi = np.quantile(x, [(1 - coverage) / 2, 0.5, (1 + coverage) / 2])
         return cls(float(med), float(lo), float(hi), float(coverage), int(x.size))
 
@@ -148,6 +204,51 @@ class Spread:
         """Where ``value`` falls among ``samples``: the percentage of runs below it (ties count half)."""
         x = np.asarray(samples, dtype=float).ravel()
         return float(100.0 * (np.sum(x < value) + 0.5 * np.sum(x == value)) / x.size)
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """Our value as the mean of a few seeded runs with the interval one more run falls in, for a paper value that is
+    *one* run when our runs are too few for their quantiles (five 1.5 M-game tic-tac-toe runs).
+
+    The interval is the prediction interval of a single run, ``mean ± t·s·√(1 + 1/n)`` (``t`` Student's quantile
+    at ``(1 + coverage)/2`` with ``n − 1`` degrees of freedom, ``s`` the runs' standard deviation): the document's
+    run is ``reproduced`` when it lies inside it, widened only by the tolerance (the printing's rounding) — a
+    measured difference is never swallowed by a fixed floor wider than our runs' spread.  Build it with :meth:`of`;
+    :meth:`each` gives one per column (a printed win/draw/loss row judged cell by cell).
+    """
+
+    mean: float
+    lo: float
+    hi: float
+    coverage: float
+    n: int
+
+    @classmethod
+    def of(cls, samples: Any, coverage: float = 0.95) -> Prediction:
+        x = _runs(samples, coverage, "a Prediction")
+        from scipy.stats import t as student
+
+        mean = float(x.mean())
+        half = float(student.ppf((1 + coverage) / 2, x.size - 1) * x.std(ddof=1) * math.sqrt(1 + 1 / x.size))
+        return cls(mean, mean - half, mean + half, float(coverage), int(x.size))
+
+    @classmethod
+    def each(cls, samples: Any, coverage: float = 0.95) -> list[Prediction]:
+        """One :class:`Prediction` per column of ``samples`` (runs × values): per-element intervals for a list."""
+        x = np.asarray(samples, dtype=float)
+        if x.ndim != 2:
+            raise ValueError(f"Prediction.each needs a 2-d array (runs × values), got shape {x.shape}")
+        return [cls.of(x[:, k], coverage) for k in range(x.shape[1])]
+
+    @property
+    def half(self) -> float:
+        """Half the interval's width: t·s·√(1 + 1/n)."""
+        return (self.hi - self.lo) / 2
+
+
+#: Our values judged by an interval of runs: a printed single run lies in it or not.
+RUNS = (Spread, Prediction)
 
 
 @dataclass(frozen=True)
@@ -206,6 +307,7 @@ class Claim:
     paper_stderr: float | None = None
     z: float = 1.96
     digits: int | None = None
+    exact: str = ""
     extra: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
@@ -229,6 +331,19 @@ def table(document: str, name: str) -> tuple[list[str], np.ndarray]:
         raise ClaimError(f"{p} is corrupt: {e}") from None
     if rows.ndim != 2 or rows.shape[1] != len(header):
         raise ClaimError(f"{p} is corrupt: every row needs {len(header)} tab-separated numbers")
+    return header, rows
+
+
+def text_table(document: str, name: str) -> tuple[list[str], list[list[str]]]:
+    """(column names, rows of strings) of a transcribed table whose cells are text (cards, actions): '#' lines are
+    comments, the first other line the header; every row needs one tab-separated cell per column."""
+    p = table_path(document, name)
+    lines = [ln for ln in p.read_text(encoding="utf-8").splitlines() if ln.strip() and not ln.startswith("#")]
+    header = lines[0].split("\t")
+    rows = [ln.split("\t") for ln in lines[1:]]
+    bad = [i + 2 for i, r in enumerate(rows) if len(r) != len(header)]
+    if bad:
+        raise ClaimError(f"{p} is corrupt: rows {bad[:5]} need {len(header)} tab-separated cells")
     return header, rows
 
 
@@ -298,7 +413,9 @@ def _parse_file(path: Path) -> tuple[Document, list[Claim]]:
             raise ClaimError(
                 f"{path}: claim {cid!r} is 'beyond' (our own measurement): it has no paper value or tolerance"
             )
-        if kind in ("aim", "transcription", "uninformative", "setting", "fitted") and paper is None:
+        if kind in ("aim", "transcription", "uninformative", "setting", "fitted", "specification", "reference") and (
+            paper is None
+        ):
             raise ClaimError(f"{path}: claim {cid!r} of kind {kind!r} needs a paper (or target) value")
         if kind in ("setting", "fitted") and not raw.get("reason"):
             what = "where our code takes it" if kind == "setting" else "what we chose to match it"
@@ -308,8 +425,13 @@ def _parse_file(path: Path) -> tuple[Document, list[Claim]]:
             raise ClaimError(f"{path}: claim {cid!r}: 'quote' must be a string (the printed words)")
         if kind != "beyond" and paper is not None and tol is not None and not raw.get("reason"):
             raise ClaimError(f"{path}: claim {cid!r} has a tolerance without a reason")
-        if kind == "uninformative" and not raw.get("reason"):
-            raise ClaimError(f"{path}: claim {cid!r} is 'uninformative': say why in 'reason'")
+        if kind in ("uninformative", "specification", "reference") and not raw.get("reason"):
+            what = {"uninformative": "why", "specification": "what description the check follows",
+                    "reference": "how the fact is checked"}[kind]  # fmt: skip
+            raise ClaimError(f"{path}: claim {cid!r} is {kind!r}: say {what} in 'reason'")
+        exact = raw.get("exact", "")
+        if not isinstance(exact, str) or ("exact" in raw and not exact.strip()):
+            raise ClaimError(f"{path}: claim {cid!r}: 'exact' must say why our plain value may stand for its interval")
         if tol is not None:
             allowed(1.0, tol)  # validates the form
         out.append(
@@ -328,6 +450,7 @@ def _parse_file(path: Path) -> tuple[Document, list[Claim]]:
                 raw.get("paper_stderr"),
                 float(raw.get("z", 1.96)),
                 raw.get("digits"),
+                exact.strip(),
             )
         )
     return doc, out
@@ -442,25 +565,31 @@ def agrees(paper: Any, ours: Any, tolerance: Any = None, *, paper_stderr: float 
     if isinstance(paper, Bound):
         if isinstance(ours, Estimate):
             limit = ours.mean - z * ours.stderr if paper.above else ours.mean + z * ours.stderr
-        elif isinstance(ours, Spread):
+        elif isinstance(ours, RUNS):
             limit = ours.lo if paper.above else ours.hi
         elif is_number(ours):
             limit = float(ours)
         else:
-            raise ValueError(f"paper value is a bound, so ours must be a number, Estimate or Spread, got {ours!r}")
+            raise ValueError(
+                f"paper value is a bound, so ours must be a number, Estimate, Spread or Prediction, got {ours!r}"
+            )
         return limit > paper.value if paper.above else limit < paper.value
     if isinstance(paper, Range):
-        if isinstance(ours, Estimate):
-            o = ours.mean
-        elif is_number(ours):
-            o = float(ours)
-        else:
-            raise ValueError(f"paper value is a range, so ours must be a number, got {ours!r}")
         slack = allowed(max(abs(paper.lo), abs(paper.hi)), tolerance)
-        return not math.isnan(o) and paper.lo - slack <= o <= paper.hi + slack
-    if isinstance(ours, Spread):
+        if isinstance(ours, Estimate):  # the interval, not the mean, must lie in the band
+            lo, hi = ours.mean - z * ours.stderr, ours.mean + z * ours.stderr
+        elif isinstance(ours, RUNS):
+            lo, hi = ours.lo, ours.hi
+        elif is_number(ours):
+            lo = hi = float(ours)
+        else:
+            raise ValueError(
+                f"paper value is a range, so ours must be a number, Estimate, Spread or Prediction, got {ours!r}"
+            )
+        return not math.isnan(lo + hi) and paper.lo - slack <= lo and hi <= paper.hi + slack
+    if isinstance(ours, RUNS):
         if not is_number(paper):
-            raise ValueError(f"ours is a spread of runs, so the paper value must be a number, got {paper!r}")
+            raise ValueError(f"ours is an interval of runs, so the paper value must be a number, got {paper!r}")
         slack = allowed(paper, tolerance)
         return ours.lo - slack <= float(paper) <= ours.hi + slack
     if isinstance(ours, Estimate):
@@ -477,7 +606,12 @@ def agrees(paper: Any, ours: Any, tolerance: Any = None, *, paper_stderr: float 
             raise ValueError(f"paper value is a list, so ours must be a list, got {ours!r}")
         if len(o) != len(p):
             raise ValueError(f"paper list has {len(p)} values but ours has {len(o)}")
-        return all(_close(a, b, tolerance) for a, b in zip(p, o))
+        # element by element: a plain value within the tolerance, an interval (a Prediction per cell) holding its
+        # printed value, widened by the tolerance — per-element tolerances from the measured spread
+        return all(
+            agrees(a, b, tolerance, z=z) if isinstance(b, (*RUNS, Estimate)) else _close(a, b, tolerance)
+            for a, b in zip(p, o)
+        )
     raise ValueError(f"cannot compare a paper value of type {type(paper).__name__}")
 
 
@@ -494,17 +628,10 @@ def verdict_of(
     if paper is None:
         return "not-in-paper"
     ok = agrees(paper, ours, tolerance, paper_stderr=paper_stderr, z=z)  # validates the kinds in every case
-    if kind == "paper":
-        return "reproduced" if ok else "differs"
-    if kind == "aim":
-        return "aim-met" if ok else "aim-missed"
-    if kind == "transcription":
-        return "transcription" if ok else "transcription-error"
-    if kind == "setting":
-        return "setting" if ok else "setting-error"
-    if kind == "fitted":
-        return "fitted" if ok else "fit-failed"
-    return "uninformative"
+    if kind == "uninformative":
+        return "uninformative"
+    good, bad = KIND_VERDICTS[kind][:2]
+    return good if ok else bad
 
 
 def verdict(claim: Claim, ours: Any, paper: Any = None) -> str:

@@ -652,6 +652,31 @@ def fit_outputs(arch, W1, W2, bo, positions, targets, order, alpha, sq) -> None:
 # ----------------------------------------------------------------------------- the model
 
 
+def symmetric_outputs(
+    W1: np.ndarray, W2: np.ndarray, mover: np.ndarray, opponent: np.ndarray, on_roll: float = 1.0
+) -> tuple[float, float, float]:
+    """Net (a)'s forward pass in plain numpy (Symmetric gammon post (2011)): what :func:`forward` runs jitted for
+    the ``"symmetric"`` architecture (``tests/test_backgammon_symmetric.py`` checks they agree, to rounding: the
+    kernel sums in another order and writes y − ½ as ½ tanh(a/2)).
+
+    ``mover`` and ``opponent`` are the two sides' input units; ``on_roll`` the side-to-move unit (+1 when the
+    frame's owner is on roll, −1 when the opponent is).  Swapping the players — ``mover`` ↔ ``opponent``,
+    ``on_roll`` → −``on_roll`` — negates every hidden unit's input, so each y becomes 1 − y, and then P(win) becomes
+    1 − P(win) and the two gammon outputs change places: the flip holds by construction, not by training.
+    Returns (P(win), P(gammon win), P(gammon loss))."""
+
+    def sigmoid(x: Any) -> Any:
+        return 0.5 * (1.0 + np.tanh(0.5 * x))
+
+    difference = mover - opponent  # each side's units enter with opposite signs
+    y = sigmoid(difference @ W1[:-1] + on_roll * W1[-1])  # the side-to-move unit is the hidden layer's bias input
+    u, v, b = W2[:-1, 0], W2[:-1, 1], W2[-1, 1]
+    p_win = sigmoid((u - u.mean()) @ y)  # no bias, weights summing to zero: y → 1 − y gives 1 − P(win)
+    gammon_if_win = sigmoid(b + v @ y)
+    gammon_if_loss = sigmoid(b + v.sum() - v @ y)  # the tied node: the same as gammon_if_win with y → 1 − y
+    return float(p_win), float(p_win * gammon_if_win), float((1.0 - p_win) * gammon_if_loss)
+
+
 def kernel_code(arch: str, inputs: str = "raw") -> int:
     """The kernels' integer code of an architecture of :data:`ARCHS` on an input set of :data:`INPUTS`
     (ValueError naming a bad one)."""

@@ -414,3 +414,45 @@ class SamuelState:
         for f in cls.FIELDS:
             getattr(out, f)[:] = data[prefix + f]
         return out
+
+
+# ----------------------------------------------------------------------------- the rule in plain Python
+
+
+def generalization_step(
+    state: SamuelState, u: np.ndarray, delta: float, initial: float, piece_changed: bool, sure: bool
+) -> int:
+    """One cycle of Alpha's learning in plain Python: eq. 3.2 with its stabilisers, then the coefficients — what
+    :func:`minimum`, :func:`correlate` and :func:`coefficients` run jitted (Powell (2000) §3.3; Samuel 1959;
+    ``tests/test_checkers_learning_samuel.py`` checks they agree).  ``u``: the previous board's term values for Alpha,
+    ``initial`` its score, ``delta`` the backed-up score of the current board minus it.  Returns the terms changed."""
+    spec, active = state.spec, state.order[: state.spec.n_active]
+    minimum = sum(abs(state.weights[TERM_INDEX[t]]) for t in active) / spec.n_active  # the average coefficient
+    if abs(delta) < minimum or delta == 0.0:  # a dead zone: small deltas teach nothing
+        return 0
+    factor = (spec.piece_factor if piece_changed else 1.0) * (spec.sure_factor if sure else 1.0)
+    changed = 0
+    for t in active:
+        if u[t] == 0.0:  # only terms with a non-zero value count as used
+            continue
+        contribution = (1.0 if state.weights[TERM_INDEX[t]] >= 0.0 else -1.0) * (1.0 if u[t] > 0.0 else -1.0)
+        if spec.selective and delta > 0.0 and abs(initial) >= minimum and contribution * initial > 0.0:
+            continue  # second series: a positive delta changes only the terms that contributed against the score
+        if spec.selective and delta < 0.0 and spec.negative == "positive" and contribution < 0.0:
+            continue  # … and a negative delta only the positively contributing ones
+        agrees = 1.0 if (u[t] > 0.0) == (delta > 0.0) else -1.0  # the sign of the term's value agrees with delta's
+        n = spec.n_min  # N: 16 until the term was used 32 times, then the power of two below its use, at most 256
+        while n * 2 <= state.used[t] and n * 2 <= spec.n_max:
+            n *= 2
+        # eq. 3.2, C_N = C_{N−1} − (C_{N−1} ∓ 1)/N: C moves 1/N of the way towards ±1 (times the factors)
+        state.corr[t] = state.corr[t] + min(1.0, factor / n) * (agrees - state.corr[t])
+        state.used[t] += 1
+        state.adjusted[t] += 1
+        changed += 1
+    largest = max(abs(state.corr[t]) for t in active)  # coefficients: powers of two in proportion to C
+    state.weights[:] = 0.0
+    for t in active:
+        if largest > 0.0 and state.corr[t] != 0.0:
+            power = 2.0 ** round(spec.p_max * abs(state.corr[t]) / largest)
+            state.weights[TERM_INDEX[t]] = power if state.corr[t] > 0 else -power
+    return changed

@@ -173,6 +173,110 @@ def built_in(variant: str = "fig5-3", kc: np.ndarray = K_VALUES) -> RuleSet:
     return rs
 
 
+# ----------------------------------------------------------------------------- the learned heuristics as printed
+
+#: The learned heuristics as printed (Figs 5-7, 5-10, 5-13), read from the OCR of the LISP listings: the hand
+#: categories' cuts on the exclusive variable, the other bf rules in the listing's order (name, variable, predicate),
+#: and the action rules in order (left part over β = (H, P, B, BFO, PB, R, OCS), decision).  Readings of garbled
+#: tokens, made from the listings alone (before any sample game was replayed): Fig. 5-7 prints two right parts on
+#: each line, the first of which is read (as the reading notes do: its DROP and catch-all rules come out right);
+#: a lone ``B`` there and ``B8`` in Figs 5-7 and 5-10 are read BB, ``MH`` MB, ``0 * 0`` / ``0 * H`` / ``N * 0`` /
+#: ``0 * N`` (the drop rules' right parts) DROP, ``(INCP) 0`` and ``(INCP) H`` CALL; Fig. 5-7's rule 4
+#: ``(H4 P1 R7 B02 …)`` is read (H4 P1 B7 B02), its ``(R4 EQUAL H 0)`` and ``(R1 EQUAL H -1)`` as R = 0 and R = −1;
+#: Fig. 5-13's ``B034`` in rule 3 is the listing's ``B039``.
+PRINTED_HEURISTICS: dict[str, dict] = {
+    "fig5-7": {
+        "classes": "explicit",
+        "cuts": (0, 12, 34),
+        "bf": (
+            ("P1", "P", "< 3"), ("P2", "P", "> 17"), ("P3", "P", "> 1"), ("P4", "P", "< 13"), ("P6", "P", "< 33"),
+            ("P8", "P", "> 41"), ("P9", "P", "> 143"), ("P10", "P", "> 75"), ("P12", "P", "> 15"),
+            ("P13", "P", "< 23"), ("P14", "P", "< 7"),
+            ("B9", "B", "> 0"), ("B8", "B", "1..3"), ("B1", "B", "> 4"), ("B2", "B", "< 1"), ("B3", "B", "> 3"),
+            ("B4", "B", "> 1"), ("B5", "B", "< 2"), ("B7", "B", "< 3"),
+            ("B02", "BFO", "> 17"), ("B03", "BFO", "> 0"), ("B04", "BFO", "< -5"),
+            ("PB4", "PB", "< 4"),
+            ("R4", "R", "= 0"), ("R1", "R", "= -1"),
+        ),
+        "rules": (
+            ("H3 * B3", "BB"), ("H3 P1", "SB"), ("H3 * B2", "SB"), ("H4 P1 B7 B02", "BB"), ("H4 * B2", "SB"),
+            ("H4 P1 B8", "BB"), ("H4 * * * PB4", "DROP"), ("H4 P1 B4", "BB"), ("H4 P1 * * * R1", "SB"),
+            ("H2 * * B03 * R1", "SB"), ("H2 P1 * B04", "BB"), ("H2 P1 B2", "SB"), ("H2 P8 B4", "BB"),
+            ("H2 P2 B1", "BB"), ("H2", "MB"), ("H3 P4 B5", "MB"), ("H4 * * * * R4", "DROP"), ("H1 P4", "SB"),
+            ("H1 P13", "MB"), ("H1 P6", "LAP"), ("H1 P9 B4", "BB"), ("H1 P10 B3", "BB"), ("H1", "LAP"),
+            ("H3 P12 B9", "BB"), ("H3", "SB"),
+        ),
+    },
+    "fig5-10": {
+        "classes": "explicit",
+        "cuts": (0, 13, 34),
+        "bf": (
+            ("P1", "P", "< 11"), ("P2", "P", "< 3"), ("P3", "P", "> 63"), ("P4", "P", "> 43"), ("P5", "P", "> 47"),
+            ("P6", "P", "< 5"), ("P7", "P", "< 15"), ("P8", "P", "> 13"),
+            ("B4", "B", "1..4"), ("B1", "B", "> 2"), ("B2", "B", "< 1"), ("B3", "B", "> 13"), ("B6", "B", "> 1"),
+            ("B7", "B", "> 0"), ("B8", "B", "< 3"), ("B10", "B", "< 4"),
+            ("B01", "BFO", "> 21"), ("B03", "BFO", "> 10"), ("B04", "BFO", "> 27"), ("B05", "BFO", "> 46"),
+            ("PB1", "PB", "< 2"), ("PB2", "PB", "> 3"), ("PB3", "PB", "> 11"),
+            ("R3", "R", "0..1"), ("R2", "R", "0..3"), ("R1", "R", "= -1"),
+        ),
+        "rules": (
+            ("H3 * B3 * PB1 R2", "DROP"), ("H3 P1 B8 B04", "BB"), ("H3 P6 B4 B03 PB2 R2", "BB"),
+            ("H3 P6 B10 B05", "BB"), ("H3 * B7", "CALL"), ("H3", "SB"), ("H2 * * B01 * R1", "SB"),
+            ("H2 P4 B1 * * R3", "CALL"), ("H2 P5 B1", "CALL"), ("H2 * * B03 * R1", "SB"), ("H2 P8 B6 * * R1", "CALL"),
+            ("H2", "MB"), ("H1 P3 B3", "CALL"), ("H1", "LAP"), ("H4 P2 B2", "SB"), ("H4 P6 B4", "CALL"),
+            ("H4 P7 B2 * * R2", "SB"), ("H4 * B7 * PB3", "CALL"), ("H4", "DROP"),
+        ),
+    },
+    "fig5-13": {
+        "classes": "implicit",
+        "cuts": (3, 20, 42),
+        "bf": (
+            ("P12", "P", "< 27"), ("P14", "P", "> 5"), ("P15", "P", "< 21"), ("P20", "P", "< 61"),
+            ("P22", "P", "< 31"), ("P27", "P", "< 33"), ("P32", "P", "< 23"),
+            ("B3", "B", "> 4"), ("B4", "B", "> 1"), ("B5", "B", "< 4"), ("B8", "B", "> 7"), ("B12", "B", "> 0"),
+            ("B19", "B", "< 14"), ("B22", "B", "< 6"),
+            ("B02", "BFO", "< -5"), ("B014", "BFO", "< 6"), ("B039", "BFO", "> -52"),
+            ("PB4", "PB", "< 17"), ("PB5", "PB", "> 1"), ("PB7", "PB", "< 41"), ("PB17", "PB", "< 21"),
+            ("PB27", "PB", "> 6"),
+            ("R1", "R", "= 3"),
+            ("CS1", "OCS", "> -1"), ("CS2", "OCS", "> -2"), ("CS5", "OCS", "> -1"), ("CS6", "OCS", "< 1"),
+            ("CS7", "OCS", "< 3"), ("CS12", "OCS", "> -6"),
+        ),
+        "rules": (
+            ("H1 * * * PB5 * CS5", "LOW"), ("H3 * B3 * * * CS2", "CALL"), ("H4 P32 B5 B039 PB27 * CS12", "HIGH"),
+            ("H4 P14 B12", "DROP"), ("H3 P27 B22 * PB5", "LOW"), ("H2 * B19 * PB5 * CS2", "LOW"),
+            ("H4 * B22", "LOW"), ("H3 * B12 B02 PB7 * CS1", "DROP"), ("H2 * B8 * PB5 * CS1", "CALL"),
+            ("H1 P22 B4 B02 PB4 * CS6", "HIGH"), ("H1 * B3 * * * CS2", "CALL"), ("H2 P15 * B014 * R1 CS7", "HIGH"),
+            ("H3 P12 * * * R1", "HIGH"), ("H2 P20 B4 * PB17", "HIGH"),
+        ),
+    },
+}  # fmt: skip
+
+
+def printed_heuristics(figure: str) -> RuleSet:
+    """The learned heuristics of Fig. 5-7 (manual training), 5-10 (automatic) or 5-13 (implicit) as printed
+    (:data:`PRINTED_HEURISTICS`), with the random rule at the bottom; hand categories on D = H − OH for the
+    explicit programs, on raw VDHAND for the implicit one."""
+    if figure not in PRINTED_HEURISTICS:
+        raise ValueError(f"figure must be one of {list(PRINTED_HEURISTICS)}, got {figure!r}")
+    f = PRINTED_HEURISTICS[figure]
+    classes = f["classes"]
+    rs = RuleSet(poker_variables("D" if classes == "explicit" else "raw"), decision_names=dict(enumerate(CLASS_NAMES)))
+    rs.add_partition(0, ["H4", "H3", "H2", "H1"], list(f["cuts"]))
+    for name, var, text in f["bf"]:
+        if ".." in text:
+            lo, hi = (int(x) for x in text.split(".."))
+            rs.add_symbol(var, SET, lo, hi, name, label=f"{lo} ≤ {var} ≤ {hi}")
+        else:
+            rs.add_threshold(var, text, name)
+    for left, dec in f["rules"]:
+        toks = left.split()
+        rs.add_rule(toks + ["*"] * (7 - len(toks)), class_of(dec))
+    rs.add_random_rule()
+    rs.classes = classes  # type: ignore[attr-defined]
+    return rs
+
+
 def random_program(classes: str = "explicit", params: LearnParams | None = None) -> RuleSet:
     """The before-training program: one rule ``(* * * * * * *) → random``, no bf rules except the
     exclusive hand partition a learner needs to start from — explicit: 4 categories on D = H − OH

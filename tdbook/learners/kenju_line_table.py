@@ -276,6 +276,28 @@ def system4_reward(table: np.ndarray, preferred: np.ndarray, n_pref: int, other:
     return raised
 
 
+def best_line_learning(table: np.ndarray, patterns: list[int], teacher: np.ndarray) -> int:
+    """Box 6 of the search with LEARNING on, in plain Python (Kenju thesis §3.4.3, §4.6): of the candidate lines
+    through a move — each given by its pattern, the move counted as a stone — the one the line table values highest;
+    when two compare equal, the teacher says which is better and that pattern's word rises by one.  Returns the index
+    of the chosen line; ``table`` learns in place.  What the search's :func:`best_line_intersecting` runs jitted with
+    the automated teacher (``tests/test_kenju_system3.py`` checks they agree)."""
+    best = None
+    for i, pattern in enumerate(patterns):
+        if best is None or table[pattern] > table[patterns[best]]:
+            best = i
+        elif table[pattern] == table[patterns[best]]:
+            held = patterns[best]
+            if held == pattern or held == mirror(pattern):
+                continue  # the program answers "equal" itself
+            if teacher[held] > teacher[pattern]:  # the teacher prefers the line held: it rises, and stays best
+                table[held] += 1
+            elif teacher[pattern] > teacher[held]:  # the new line: it rises, and becomes best
+                table[pattern] += 1
+                best = i
+    return -1 if best is None else best
+
+
 def check_table(table: object, name: str = "table") -> np.ndarray:
     """A line table as a fresh int64[32] array of values >= 0, or ValueError naming the problem."""
     try:

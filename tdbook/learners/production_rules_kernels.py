@@ -47,3 +47,17 @@ def decide_rule(
     """Steps A and B: the index of the rule that fires for the subvector ``vals``."""
     parse_mask(syms, nsym, vals, aux, mask)
     return drop_through(rules, nrules, mask)
+
+
+def fire(symbols: np.ndarray, rules: np.ndarray, values: np.ndarray, aux: np.ndarray) -> int:
+    """Steps A and B in plain Python, the decision :func:`decide_rule` runs jitted (Waterman (1968) §2.2;
+    ``tests/test_production_rules.py`` checks they agree).  ``symbols[i]`` = (variable, lo, hi, lo2, hi2): the bf
+    rule "symbol i is the values lo … hi of the variable" (and of its auxiliary value); ``rules[r]`` = (one symbol
+    per variable, −1 for ``*``, then the decision).  Returns the index of the rule that fires, −1 if none."""
+    parse = {  # Step A: every symbol whose predicate the subvector satisfies
+        i for i, (var, lo, hi, lo2, hi2) in enumerate(symbols) if lo <= values[var] <= hi and lo2 <= aux[var] <= hi2
+    }
+    for r, rule in enumerate(rules):  # Step B: drop through the ordered ac rules to the first that matches
+        if all(s < 0 or s in parse for s in rule[:-1]):
+            return r
+    return -1

@@ -134,3 +134,25 @@ def teach(net: np.ndarray, d: int, addr: np.ndarray, value: int) -> None:
     """Store ``value`` (1 train, 0 detrain) at the addressed location of every node of discriminator ``d``."""
     for r in range(net.shape[1]):
         net[d, r, addr[r]] = value
+
+
+# ----------------------------------------------------------------------------- the rule in plain Python
+
+
+def discriminate_and_teach(
+    net: np.ndarray, pattern: np.ndarray, mapping: np.ndarray, teach_to: int | None = None, value: int = 1
+) -> tuple[int, int]:
+    """System 2's RAM net in plain Python (Kenju thesis §3.2.4, §3.3.5–3.3.6, Figs 3.4 and 3.7): each node reads the
+    bits of the pattern its address inputs are mapped to, as an address; a discriminator's response is how many of
+    its nodes hold a 1 there; the pattern goes to the discriminator responding most strongly, a tie to the highest.
+    Teaching stores ``value`` (1 train, 0 detrain) at the addressed location of every node of discriminator
+    ``teach_to``.  Returns (the winner, how many tied); what :func:`addresses`, :func:`classify` and :func:`teach` run
+    jitted (``tests/test_ram_net.py`` checks they agree)."""
+    address = [int("".join(str(int(pattern[bit])) for bit in inputs), 2) for inputs in mapping]  # first bit high
+    response = [sum(int(node[a]) for node, a in zip(discriminator, address)) for discriminator in net]
+    strongest = max(response)
+    winner = max(d for d, r in enumerate(response) if r == strongest)
+    if teach_to is not None:
+        for node, a in zip(net[teach_to], address):
+            node[a] = value
+    return winner, response.count(strongest)

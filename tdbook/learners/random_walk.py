@@ -25,6 +25,7 @@ of the experiment's seed, so every learner sees the same walks for the same seed
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -151,6 +152,45 @@ def play_episode(V: np.ndarray, positions: np.ndarray, method: int, trace: int, 
         for x in range(1, n + 1):
             for _ in range(c[x]):
                 V[x] = V[x] + alpha * (r - V[x])
+
+
+def episode_update(
+    V: np.ndarray,
+    walk: Sequence[int],
+    method: str = "td0",
+    alpha: float = 0.1,
+    lam: float = 0.0,
+    trace: str = "standard",
+) -> None:
+    """One episode of learning on the walk in plain Python: the rule :func:`play_episode` runs jitted (Powell (2000)
+    §4.3 Codes 4.1–4.2, §4.4 Code 4.3, App. A; ``tests/test_random_walk.py`` checks they agree bit for bit).
+
+    ``V[1..n]`` are the estimates of A…E, ``V[0]`` and ``V[n+1]`` the rooms (0); ``walk`` the positions visited,
+    start … room.  Entering Room 2 pays 1; no discounting (γ = 1).  ``trace``: ``"standard"`` (one trace per
+    state), ``"thesis"`` (App. A's list) or ``"replacing"``."""
+    n = len(V) - 2
+
+    def reward(s: int) -> float:
+        return 1.0 if s == n + 1 else 0.0
+
+    if method == "mc":  # Code 4.2: once the episode is over, every visit moves towards its return
+        ret = reward(walk[-1])
+        for s in walk[:-1]:
+            V[s] = V[s] + alpha * (ret - V[s])
+        return
+    eligibility = [0.0] * (n + 2)  # one trace per state
+    visited: list[int] = []  # App. A's list of the states visited, repeats included
+    for s, s_next in zip(walk[:-1], walk[1:]):
+        td_error = reward(s_next) + V[s_next] - V[s]  # δ = r + V(s') − V(s)
+        if method == "td0":  # Code 4.1
+            V[s] = V[s] + alpha * td_error
+            continue
+        eligibility[s] = 1.0 if trace == "replacing" else eligibility[s] + 1.0
+        visited.append(s)
+        # Code 4.3: every state moves by δ times its trace, and its trace decays by λ; App. A walks its list
+        for x in visited if trace == "thesis" else range(1, n + 1):
+            V[x] += alpha * td_error * eligibility[x]
+            eligibility[x] = lam * eligibility[x]
 
 
 @njit(cache=True)

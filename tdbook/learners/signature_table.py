@@ -46,6 +46,7 @@ Counting and evaluation are jitted kernels over numpy arrays (:func:`count_kerne
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -267,7 +268,7 @@ def count_kernel(X, wa, wd, tree, a, d, rows, prior, thresholds, elev, memo, lo,
                 node[n_in + t] = memo[r, t]
                 continue
             e = _entry(node, t, rptr, rnode, rstride, offsets)
-            if tdepth[t] >= lo:  # adding the 0 of the other count changes nothing (branch-free)
+            if lo <= tdepth[t] <= hi:  # adding the 0 of the other count changes nothing (branch-free)
                 a[e] += wa[r]
                 d[e] += wd[r]
                 rows[e] += 1.0
@@ -292,6 +293,34 @@ def root_cached(X, rptr, rnode, rstride, offsets, elev, cval, out):
         for t in range(nt - 1):
             node[n_in + t] = elev[_entry(node, t, rptr, rnode, rstride, offsets)]
         out[r] = cval[_entry(node, nt - 1, rptr, rnode, rstride, offsets)]
+
+
+def count_signatures(
+    arrangement: Arrangement, vectors: np.ndarray, preferred: np.ndarray, thresholds: list[list[float]]
+) -> tuple[list[dict[tuple[int, ...], float]], list[dict[tuple[int, ...], float]]]:
+    """The note's training in plain Python: counting A and D, level by level, with C = (A − D)/(A + D) as each table's
+    output (Samuel (1973 note) ¶2–¶3; what :meth:`SignatureTables.fit` runs jitted with ``rule="plain"``, stagewise —
+    ``tests/test_signature_table.py`` checks they give the same counts).
+
+    ``vectors[r]`` are the quantized terms of the board a move leads to, ``preferred[r]`` whether it is the book move;
+    ``thresholds[t]`` requantize table t's output for the table above.  Returns per table ``{signature: A}`` and
+    ``{signature: D}``."""
+    A = [defaultdict(float) for _ in arrangement.tables]
+    D = [defaultdict(float) for _ in arrangement.tables]
+
+    def correlation(t: int, signature: tuple[int, ...]) -> float:  # C; an entry never counted gives 0
+        a, d = A[t][signature], D[t][signature]
+        return (a - d) / (a + d) if a + d > 0 else 0.0
+
+    for level in range(1, max(arrangement.depth) + 1):  # the first-level tables, then each level above them
+        for x, book_move in zip(vectors, preferred):  # one pass over the stream, one vector at a time
+            node = [int(v) for v in x]  # the terms, then each table's output requantized
+            for t, inputs in enumerate(arrangement.tables):
+                signature = tuple(node[j] for j in inputs)
+                if arrangement.depth[t] == level:  # "Count A is incremented when … a prefered move", else D
+                    (A if book_move else D)[t][signature] += 1.0
+                node.append(sum(correlation(t, signature) > th for th in thresholds[t]))
+    return A, D
 
 
 @njit(cache=True)

@@ -267,6 +267,77 @@ def _init_weights(state, W, scale):
             W[i, j] = (2.0 * uniform(state) - 1.0) * scale
 
 
+# ----------------------------------------------------------------------------- the rule in plain Python
+# The references the chapters show (notebooks 07 and 08): the kernels above, written as the thesis writes the rule.
+# tests/test_td_net.py holds them equal to the kernels on random nets, inputs and traces (to rounding: numpy sums a
+# dot product in another order than the kernels' loops).
+
+
+def activation(kind: int, derivative: int = 0) -> tuple[Any, Any]:
+    """Unit ``kind`` (a code of :data:`ACTIVATIONS`) as a numpy function of its net input, and its derivative as a
+    function of its output (``derivative`` 1: the listing's ``2y(1 − y)``): :func:`act` and :func:`dact` in numpy."""
+    f = {
+        0: lambda x: 0.5 * (1.0 + np.tanh(0.5 * x)),  # logistic
+        1: lambda x: np.tanh(0.5 * x),  # the thesis's (1 − e^−x)/(1 + e^−x)
+        2: np.tanh,
+        3: lambda x: x,
+        4: lambda x: (1.0 - np.exp(-x)) / (1.0 + np.exp(-x)),
+    }[kind]
+    if kind == 3:
+        return f, lambda y: np.ones_like(y)
+    if derivative == 1:
+        return f, lambda y: 2.0 * y * (1.0 - y)
+    return f, {0: lambda y: y * (1.0 - y), 1: lambda y: 0.5 * (1.0 - y * y), 4: lambda y: 0.5 * (1.0 - y * y)}.get(
+        kind, lambda y: 1.0 - y * y
+    )
+
+
+def value_and_gradient(W1: np.ndarray, W2: np.ndarray, x: np.ndarray, units: Units) -> tuple[np.ndarray, ...]:
+    """The net's hidden units ``h`` and outputs ``o`` for the input ``x``, and the gradient of every output with
+    respect to every weight: ``g1[i, j, k] = ∂o_k/∂W1[i, j]``, ``g2[j, k] = ∂o_k/∂W2[j, k]`` (Powell (2000) §6.3,
+    Eqs 6.1–6.10: back-propagation, one output at a time).  The last row of W1 and W2 is the bias unit's."""
+    f_hidden, f_hidden_prime = activation(units.hact, units.dmode)
+    f_out, f_out_prime = activation(units.oact, units.dmode)
+    x1 = np.append(x, units.bias)  # the inputs and the bias unit
+    h = f_hidden(x1 @ W1)
+    h1 = np.append(h, units.bias)
+    o = f_out(h1 @ W2)
+    g2 = np.outer(h1, f_out_prime(o))
+    back = W2[:-1] * f_out_prime(o) * f_hidden_prime(h)[:, None]  # ∂o_k/∂(net input of hidden unit j)
+    g1 = x1[:, None, None] * back[None, :, :]
+    return h, o, g1, g2
+
+
+def td_lambda_step(W1, W2, e1, e2, td_errors, x_next, alpha, beta, decay, units: Units) -> tuple[np.ndarray, ...]:
+    """One TD(λ) step of a net with one trace per weight and output (Powell (2000) §6.4, Eqs 6.11–6.14; the rule
+    :func:`td_step` runs jitted): every weight moves by step size × TD error × eligibility trace — ``β δ_k e2[j, k]``
+    for hidden→output weights, ``α Σ_k δ_k e1[i, j, k]`` for input→hidden —, the traces fade by ``decay`` (γλ), the
+    next state is valued with the new weights, and its gradient joins the traces.  Returns its ``h``, ``o``."""
+    W2 += beta * td_errors * e2
+    W1 += alpha * (e1 @ td_errors)
+    e1 *= decay
+    e2 *= decay
+    h, o, g1, g2 = value_and_gradient(W1, W2, x_next, units)
+    e1 += g1
+    e2 += g2
+    return h, o
+
+
+def self_play_step(W1, W2, e1, e2, td_errors, x_next, alpha, beta, decay, swap, units: Units) -> tuple[np.ndarray, ...]:
+    """:func:`td_lambda_step` when consecutive positions are valued from opposite sides (TD-Gammon's self-play from
+    the side on roll; the rule the training kernel runs with :func:`update_remap_rows`): output ``k`` of the next
+    position is output ``swap[k]`` of this one (win ↔ loss), so a trace changes output as it fades, and a
+    hidden→output trace is kept for every output: ``e2[j, c, k]`` is output k's trace of ``W2[j, c]``."""
+    W2 += beta * (e2 @ td_errors)
+    W1 += alpha * (e1 @ td_errors)
+    e1[:] = decay * e1[:, :, swap]
+    e2[:] = decay * e2[:, :, swap]
+    h, o, g1, g2 = value_and_gradient(W1, W2, x_next, units)
+    e1 += g1
+    e2 += g2[:, :, None] * np.eye(len(o))  # an output's gradient is in its own column of W2
+    return h, o
+
+
 def sparse(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
     """(indices, values, count) of the non-zero entries of a dense input vector."""
     x = np.asarray(x, dtype=np.float64).ravel()

@@ -71,6 +71,32 @@ def learn(
         E[i] = gamma * lam * E[i]
 
 
+def afterstate_update(
+    values: np.ndarray,
+    afterstates: list[int],
+    traces: list[float],
+    current: int | None,
+    next_afterstate: int | None,
+    reward: float,
+    alpha: float,
+    lam: float,
+    gamma: float = 1.0,
+) -> None:
+    """App. B.7's ``learn`` in plain Python, the rule :func:`learn` runs jitted (Powell (2000) §6.1, Code 4.3;
+    ``tests/test_tictactoe_table.py`` checks they agree bit for bit).
+
+    ``values`` is the side's table of after-state values; ``afterstates`` the after-states it has played this game,
+    ``traces`` their eligibility traces; ``current`` the after-state it played last, ``next_afterstate`` the one it
+    plays now (at the end of a game: the final board, valued 0, with ``reward`` +1, −1 or the draw reward)."""
+    if current is None or next_afterstate is None:  # the first move of a game teaches nothing
+        return
+    td_error = reward + gamma * values[next_afterstate] - values[current]
+    traces[afterstates.index(current)] += 1.0  # the after-state just left becomes eligible
+    for i, state in enumerate(afterstates):  # every after-state of the game moves by δ times its trace
+        values[state] += alpha * td_error * traces[i]
+        traces[i] = gamma * lam * traces[i]
+
+
 def states_stored(table: np.ndarray) -> int:
     """App. B.7 ``save()``: the number of entries with a value other than ``kInitialize`` (0)."""
     return int(np.count_nonzero(check_table(table)))

@@ -1,9 +1,9 @@
-"""Figures for notebook 08 (TD-Gammon; Powell (2000) ch. 5).  Each function returns a figure; the board
-drawing and the play widget are in :mod:`tdbook.widgets.backgammon`."""
+"""Figures for notebooks 08–10 (TD-Gammon, Powell (2000) ch. 5; the Symmetric gammon post (2011) and the campaign beyond
+it).  Each function returns a figure; the board drawing and the play widget are in :mod:`tdbook.widgets.backgammon`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import matplotlib.pyplot as plt
@@ -205,5 +205,73 @@ def equity_loss(losses: Mapping[str, Mapping[str, Any]], labels: Mapping[str, st
     ax.set_ylabel("equity lost per game (cubeless points)")
     ax.set_title("Where the equity goes against gnubg-expert (each move judged by gnubg 0-ply)", fontsize=9)
     ax.legend(handles=handles, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def lever_gains(levers: Sequence[Mapping[str, Any]]) -> Any:
+    """Notebook 10's levers: each single change's gain against gnubg-expert (ppg ± 1.96 s.e., the two nets' report-seed
+    ladders), one row per lever in the order of its table, coloured by its kind; a stage of a longer trial hollow."""
+    fams = list(dict.fromkeys(v["family"] for v in levers))
+    colour = {f: PALETTE[i % len(PALETTE)] for i, f in enumerate(fams)}
+    marker = {f: "osD^v"[(i // len(PALETTE)) % 5] for i, f in enumerate(fams)}
+    fig, ax = plt.subplots(figsize=(7.5, 0.22 * len(levers) + 1.4))
+    for j, v in enumerate(levers):
+        c = colour[v["family"]]
+        ax.errorbar(
+            v["gain"], j, xerr=1.96 * v["stderr"], fmt=marker[v["family"]], ms=4, capsize=2, color=c,
+            mfc=c if v["pooled"] else "white",
+        )  # fmt: skip
+    ax.axvline(0, color="k", lw=0.8)
+    ax.set_yticks(range(len(levers)), [v["lever"] for v in levers], fontsize=7)
+    ax.set_ylim(len(levers) - 0.5, -0.5)
+    ax.set_xlabel("ppg gained against gnubg-expert (report seeds, ±1.96 s.e.)")
+    ax.set_title("What each single change bought", fontsize=9)
+    from matplotlib.lines import Line2D
+
+    handles = [Line2D([], [], marker=marker[f], ls="", color=colour[f], label=f) for f in fams]
+    ax.legend(handles=handles, fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def learning_runs(runs: Mapping[str, Mapping[str, Any]], opponent: str = "gnubg-expert") -> Any:
+    """Notebook 10's learning curves: ppg ± 1.96 s.e. against ``opponent`` of each run's points against the games
+    trained (report-seed ladders drawn solid, selection-seed curves dashed); a run whose claim fits only its later
+    points has the first of those marked."""
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    for i, (label, r) in enumerate(runs.items()):
+        c = PALETTE[i % len(PALETTE)]
+        ls = "-" if r["seeds"] == "report" else "--"
+        ax.errorbar(
+            r["games"], r["ppg"], yerr=1.96 * np.asarray(r["stderr"]), fmt="o", ls=ls, ms=3, capsize=2, color=c,
+            label=f"{label} ({r['seeds']} seeds)",
+        )  # fmt: skip
+        if r.get("fitted_from"):
+            ax.axvline(r["fitted_from"], color=c, lw=0.8, ls=":")
+    ax.axhline(0, color="k", lw=0.8)
+    ax.set_xlabel("self-play training games (millions)")
+    ax.set_ylabel(f"points per game vs {opponent}")
+    ax.set_title(f"Learning curves against {opponent} (1-ply, cubeless, duplicate dice, ±1.96 s.e.)", fontsize=9)
+    ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def rollout_agreement(data: Mapping[str, Mapping[str, np.ndarray]]) -> Any:
+    """Notebook 10's rollout diagnosis: each contact position's rollout by the net itself against the net's own equity
+    of it, one panel per net (the diagonal: a net at one with its own play)."""
+    fig, axes = plt.subplots(1, len(data), figsize=(3.0 * len(data) + 0.6, 3.3), sharex=True, sharey=True)
+    axes = np.atleast_1d(axes)
+    for i, (ax, (label, d)) in enumerate(zip(axes, data.items())):
+        ax.errorbar(
+            d["net"], d["rollout"], yerr=d["rollout_se"], fmt="o", ms=2.5, lw=0.5, color=PALETTE[i % len(PALETTE)],
+        )  # fmt: skip
+        lo = float(min(np.min(d["net"]), np.min(d["rollout"])))
+        hi = float(max(np.max(d["net"]), np.max(d["rollout"])))
+        ax.plot([lo, hi], [lo, hi], color="k", lw=0.8)
+        ax.set_title(label, fontsize=8)
+        ax.set_xlabel("the net's equity (ppg)")
+    axes[0].set_ylabel("mean of its own play-outs (ppg)")
     fig.tight_layout()
     return fig

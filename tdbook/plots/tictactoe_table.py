@@ -16,6 +16,23 @@ from ..plotting import PALETTE
 SIDE_NAMES = ("X", "O")
 
 
+def games_text(n: int) -> str:
+    """A number of games as a label says it: 500k, 1.5M, 12,345."""
+    if n >= 1_000_000 and n % 100_000 == 0:
+        return f"{n / 1_000_000:g}M"
+    if n >= 1000 and n % 1000 == 0:
+        return f"{n // 1000:,}k"
+    return f"{n:,}"
+
+
+def cumulative_label(res: TrainResult) -> str:
+    """The y-axis label of the counters: cumulative since the run began, or within each chunk when the run
+    restarts them (the thesis's 500k-game "boost")."""
+    if res.chunks > 1:
+        return f"% of games (cumulative within each {games_text(res.chunk)}-game chunk)"
+    return "% of games (cumulative)"
+
+
 def _curves(ax: Any, res: TrainResult, side: int, opponent: str, window: bool = True, upto: int | None = None) -> None:
     g = res.games_axis().ravel()
     cum = res.cumulative_percent().reshape(-1, 3)
@@ -36,7 +53,7 @@ def _curves(ax: Any, res: TrainResult, side: int, opponent: str, window: bool = 
         if upto is None or b <= upto:
             ax.axvline(b, color="k", lw=0.6, ls=":")
     ax.set_xlabel("games")
-    ax.set_ylabel("% of games (cumulative within each 500k run)")
+    ax.set_ylabel(cumulative_label(res))
     ax.set_ylim(0, 100)
 
 
@@ -69,7 +86,8 @@ def learning_curves(
 
 
 def final_vs_thesis(labels: Sequence[str], ours: np.ndarray, tol: np.ndarray, thesis: np.ndarray, title: str) -> Any:
-    """Final win/draw/loss %: our replicate means ± tolerance (bars) against the thesis (markers)."""
+    """Final win/draw/loss %: our replicate means ± the 95 % interval of one more run (bars) against the thesis
+    (markers), the interval each printed cell is judged by."""
     fig, ax = plt.subplots(figsize=(7, 3.6))
     n = len(labels)
     x = np.arange(n)
@@ -301,7 +319,8 @@ def explore(data: Any) -> Any:
     """The widget panel's view: learning curves and the greedy table's results."""
     res, side = data.result, data.side
     i = 0 if side == "X" else 1
-    fig, ax = plt.subplots(figsize=(8, 4))
+    # the statistics and the legend beside the curves, never over them (a box inside hid the draws)
+    fig, (ax, info) = plt.subplots(1, 2, figsize=(9.5, 4), gridspec_kw={"width_ratios": [3, 1.15]})
     _curves(ax, res, i, data.params["opponent"])
     ev = data.evaluation
     p = data.params
@@ -317,9 +336,9 @@ def explore(data: Any) -> Any:
         f"greedy vs random: W {100 * ev.vs_random[0]:.1f} / D {100 * ev.vs_random[1]:.1f} / "
         f"L {100 * ev.vs_random[2]:.1f} %\noptimal moves {100 * ev.optimal:.1f} % of positions"
     )
-    ax.text(
-        0.02, 0.97, txt, transform=ax.transAxes, va="top", fontsize=7, bbox=dict(boxstyle="round", fc="w", ec="0.7")
-    )
-    ax.legend(loc="upper right", fontsize=7)
+    info.axis("off")
+    info.legend(*ax.get_legend_handles_labels(), loc="upper left", fontsize=7)
+    box = dict(boxstyle="round", fc="w", ec="0.7")
+    info.text(0.0, 0.55, txt, transform=info.transAxes, va="top", fontsize=7, bbox=box)
     fig.tight_layout()
     return fig

@@ -14,15 +14,22 @@ returns a matplotlib figure (or anything displayable).  Spec entries:
 - ``True`` / ``False`` → checkbox; an ``int``/``float`` → number box; a ``str`` → text box;
 - an ``ipywidgets`` widget → used as it is.
 
-The panel runs once when built and then only when Run is pressed (it says so above its controls). A
-combination the experiment refuses (``ValueError``) or a failure of the experiment itself is shown in the
-panel as one sentence, the last result stays, and the panel is ready again; ``check=fn`` (``fn(**values)``
-returning a sentence or None) explains before Run why a combination cannot run and disables Run meanwhile.
+The panel runs once when it is first shown and then only when Run is pressed (it says so above its controls);
+while that first run goes, the panel is on screen saying so, and that the first call of a kernel in a session
+compiles it (up to a minute).  A combination the experiment refuses (``ValueError``) or a failure of the
+experiment itself is shown in the panel as one sentence, the last result stays, and the panel is ready again;
+``check=fn`` (``fn(**values)`` returning a sentence or None) explains before Run why a combination cannot run and
+disables Run meanwhile.  Every panel checks its ``seed`` itself, in the same words (:func:`seed_problem`), before
+the experiment's own checks.
+
+A board or other widget that compiles kernels while it is built shows :func:`preparing`'s one-line notice
+meanwhile.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from html import escape
 from typing import Any
 
@@ -92,6 +99,37 @@ def control(name: str, spec: Any) -> W.Widget:
 
 #: what every panel says above its controls: nothing reruns until Run is pressed
 HOWTO = "Change the settings, then press <b>Run</b>: nothing reruns until you do."
+#: what a panel says during its first run, and a board while it is built
+FIRST_RUN = "running… (a first run in a session compiles the jitted kernels: up to a minute; later runs start at once)"
+PREPARING = "Preparing {what}… the first use in a session compiles the jitted kernels: up to a minute."
+
+
+def seed_problem(value: Any) -> str | None:
+    """Why ``value`` cannot be a seed (a sentence naming the setting), or None: every panel's one check of ``seed``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return f"seed must be a whole number ≥ 0 (it picks the random streams), got {value!r}"
+    return None
+
+
+def _in_kernel() -> bool:
+    from IPython import get_ipython
+
+    return getattr(get_ipython(), "kernel", None) is not None
+
+
+@contextmanager
+def preparing(what: str) -> Iterator[None]:
+    """While the block runs (a board built, its kernels compiled), show a one-line notice saying so in the cell's
+    output; it is removed when the block ends.  Nothing is shown outside a Jupyter kernel."""
+    if not _in_kernel():
+        yield
+        return
+    note = W.HTML(f"<i>{escape(PREPARING.format(what=what))}</i>")
+    display(note)
+    try:
+        yield
+    finally:
+        note.close()
 
 
 def failure_sentence(e: BaseException) -> str:
@@ -137,7 +175,19 @@ class Panel(W.VBox):
             list(self.controls.values()), layout=W.Layout(grid_template_columns="repeat(2, minmax(280px, 1fr))")
         )
         super().__init__([self.howto, grid, W.HBox([self.button, self.status]), self.progress, self.out])
-        if self._checked() is None and run_now:
+        self.runs = 0
+        # the first run happens when the panel is first shown, so that it is on screen saying so meanwhile; a panel
+        # that is never shown (built in a script or a test) runs at once, as before
+        self._pending = self._checked() is None and run_now
+        if self._pending and not _in_kernel():
+            self._pending = False
+            self.refresh()
+
+    def _ipython_display_(self) -> None:
+        """Show the panel, then do its first run if it is waiting for that (the module docstring)."""
+        display(self._repr_mimebundle_(), raw=True)
+        if self._pending:
+            self._pending = False
             self.refresh()
 
     def values(self) -> dict[str, Any]:
@@ -145,8 +195,8 @@ class Panel(W.VBox):
 
     def _checked(self) -> str | None:
         """Explain (and disable Run) when the current combination cannot run; None when it can."""
-        why = None
-        if self.check_fn is not None:
+        why = seed_problem(self.controls["seed"].value) if "seed" in self.controls else None
+        if why is None and self.check_fn is not None:
             try:
                 why = self.check_fn(**self.values())
             except Exception as e:  # a checker that fails must not hang the panel either
@@ -161,7 +211,8 @@ class Panel(W.VBox):
         if self._checked() is not None:
             return None
         vals = self.values()
-        self.status.value = "<i>running…</i>"
+        self.status.value = f"<i>{escape(FIRST_RUN if self.runs == 0 else 'running…')}</i>"
+        self.runs += 1
         self.button.disabled = True
         err: BaseException | None = None
         try:

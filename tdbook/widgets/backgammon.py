@@ -19,6 +19,7 @@ from ..games.backgammon import pip_counts
 from ..games.base import IllegalMove
 from ..players.backgammon import NetPlayer
 from ..players.backgammon_human import HumanVsNet
+from . import preparing
 
 LIGHT, DARK = "#f4f1ea", "#2b2b2b"
 
@@ -91,6 +92,7 @@ def board(
     return fig
 
 
+@preparing("the board")
 def play(model, plies: int = 1, seed: int = 0) -> Any:
     """An ipywidgets panel to play against ``model`` (a TDGammon net): board, move box, messages."""
     import ipywidgets as W

@@ -11,9 +11,11 @@ from IPython.display import display
 
 from ..experiments.backgammon import symmetric_gammon as sx
 from ..results import Table
+from . import preparing
 from .backgammon import board
 
 
+@preparing("the position picker")
 def position_picker(nets: dict[str, Any], positions: np.ndarray, labels: list[str] | None = None) -> W.Widget:
     """A dropdown of ``positions`` (side on roll's view); on a choice, the board and the table of
     :func:`tdbook.experiments.backgammon.symmetric_gammon.position_rows`."""

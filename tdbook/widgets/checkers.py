@@ -17,6 +17,7 @@ from ..games.base import IllegalMove
 from ..games.checkers import COLOUR, CheckersState, piece_char
 from ..players.checkers import Player
 from ..players.checkers_human import HumanSession
+from . import preparing
 
 #: a man is a filled disc, a king a filled crown, in its side's colour (:data:`INK`); an empty square a no-break
 #: space (never "": ipywidgets 8 leaves a button's old text on screen when its description becomes empty)
@@ -80,6 +81,7 @@ class CheckersBoard(W.VBox):
     """You against ``opponent`` (a :class:`~tdbook.players.checkers.Player`), playing ``human`` (Black moves
     first)."""
 
+    @preparing("the board")
     def __init__(self, opponent: Player, human: str = "Black") -> None:
         self.opponent = opponent
         self.colour = human

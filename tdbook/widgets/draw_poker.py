@@ -9,8 +9,10 @@ import ipywidgets as W
 from ..games.draw_poker import LASTBET, POT
 from ..learners.draw_poker_heuristics import CLASS_NAMES, lisp
 from ..players.draw_poker_human import HAND_WORDS, ManualSession
+from . import preparing
 
 
+@preparing("the training table")
 def manual_training_widget(seed: int = 0):
     """An ipywidgets front end to :class:`ManualSession` (the notebook's "train it yourself" cell)."""
 

@@ -18,6 +18,7 @@ import ipywidgets as W
 
 from ..games.base import IllegalMove
 from ..players.kenju_human import TeachingSession
+from . import preparing
 
 VIEW = 8  # the board window is (2·VIEW + 1)² points
 #: what an empty point shows: never "", since ipywidgets' ButtonView (8.x) leaves a button's old text on screen
@@ -31,6 +32,7 @@ LINE_STYLE = {(True, False): "warning", (False, True): "success", (True, True): 
 class TeachBoard(W.VBox):
     """A person against a System 3 learner that asks its teacher (you, or MAX) about tied lines."""
 
+    @preparing("the board")
     def __init__(self, person: str = "black", teacher: str = "person", seed: int = 0) -> None:
         self.seed = seed
         self.side = W.ToggleButtons(options=["black", "white"], value=person, description="you play")

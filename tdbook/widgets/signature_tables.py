@@ -11,6 +11,7 @@ import ipywidgets as W
 
 from ..experiments.checkers.signature_tables_panel import TeachSession
 from ..games.checkers import COLOUR, moves_of, piece_char
+from . import preparing
 from .checkers import BoardButtons
 
 #: what the panel says under the board about one teach (see TeachSession: counting, not ranking first)
@@ -21,6 +22,7 @@ ONE_TEACH = (
 )
 
 
+@preparing("the teaching board")
 def teach_widget(train_positions: int = 2000, seed: int = 0, train_games: int = 0, held_games: int = 0) -> W.VBox:
     """Board (click a piece of the side to move, then its landing square), ranked moves, a move picker that
     starts on the master's move, "Teach" and "Next position" buttons, and the counts that changed."""

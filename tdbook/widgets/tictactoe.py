@@ -16,11 +16,13 @@ import ipywidgets as W
 
 from ..games.tictactoe import X, square
 from ..players.tictactoe_human import HumanSession
+from . import preparing
 
 
 class HumanBoard(W.VBox):
     """A clickable board: you against ``opponents`` (choose one in the dropdown), as X or as O."""
 
+    @preparing("the board")
     def __init__(self, opponents: Any, human: str = "X", show_values: bool = True) -> None:
         self.session = HumanSession(opponents, human)
         self.who = W.Dropdown(options=list(self.session.opponents), description="opponent")

@@ -133,6 +133,15 @@ def moves_per_roll(positions: np.ndarray) -> float:
     return tot / len(positions)
 
 
+def branching(positions: np.ndarray) -> np.ndarray:
+    """Per position, the successors of one ply: the legal moves (distinct afterstates) summed over the 21 rolls —
+    the branching ratio a search meets before the roll is known (Powell (2000) §5: 21 rolls × about 20 moves)."""
+    bufs = bg.make_buffers()
+    return np.array(
+        [sum(bg.gen_afterstates(p, int(d1), int(d2), *bufs) for d1, d2 in ROLLS) for p in positions], dtype=float
+    )
+
+
 def handmade_positions() -> list[tuple[str, np.ndarray]]:
     """Hand-made positions (side on roll's view) with an obvious verdict, for the net's P(win)."""
     mk = bg.make_position

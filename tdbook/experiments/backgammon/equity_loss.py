@@ -4,7 +4,7 @@ A match's points per game say how far behind a net is, not where.  Here the net 
 a gnubg level on a *selection* seed (never a report seed: this is a diagnosis for choosing what to change), and at
 each of its moves with a choice gnubg scores every legal afterstate; the move's loss is gnubg's best score minus
 the score of the net's choice, in cubeless points.  Losses are summed per position class (contact, race,
-bear-off, :func:`~tdbook.experiments.backgammon.symmetric_gammon.position_class` of the position before the move) and
+bear-off, :func:`position_class` of the position before the move) and
 given per game, twice: as the game is scored (a backgammon is 3 points) and as the post's equity scores it
 (a backgammon valued as a gammon).  The gap between the two is the equity the net gives away by not telling a
 backgammon from a gammon.  gnubg 0-ply is the judge, so a loss is gnubg's opinion, not the truth: where it is
@@ -24,20 +24,27 @@ from ...games.backgammon_gnubg import context, outcomes
 from ...players.backgammon import GnubgPlayer
 from ...players.backgammon_symmetric import SymNetPlayer
 from .match import run_match, selection_seed
-from .symmetric_gammon import load_shipped, position_class
+from .symmetric_gammon_nets import BEST, load_shipped
 
 CLASSES = ("contact", "race", "bear-off")
-#: The nets notebook 09 diagnoses: (c″, 160, 4.0 M), the same games with the one change of the contact inputs or of
-#: the backgammon outputs, the nets with both, and the best net (the positional run at 7.4 M).
-LOSS_NETS = (
-    "symgammon_free160_expanded_4000k",
-    "symgammon_free160_contact_4000k",
-    "symgammon_free160_expanded_bg_4000k",
-    "symgammon_free160_contact_bg_4800k",
-    "symgammon_free160_contact_bg_5000k",
-    "symgammon_free160_positional_bg_7400k",
-)
+#: The nets notebook 10 diagnoses: (c″, 160, 4.0 M), the same games with the one change of the backgammon outputs,
+#: and the best net (the positional run at 7.4 M).
+LOSS_NETS = ("symgammon_free160_expanded_4000k", "symgammon_free160_expanded_bg_4000k", BEST)
 WITHOUT_BG, WITH_BG = "symgammon_free160_expanded_4000k", "symgammon_free160_expanded_bg_4000k"
+
+
+def position_class(pos: np.ndarray) -> str:
+    """``bear-off`` (no contact, every checker home), ``race`` (no contact), or ``contact``."""
+    p = np.asarray(pos, np.int64)
+    mine = [i for i in range(1, 25) if p[i] > 0] + ([25] if p[25] > 0 else [])
+    theirs = [i for i in range(1, 25) if p[i] < 0] + ([0] if p[0] < 0 else [])
+    back_mine = max(mine, default=0)
+    back_theirs = min(theirs, default=25)
+    if back_mine >= back_theirs:
+        return "contact"
+    if back_mine <= 6 and back_theirs >= 19:
+        return "bear-off"
+    return "race"
 
 
 def judged_scores(after: np.ndarray, ctx=None) -> tuple[np.ndarray, np.ndarray]:

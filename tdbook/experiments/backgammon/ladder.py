@@ -1,7 +1,7 @@
 """Notebook 08's ladder and Table 5.2 (Powell (2000) §5.1–5.3): the shipped nets' stated strength (their
 sidecars, measured on the report seed set by :mod:`.backgammon_strength`), the notebook's own matches (the
 two nets on the same dice, pubeval against gnubg-expert), and what TD-Gammon and Neurogammon did against
-people beside our stand-ins — each as :class:`~.backgammon_notebook.Check` s in the order the notebook
+people beside our stand-ins — each as claims (:func:`~.td_gammon.as_checks`) in the order the notebook
 checks them."""
 
 from __future__ import annotations
@@ -15,11 +15,12 @@ from ... import claims
 from ...claims import Estimate
 from ...core import profiles
 from ...results import Table
+from ..common.checks import Check, Checks, as_checks
 from .curves import curve_arrays, curve_difference
 from .match import MatchResult, evaluate, make_opponent, paired_difference, run_match, selection_seed
 from .shipped import Shipped
 from .strength import OPPONENTS, strength
-from .td_gammon import NOTEBOOK, Check
+from .td_gammon import NOTEBOOK
 
 # ----------------------------------------------------------------------------- §3 the ladder
 
@@ -87,7 +88,7 @@ def _interval(e: Estimate) -> str:
     return f"{e.mean:+.3f} ± {e.stderr:.3f} over {e.n:,} games"
 
 
-def ladder_checks(shipped: dict[int, Shipped], match: dict[tuple[Any, str], MatchResult]) -> tuple[list[Check], str]:
+def ladder_checks(shipped: dict[int, Shipped], match: dict[tuple[Any, str], MatchResult]) -> tuple[Checks, str]:
     """The ladder's claims: the 80-hidden net against pubeval (the replication's +0.351 as an aim) and
     gnubg-intermediate (§5.2's "high intermediate level"), the other stated figures, the expert aim at
     1- and 2-ply, the calibration, and more hidden units at equal training and as shipped."""
@@ -169,7 +170,7 @@ def ladder_checks(shipped: dict[int, Shipped], match: dict[tuple[Any, str], Matc
         f"80 − 40 hidden vs pubeval at equal training ({lo_eq:,}–{same:,} games): {d_eq:+.3f} ± {se_eq:.3f}; "
         f"shipped nets on the same dice: {d:+.3f} ± {dse:.3f} points per game"
     )
-    return checks, summary
+    return as_checks(checks), summary
 
 
 # ----------------------------------------------------------------------------- §4 Table 5.2 and Neurogammon
@@ -238,7 +239,7 @@ def _printed(claim_id: str) -> str:
     return claims.get(NOTEBOOK, claim_id).printed or ""
 
 
-def table52_checks(shipped: dict[int, Shipped]) -> list[Check]:
+def table52_checks(shipped: dict[int, Shipped]) -> Checks:
     """Each row of Table 5.2 beside our nearest stand-in: humans → gnubg-expert (cubeless), TD 1.0
     (300,000 games, 1-ply) → our 80-hidden net at 1-ply, TD 2.0 (800,000 games) → our 40-hidden net
     (800,000 games), TD 2.1 (1,500,000 games, 2-ply) → our 80-hidden net (1,600,000 games) at 2-ply."""
@@ -257,9 +258,10 @@ def table52_checks(shipped: dict[int, Shipped]) -> list[Check]:
         Check(
             "table5.2-td2.0",
             e2,
-            f"printed: {_printed('table5.2-td2.0')} against five top players with TD 2.0 (800,000 games); ours: the "
-            f"40-hidden net ({s40.sidecar['games']:,} games, 1-ply) vs gnubg-expert, {_interval(e2)} (TD 2.0 had more "
-            "input features, which we cannot rerun)",
+            f"TD 2.0 (800,000 games) against five top players; ours: the 40-hidden net "
+            f"({s40.sidecar['games']:,} games, 1-ply) vs gnubg-expert, {_interval(e2)} (TD 2.0 had more input "
+            f"features, which we cannot rerun); the row's −0.18 from 38 games is "
+            f"±{PER_GAME_SD / math.sqrt(38):.2f} (1 s.e.)",
         )
     )
     if "gnubg-expert" in s80.sidecar.get("strength", {}).get("vs_2ply", {}):
@@ -268,44 +270,77 @@ def table52_checks(shipped: dict[int, Shipped]) -> list[Check]:
             Check(
                 "table5.2-td2.1",
                 e3,
-                f"printed: {_printed('table5.2-td2.1')} against Robertie with TD 2.1 (1,500,000 games, 2-ply); ours: "
-                f"the 80-hidden net ({s80.sidecar['games']:,} games) at 2-ply vs gnubg-expert, {_interval(e3)}",
+                f"TD 2.1 (1,500,000 games, 2-ply) against Robertie; ours: the 80-hidden net ({s80.sidecar['games']:,} "
+                f"games) at 2-ply vs gnubg-expert, {_interval(e3)}; the row's −0.02 from 40 games is "
+                f"±{PER_GAME_SD / math.sqrt(40):.2f} (1 s.e.)",
             )
         )
-    return checks
+    return as_checks(checks)
 
 
-def neurogammon_checks(shipped: dict[int, Shipped]) -> list[Check]:
-    """§5.1's figures for Neurogammon, each beside the corresponding fact or measurement of ours."""
-    s80 = shipped[80]
+def neurogammon_checks(shipped: dict[int, Shipped]) -> Checks:
+    """§5.1's figures for Neurogammon, each beside the corresponding fact or measurement of ours; and §5.2's "this
+    version consistently bested Neurogammon" with gnubg-intermediate standing in for what §5.1 calls "an average to
+    novice backgammon player" (its stronger end) and the 40-hidden net (800,000 games) for TD 1.0 (300,000)."""
+    s40, s80 = shipped[40], shipped[80]
     vs = s80.sidecar["strength"]["vs"]
-    return [
-        Check(
-            "neurogammon-network",
-            s80.model.describe(),
-            f"printed: {_printed('neurogammon-network')} Ours: one hidden layer, "
-            + " and ".join(s.model.describe() for s in shipped.values()),
-        ),
-        Check(
-            "neurogammon-training-set",
-            int(s80.sidecar["games"]),
-            f"printed: {_printed('neurogammon-training-set')} Ours: no expert positions; the 80-hidden net learned "
-            f"from the positions of {s80.sidecar['games']:,} games against itself",
-        ),
-        Check(
-            "neurogammon-cycles",
-            1,
-            f"printed: {_printed('neurogammon-cycles')} Ours: every self-play position is learned from once, as it "
-            "is played (TD(λ) after every move, §5.2)",
-        ),
-        Check(
-            "neurogammon-win-rates",
-            [vs["pubeval"]["win_pct"], vs["gnubg-expert"]["win_pct"]],
-            f"printed: {_printed('neurogammon-win-rates')} Ours (80 hidden, 1-ply, % of games won): against pubeval, "
-            f"a program, {vs['pubeval']['win_pct']:.1f}% of {vs['pubeval']['games']:,}; against gnubg-expert, our "
-            f"stand-in for strong humans, {vs['gnubg-expert']['win_pct']:.1f}% of {vs['gnubg-expert']['games']:,}",
-        ),
-    ]
+    nb = stated(s40, "gnubg-intermediate")
+    return as_checks(
+        [
+            Check(
+                "neurogammon-bested",
+                nb,
+                f"the 40-hidden net ({s40.sidecar['games']:,} games, 1-ply) against gnubg-intermediate, our stand-in "
+                f"for Neurogammon's 'average to novice' level: {_interval(nb)} "
+                f"(95 % lower limit {nb.mean - 1.96 * nb.stderr:+.3f}); "
+                f"against gnubg-beginner {_interval(stated(s40, 'gnubg-beginner'))}; Neurogammon itself cannot be "
+                "rerun",
+            ),
+            Check(
+                "neurogammon-network",
+                s80.model.describe(),
+                f"printed: {_printed('neurogammon-network')} Ours: one hidden layer, "
+                + " and ".join(s.model.describe() for s in shipped.values()),
+            ),
+            Check(
+                "neurogammon-training-set",
+                int(s80.sidecar["games"]),
+                f"printed: {_printed('neurogammon-training-set')} Ours: no expert positions; the 80-hidden net learned "
+                f"from the positions of {s80.sidecar['games']:,} games against itself",
+            ),
+            Check(
+                "neurogammon-cycles",
+                1,
+                f"printed: {_printed('neurogammon-cycles')} Ours: every self-play position is learned from once, as it "
+                "is played (TD(λ) after every move, §5.2)",
+            ),
+            Check(
+                "neurogammon-win-rates",
+                [vs["pubeval"]["win_pct"], vs["gnubg-expert"]["win_pct"]],
+                f"printed: {_printed('neurogammon-win-rates')} Ours (80 hidden, 1-ply, % of games won): against "
+                f"pubeval, a program, {vs['pubeval']['win_pct']:.1f}% of {vs['pubeval']['games']:,}; against "
+                f"gnubg-expert, our stand-in for strong humans, {vs['gnubg-expert']['win_pct']:.1f}% of "
+                f"{vs['gnubg-expert']['games']:,}",
+            ),
+        ]
+    )
+
+
+def early_beginner(model: Any, games: int, pairs: int, seed: int) -> tuple[MatchResult, Checks]:
+    """§5.3's "having only learned the basic linear concepts of the evaluation, TD-Gammon was better than a typical
+    beginning human player": an early net (``model``, after ``games`` self-play games) against gnubg-beginner (0-ply,
+    evaluation noise 0.06), our stand-in for a typical beginner, over ``pairs`` duplicate pairs on a selection seed."""
+    if pairs < 2:
+        raise ValueError(f"early_beginner needs at least 2 duplicate pairs for a standard error, got {pairs}")
+    r = evaluate(model, pairs, seed=seed, opponent="gnubg-beginner")
+    e = Estimate(r.ppg, r.stderr, r.games)
+    check = Check(
+        "beginner-level-early",
+        e,
+        f"the notebook's live run ({model.describe()}, the thesis's configuration) after {games:,} self-play games, "
+        f"1-ply, against gnubg-beginner: {_interval(e)} (duplicate dice), win rate {r.win_pct:.1f} %",
+    )
+    return r, as_checks([check])
 
 
 def selection_bias_table(shipped: dict[int, Shipped]) -> Table:

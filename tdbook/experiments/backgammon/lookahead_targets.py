@@ -1,4 +1,4 @@
-"""What a deeper target would teach (notebook 09 §4.4, issue 34's lookahead lever): is a net's value of a position one
+"""What a deeper target would teach (notebook 10 §8, issue 34's lookahead lever): is a net's value of a position one
 ply deeper — the mean over the 21 rolls of its value after its greedy 1-ply move
 (:meth:`~tdbook.learners.backgammon_symmetric.SymmetricGammon.lookahead`) — closer to GNU Backgammon's evaluation
 than the net's own value of it?  If it is, training toward it (``train symmetric-gammon --lookahead F``) gives the net
@@ -21,7 +21,7 @@ from ...games.backgammon_gnubg import context
 from ...games.backgammon_gnubg import equity as gnubg_equity
 from ...learners.backgammon_symmetric import SymmetricGammon, equity
 from .analysis import game_positions
-from .symmetric_gammon import position_class
+from .equity_loss import position_class
 
 CLASSES = ("contact", "race", "bear-off")
 

@@ -1,4 +1,4 @@
-"""Does a net agree with its own rollouts?  (notebook 09 §4.5, issue 34: the diagnosis before rollout targets.)
+"""Does a net agree with its own rollouts?  (notebook 10 §9, issue 34: the diagnosis before rollout targets.)
 
 Self-play TD moves a position's value toward the net's own value of the position its play reaches next; were it
 at its fixed point, the value of a position would be the mean result of the games the net plays out from it.  A
@@ -11,7 +11,7 @@ stronger player: a net at one with its own play-outs values positions as its own
 play would.
 
 Positions come from the net's own 1-ply self-play (the distribution it is trained on) or from pubeval games, every
-``every``-th ply, distinct, contact only (:func:`~tdbook.experiments.backgammon.symmetric_gammon.position_class`: in
+``every``-th ply, distinct, contact only (:func:`~tdbook.experiments.backgammon.equity_loss.position_class`: in
 a race a net's value is close to exact already).  Rollout noise is removed: the *gap* is the root of the mean over
 the positions of (rollout − net)² minus the rollout's own variance, so it estimates the same thing whatever ``trials``.
 """
@@ -42,12 +42,12 @@ from ...games.backgammon import (
 from ...learners.backgammon_symmetric import N_OUT_BG, SymmetricGammon
 from ...players.backgammon_symmetric import choose_sym_1ply, sym_buffers, sym_net
 from .analysis import game_positions
+from .equity_loss import position_class
 from .match import new_board, play_on, sym_seat
 from .strength import strength as figure
-from .symmetric_gammon import load_shipped, position_class
-from .symmetric_gammon_nets import net_path, short_label
+from .symmetric_gammon_nets import load_shipped, net_path, short_label
 
-#: The nets notebook 09 diagnoses, weakest first; the best net (chosen on the selection match) is added last.
+#: The nets notebook 10 diagnoses, weakest first; the best net (chosen on the selection match) is added last.
 CONSISTENCY_NETS = ("symgammon_free80_expanded_800k", "symgammon_free160_expanded_bg_4000k")
 SOURCES = ("self", "pubeval")
 #: Rollout dice streams start here, apart from the self-play games' streams (0, 1, 2, … of the same seed).

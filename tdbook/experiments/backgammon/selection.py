@@ -1,4 +1,4 @@
-"""The selection match of notebook 09's shipped nets: the figure the best net is chosen on.
+"""The selection match of the symmetric-gammon nets (notebooks 09 and 10): the figure the best net is chosen on.
 
 Each trainer ends with a short pubeval match (``train symmetric-gammon --pubeval-pairs``, 4,000 games on the
 selection seed, ±0.02 ppg): too few to tell apart nets 0.02 ppg apart.  The aims of issue 19 read the best
@@ -24,7 +24,7 @@ from pathlib import Path
 from ...core.storage import add_to_sidecar, code_version, read_sidecar
 from ...learners.backgammon_symmetric import SymmetricGammon
 from .match import SELECTION_SEED
-from .symmetric_gammon import SELECTION_PAIRS
+from .symmetric_gammon_nets import SELECTION_PAIRS
 from .symmetric_gammon_rivals import vs_pubeval
 
 
@@ -52,8 +52,8 @@ def record(net_path: str | Path, pairs: int, command: str, progress: bool = True
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="python -m tdbook.experiments.backgammon.selection",
-        description="Play the selection match of notebook 09's nets (1-ply, duplicate dice, against pubeval on the "
-        "selection seed) and write it into their sidecars.",
+        description="Play the selection match of the symmetric-gammon nets (1-ply, duplicate dice, against pubeval on "
+        "the selection seed) and write it into their sidecars.",
     )
     ap.add_argument("nets", nargs="+", metavar="NET", help="weights files (.npz) with a sidecar")
     ap.add_argument("--pairs", type=int, default=SELECTION_PAIRS, help=f"duplicate pairs (default {SELECTION_PAIRS:,})")

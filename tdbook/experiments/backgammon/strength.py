@@ -141,6 +141,15 @@ def strength(sidecar: dict, opponent: str, plies: int = 1) -> Estimate:
     return Estimate(float(r["ppg"]), float(r["stderr"]), int(r["games"]))
 
 
+def strength_text(sidecar: dict, opponent: str, plies: int = 1) -> str:
+    """``"+0.123 ± 0.004"``: the stated strength of :func:`strength`, or ``"—"`` when the sidecar has none."""
+    try:
+        e = strength(sidecar, opponent, plies)
+    except ValueError:
+        return "—"
+    return f"{e.mean:+.3f} ± {e.stderr:.3f}"
+
+
 def record(net_path: str | Path, plan: StrengthPlan, command: str, progress: bool = True) -> dict:
     """Measure the net at ``net_path`` and write the figure into its sidecar (kept: everything else).  A plan
     with 2-ply pairs only goes under :data:`TWO_PLY_KEY`, beside the 1-ply ladder it leaves as it was."""

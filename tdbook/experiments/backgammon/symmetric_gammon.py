@@ -3,41 +3,44 @@
 - :func:`symmetry_errors` — the flip identities on positions from recorded games and random weights;
 - :func:`opening_values` — each net's outputs at the starting position (side on roll, and before the
   opening roll for the symmetric nets) beside gnubg's;
-- :func:`train_rival` — one rival trained by self-play with a learning curve against pubeval (duplicate dice;
-  the rivals, their training chunks and the match are :mod:`~tdbook.experiments.backgammon.symmetric_gammon_rivals`);
-  (d) is notebook 08's TD-Gammon net through its own trainer;
+- :func:`rival_curves` — the four rivals trained by self-play at equal budgets with their learning curves against
+  pubeval (duplicate dice): read from their shipped record when it was made with the settings asked for (a sample
+  trained again), else trained here (:mod:`~tdbook.experiments.backgammon.symmetric_gammon_records`); (d) is notebook
+  08's TD-Gammon net through its own trainer;
 - :func:`calibration` — P(win), P(gammon win), P(gammon loss) of each net against GNU Backgammon's
   0-ply evaluation on positions from recorded pubeval games, by position class;
 - :func:`gammon_rates` — the observed gammon rate of each net's self-play games beside its prediction;
 - :func:`speed` — self-play training games per second of each architecture;
-- the strength section's tables and claims (:func:`budget_rows`, :func:`ladder_rows`, :func:`strength_claims`)
-  from the shipped nets' sidecars; where their equity goes against gnubg is
-  :mod:`~tdbook.experiments.backgammon.equity_loss`.
+- :func:`constraint_claims` — what the constraint costs at a larger budget, (a″) against (c″), from their sidecars;
+- :func:`strength_rows` and :func:`ladder_figure` — how strong the best net of the campaign got (its report-seed
+  ladder from its sidecar); the campaign itself is notebook 10's
+  (:mod:`~tdbook.experiments.backgammon.expert_backgammon`).
 
-The module is long (about 690 lines) but one thing: notebook 09's measurements, in the notebook's order, all
+The module is long (about 600 lines) but one thing: notebook 09's measurements, in the notebook's order, all
 reading the same recorded positions and shipped nets, so that a reader of a section finds here how each of
 its numbers is measured.  The shipped nets themselves — their names, labels and the single changes between them —
 are :mod:`~tdbook.experiments.backgammon.symmetric_gammon_nets`.
 
 Notebook 09 uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):
 
-- 09 · Symmetric gammon outputs: ``config``
-- 1. The derivation, checked: ``symmetry_errors``, ``load_nets``, ``quarter_check``, ``opening_values``,
-  ``identity_claims``, ``parameter_claims``
+- What we found: ``config``
+- 1. The derivation, checked: ``symmetric_outputs``, ``symmetry_errors``, ``load_nets``, ``quarter_check``,
+  ``opening_values``, ``identity_claims``, ``parameter_claims``
 - 2. Gammon calibration against GNU Backgammon: ``shipped_info``, ``calibration``, ``gammon_rates``, ``LABELS``,
   ``RIVALS``, ``calibration_claims``
-- 3. What the constraint costs and buys: ``train_rival``, ``curve_claims``
+- 3. What the constraint costs and buys: ``rival_curves``, ``CHECK_HEADER``, ``check_rows``, ``curve_claims``
+- 3.1 What the constraint costs: ``constraint_claims``
 - 3.2 Speed: ``speed``, ``speed_rows``
-- 4. How strong self-play makes it: ``budget_rows``, ``ladder_rows``, ``best_shipped``, ``strength_claims``
-- 4.1 Where the equity goes: ``short_label``
-- 4.4 What a deeper target would teach: ``load_shipped``
-- 6. Try it yourself: ``picker_positions``, ``explore``, ``explore_check``
+- 4. How strong can it get: ``best_shipped``, ``STRENGTH_HEADER``, ``strength_rows``, ``short_label``,
+  ``ladder_figure``
+- 6. Try it yourself: ``load_shipped``, ``picker_positions``, ``explore``, ``explore_check``
 """
 
 from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,29 +53,35 @@ from ...core.profiles import resolve
 from ...core.storage import read_sidecar
 from ...games import backgammon as bg
 from ...learners.backgammon_net import TDGammon
-from ...learners.backgammon_symmetric import ARCH_FREE, SymmetricGammon
+from ...learners.backgammon_symmetric import ARCH_FREE, SymmetricGammon, symmetric_outputs
+from . import symmetric_gammon_nets as _nets
 from .analysis import game_positions
+from .equity_loss import position_class
 from .strength import strength as figure  # a sidecar's 1-ply report-seed figure
-from .symmetric_gammon_nets import CHANGES, LABELS, NETS, RIVAL_NETS, TESAURO_SHIPPED, net_path, short_label
-from .symmetric_gammon_rivals import RIVALS, Curve, new_rival, train_chunk, vs_pubeval
+from .symmetric_gammon_nets import CONSTRAINT_AT_BUDGET, LABELS, RIVAL_NETS, TESAURO_SHIPPED, net_path, short_label
+from .symmetric_gammon_records import CHECK_HEADER, Check, check_rivals, check_rows, recorded_rivals, rivals_spec
+from .symmetric_gammon_rivals import RIVALS, Curve, final_gap, new_rival, train_chunk, train_rival
+
+# What the notebook calls of the nets' module, under this module's name (one entry module per notebook).
+best_shipped = _nets.best_shipped
+load_shipped = _nets.load_shipped
+
+__all__ = ["CHECK_HEADER", "check_rows", "position_class", "symmetric_outputs", "train_rival"]
 
 PROFILES: dict[str, dict[str, Any]] = {
     "quick": dict(
-        HIDDEN=20,
-        GAMES=1500,
-        EVAL_EVERY=500,
-        EVAL_PAIRS=60,
-        SEEDS=1,
+        HIDDEN=40,
+        GAMES=25000,
+        EVAL_EVERY=5000,
+        EVAL_PAIRS=250,
+        SEEDS=3,
         ALPHA=0.1,
+        VERIFY_POINTS=1,
         POSITIONS=150,
         RATE_GAMES=200,
         SYM_POSITIONS=30,
         SYM_NETS=3,
         SPEED_GAMES=300,
-        LOSS_PAIRS=10,
-        LOOK_POSITIONS=80,
-        ROLL_POSITIONS=8,
-        ROLL_TRIALS=16,
     ),
     "standard": dict(
         HIDDEN=40,
@@ -81,15 +90,12 @@ PROFILES: dict[str, dict[str, Any]] = {
         EVAL_PAIRS=250,
         SEEDS=3,
         ALPHA=0.1,
+        VERIFY_POINTS=2,
         POSITIONS=4000,
         RATE_GAMES=2000,
         SYM_POSITIONS=200,
         SYM_NETS=10,
         SPEED_GAMES=3000,
-        LOSS_PAIRS=500,
-        LOOK_POSITIONS=2000,
-        ROLL_POSITIONS=120,
-        ROLL_TRIALS=192,
     ),
     "full": dict(
         HIDDEN=40,
@@ -98,27 +104,24 @@ PROFILES: dict[str, dict[str, Any]] = {
         EVAL_PAIRS=1000,
         SEEDS=3,
         ALPHA=0.1,
+        VERIFY_POINTS=0,
         POSITIONS=5000,
         RATE_GAMES=5000,
         SYM_POSITIONS=1000,
         SYM_NETS=20,
         SPEED_GAMES=10000,
-        LOSS_PAIRS=2000,
-        LOOK_POSITIONS=5000,
-        ROLL_POSITIONS=400,
-        ROLL_TRIALS=288,
     ),
 }
 
-#: The ladder plan of the net the aims read (pairs of duplicate games; each pair is two games): four times the
-#: gnubg games of the other nets' ladders and twice the pubeval games.  Decided when (c″, 1.6 M)'s first ladder
-#: left the gnubg-expert aim within one standard error of its bar, before any larger ladder ran.
-AIM_PLAN = {"pubeval_pairs": 50_000, "gnubg_pairs": 10_000}
-#: Duplicate pairs of the selection match every candidate plays (:mod:`~tdbook.experiments.backgammon.selection`):
-#: 50,000 games against pubeval on the selection seed, ±0.006 ppg, where the trainers' own 4,000 games (±0.02)
-#: could not tell apart nets 0.02 ppg apart.  Fixed before (c″, 5.6 M) finished training.
-SELECTION_PAIRS = 25_000
-#: The opponents of the ladder table, from the sidecars' report-seed strength figures.
+#: The chapter's findings (:mod:`tdbook.findings`): claim id → what a reader should take away.
+FINDINGS: dict[str, str] = {
+    "gammon-mae-best": "our aim: net (a) or (c) within 0.03 of gnubg's P(gammon win), mean absolute error",
+    "near-certain-a-minus-c": "the symmetric net is weaker on near-certain positions, (a) minus (c) in P(win) error",
+    "gammon-rate-a": "net (a) under-predicts gammons: the share of its own self-play games that end in one",
+    "gap-a-minus-c": "what the constraint costs at equal budgets, (a) minus (c) against pubeval",
+    "expanded-a-minus-c-pubeval": "and at a larger budget with hand-made inputs, (a″) minus (c″) against pubeval",
+}
+#: The opponents of the best net's ladder ("How strong can it get"), from its sidecar's report-seed figures.
 LADDER = ("pubeval", "gnubg-beginner", "gnubg-intermediate", "gnubg-advanced", "gnubg-expert")
 
 
@@ -235,55 +238,6 @@ def parameter_claims(nets: dict[str, Any], n_positions: int, seed: int) -> dict:
     }
 
 
-# ----------------------------------------------------------------------------- §3 training the rivals
-
-
-def train_rival(
-    rival: str,
-    hidden: int,
-    games: int,
-    alpha: float,
-    seed: int,
-    eval_every: int,
-    eval_pairs: int,
-    eval_seed: int = 99,
-    progress: bool = True,
-    inputs: str = "raw",
-    backgammons: bool = False,
-) -> tuple[Any, Curve]:
-    """Train ``rival`` by self-play TD(0) for ``games`` games (dice streams of ``seed``) and measure it
-    against pubeval every ``eval_every`` games (``eval_pairs`` duplicate pairs on ``eval_seed``)."""
-    if games < 1 or eval_every < 1 or games % eval_every:
-        raise ValueError(f"games ({games}) must be a positive multiple of eval_every ({eval_every})")
-    model = new_rival(rival, hidden, alpha, seed, inputs, backgammons)
-    curve = Curve(rival, seed, [], [], [], 0.0)
-    wall = 0.0
-    with tqdm(total=games, desc=f"train {rival} (seed {seed})", disable=not progress, unit="game") as bar:
-        for first in range(0, games, eval_every):
-            t = time.perf_counter()
-            train_chunk(model, alpha, seed, first, eval_every)
-            wall += time.perf_counter() - t
-            r = vs_pubeval(model, eval_pairs, seed=eval_seed)
-            curve.games.append(first + eval_every)
-            curve.ppg.append(r.ppg)
-            curve.stderr.append(r.stderr)
-            bar.update(eval_every)
-    curve.wall_s = wall
-    return model, curve
-
-
-def final_gap(curves: list[Curve], a: str, b: str) -> tuple[float, float, int]:
-    """Mean final ppg of rival ``a`` minus rival ``b`` over seeds, its standard error (from the matches'
-    own errors) and the seeds used."""
-    fa = [c for c in curves if c.rival == a]
-    fb = [c for c in curves if c.rival == b]
-    ma = np.mean([c.ppg[-1] for c in fa])
-    mb = np.mean([c.ppg[-1] for c in fb])
-    va = np.sum([c.stderr[-1] ** 2 for c in fa]) / len(fa) ** 2
-    vb = np.sum([c.stderr[-1] ** 2 for c in fb]) / len(fb) ** 2
-    return float(ma - mb), float(math.sqrt(va + vb)), len(fa)
-
-
 # ----------------------------------------------------------------------------- §2 calibration against gnubg
 
 
@@ -310,20 +264,6 @@ def gnubg_probabilities(positions: np.ndarray) -> np.ndarray:
     return out
 
 
-def position_class(pos: np.ndarray) -> str:
-    """``bear-off`` (no contact, every checker home), ``race`` (no contact), or ``contact``."""
-    p = np.asarray(pos, np.int64)
-    mine = [i for i in range(1, 25) if p[i] > 0] + ([25] if p[25] > 0 else [])
-    theirs = [i for i in range(1, 25) if p[i] < 0] + ([0] if p[0] < 0 else [])
-    back_mine = max(mine, default=0)
-    back_theirs = min(theirs, default=25)
-    if back_mine >= back_theirs:
-        return "contact"
-    if back_mine <= 6 and back_theirs >= 19:
-        return "bear-off"
-    return "race"
-
-
 def load_nets(hidden_tesauro_file: str = TESAURO_SHIPPED) -> dict[str, Any]:
     """The shipped nets of (a)–(c) and notebook 08's 80-hidden TD-Gammon net as (d)."""
     nets: dict[str, Any] = {r: SymmetricGammon.load(net_path(n)) for r, n in RIVAL_NETS.items()}
@@ -332,15 +272,13 @@ def load_nets(hidden_tesauro_file: str = TESAURO_SHIPPED) -> dict[str, Any]:
 
 
 def table_files() -> list[tuple[str, Path]]:
-    """(label, weights file) of each row of the shipped-net tables: the post's nets (a)–(c), notebook 08's net
-    as (d), then the larger budgets in the order of :data:`NETS`."""
-    post = list(RIVAL_NETS.values())
-    rows = [(LABELS[n], net_path(n)) for n in post] + [(LABELS["tesauro"], data_dir() / TESAURO_SHIPPED)]
-    return rows + [(LABELS[n], net_path(n)) for n in NETS if n not in post]
+    """(label, weights file) of the nets §1 and §2 measure: the post's nets (a)–(c) and notebook 08's net as (d)."""
+    post = [(LABELS[r], net_path(n)) for r, n in RIVAL_NETS.items()]
+    return post + [(LABELS["tesauro"], data_dir() / TESAURO_SHIPPED)]
 
 
 def shipped_info() -> list[list[str]]:
-    """One row per shipped net: rival, net, games, wall time, the command that made it."""
+    """One row per net of :func:`table_files`: rival, net, games, wall time, the command that made it."""
     rows = []
     for label, f in table_files():
         side = read_sidecar(f)
@@ -426,6 +364,43 @@ def speed(hidden: int, games: int, seed: int = 1) -> dict[str, dict[str, float]]
     return out
 
 
+# ----------------------------------------------------------------------------- §3 the rivals' curves
+
+
+@dataclass(frozen=True)
+class RivalCurves:
+    """The rivals' learning curves (seed by seed, rival by rival), where they come from (the record's command, or
+    "trained in this run") and the samples of the record trained again."""
+
+    curves: list[Curve]
+    source: str
+    checks: tuple[Check, ...] = ()
+
+    def as_dicts(self) -> list[dict[str, Any]]:
+        return [c.as_dict() for c in self.curves]
+
+
+def rival_curves(cfg: Any, seed: int, progress: bool = True) -> RivalCurves:
+    """Every rival trained at equal budgets for ``cfg.SEEDS`` seeds from ``seed`` (``cfg.HIDDEN`` hidden units,
+    ``cfg.GAMES`` games, step ``cfg.ALPHA``, a point every ``cfg.EVAL_EVERY`` games of ``cfg.EVAL_PAIRS`` pairs): from
+    the shipped record when it was made with exactly these settings, its first ``cfg.VERIFY_POINTS`` points of
+    rival (a) trained again and compared (:func:`~.symmetric_gammon_records.check_rivals`); else trained here."""
+    spec = rivals_spec(cfg.HIDDEN, cfg.GAMES, cfg.ALPHA, seed, cfg.SEEDS, cfg.EVAL_EVERY, cfg.EVAL_PAIRS)
+    found = recorded_rivals(spec)
+    if found is None:
+        curves = [
+            train_rival(
+                r, cfg.HIDDEN, cfg.GAMES, cfg.ALPHA, seed + s, cfg.EVAL_EVERY, cfg.EVAL_PAIRS, progress=progress
+            )[1]
+            for s in range(cfg.SEEDS)
+            for r in RIVALS
+        ]
+        return RivalCurves(curves, "trained in this run")
+    curves, record = found
+    checks = check_rivals(curves, spec, "symmetric", cfg.VERIFY_POINTS) if cfg.VERIFY_POINTS else []
+    return RivalCurves(curves, f"the shipped record of `{record['command']}` ({record['code_version']})", tuple(checks))
+
+
 # ----------------------------------------------------------------------------- §4 the panel and the picker
 
 
@@ -492,82 +467,6 @@ def explore_check(rival: str = "symmetric", inputs: str = "raw", backgammons: bo
     if backgammons and rival != "free":
         return "backgammon outputs are for (c), the free net, only — pick rival 'free' or untick backgammons"
     return None
-
-
-def best_shipped() -> str:
-    """The shipped net of :data:`NETS` with the best selection match in its sidecar
-    (:mod:`~tdbook.experiments.backgammon.selection`, ``SELECTION_PAIRS`` pairs on the selection seed: choosing
-    on report seeds would bias the figure); ValueError naming the command for a net without one."""
-    ppg = {}
-    for r in NETS:
-        f = f"{r}.npz"
-        sel = read_sidecar(net_path(r)).get("selection", {})
-        if sel.get("pairs", 0) < SELECTION_PAIRS:
-            raise ValueError(
-                f"{f} has no selection match of {SELECTION_PAIRS:,} pairs (has {sel.get('pairs', 0):,}); run: "
-                f"python -m tdbook.experiments.backgammon.selection data/{f}"
-            )
-        ppg[r] = sel["vs_pubeval"]["ppg"]
-    return max(ppg, key=lambda r: ppg[r])
-
-
-def load_shipped(name: str) -> SymmetricGammon:
-    """A shipped net of notebook 09 by its name in :data:`NETS` (ValueError naming the choices)."""
-    return SymmetricGammon.load(net_path(name))
-
-
-def budget_rows() -> list[list[str]]:
-    """What each larger budget bought: (c) and every larger net of :data:`NETS` side by side, from
-    their sidecars: the pubeval match taken when training ended and the larger selection match
-    (:mod:`~tdbook.experiments.backgammon.selection`), both on the selection seed."""
-    rows = []
-    for r in (RIVAL_NETS["free"], *(n for n in NETS if n not in RIVAL_NETS.values())):
-        side = read_sidecar(net_path(r))
-        sp, m, sel = side["spec"], side["vs_pubeval"], side.get("selection", {}).get("vs_pubeval")
-        outputs = "5 (with backgammons)" if sp.get("backgammons") else "3"
-        sched = f"{sp['alpha']}"
-        if "alpha_late" in sp:
-            sched += f" → {sp['alpha_late']} after {sp['late_after']:,}"
-        if "alpha_final" in sp:
-            sched += f" → {sp['alpha_final']} after {sp['final_after']:,}"
-        rows.append(
-            [
-                LABELS[r],
-                str(sp["hidden"]),
-                sp.get("inputs", "raw"),
-                outputs,
-                f"{side['games']:,}",
-                sched,
-                f"{m['ppg']:+.3f} ± {m['stderr']:.3f} ({m['games']:,} games)",
-                f"{sel['ppg']:+.3f} ± {sel['stderr']:.3f} ({sel['games']:,} games)" if sel else "not played",
-            ]
-        )
-    return rows
-
-
-def ladder_rows() -> tuple[list[str], list[list[str]]]:
-    """(header, rows): each shipped net's strength figure from its sidecar — 1-ply, cubeless, duplicate
-    dice, report seeds (:mod:`tdbook.experiments.backgammon.strength`), ppg ± s.e. per opponent of
-    :data:`LADDER`.  A net whose sidecar has no figure is left out (ValueError if none has one)."""
-    rows = []
-    for label, f in table_files():
-        side = read_sidecar(f)
-        if "strength" not in side:
-            continue
-        cells = []
-        for opp in LADDER:
-            try:
-                e = figure(side, opp)
-                cells.append(f"{e.mean:+.3f} ± {e.stderr:.3f}")
-            except ValueError:
-                cells.append("—")
-        n = side["strength"]["vs"].get("gnubg-expert", {}).get("games", 0)
-        rows.append([label, *cells, f"{side['strength']['vs']['pubeval']['games']:,} / {n:,}"])
-    if not rows:
-        raise ValueError(
-            "no shipped net of notebook 09 has a strength figure; see tdbook.experiments.backgammon.strength"
-        )
-    return ["net", *LADDER, "games (pubeval / each gnubg level)"], rows
 
 
 # ----------------------------------------------------------------------------- the claims' measured values
@@ -642,6 +541,7 @@ def calibration_claims(cal: dict[str, Any], opening: dict[str, Any], rates: dict
 
 
 def curve_claims(curves: list[Curve]) -> dict:
+    """``{"gap-a-minus-c": …}``: the final ppg against pubeval of (a) minus (c), mean over seeds (§3)."""
     gap, se, n = final_gap(curves, "symmetric", "free")
     return {
         "gap-a-minus-c": {
@@ -653,32 +553,73 @@ def curve_claims(curves: list[Curve]) -> dict:
     }
 
 
-def strength_claims(best: str) -> dict:
-    """The aims, from the best net's sidecar strength figure (report seeds, never used to choose it), and
-    what each single change of :data:`CHANGES` bought, against pubeval and gnubg-expert on the same
-    report-seed matches."""
-    files = {r: f"{r}.npz" for r in NETS}
-    side = {r: read_sidecar(net_path(r)) for r in NETS}
-    plan = side[best].get("strength", {}).get("plan", {})
-    if any(plan.get(k, 0) < n for k, n in AIM_PLAN.items()):
-        raise ValueError(
-            f"the aims read {files[best]}, whose ladder plan {plan or 'is missing'} is smaller than AIM_PLAN "
-            f"{AIM_PLAN}; run: python -m tdbook.experiments.backgammon.strength data/{files[best]} "
-            f"--pubeval-pairs {AIM_PLAN['pubeval_pairs']} --gnubg-pairs {AIM_PLAN['gnubg_pairs']} --worldclass-pairs 0"
-        )
-    p, g = figure(side[best], "pubeval"), figure(side[best], "gnubg-expert")
-    out = {
-        "best-vs-pubeval": {"ours": p, "note": f"{LABELS[best]}: {p.n:,} games (sidecar, report seed)"},
-        "best-vs-gnubg-expert": {"ours": g, "note": f"{LABELS[best]}: {g.n:,} games (sidecar, report seed)"},
-    }
-    for cid, x, y in CHANGES:
-        for opp, suffix in (("pubeval", "pubeval"), ("gnubg-expert", "expert")):
-            a, b = figure(side[x], opp), figure(side[y], opp)
-            out[f"{cid}-{suffix}"] = {
-                "ours": Estimate(a.mean - b.mean, math.hypot(a.stderr, b.stderr), min(a.n, b.n)),
-                "note": f"{short_label(x)} − {short_label(y)}, ppg against {opp} (sidecars, report seed)",
-            }
+def constraint_claims() -> dict:
+    """``{claim id: {"ours": …, "note": …}}``: what the constraint costs at a larger budget — (a″), the symmetric net
+    with (c″)'s inputs and budget, minus (c″), against pubeval and gnubg-expert (their sidecars' report-seed
+    ladders)."""
+    a, c = CONSTRAINT_AT_BUDGET
+    sa, sc = read_sidecar(net_path(a)), read_sidecar(net_path(c))
+    out = {}
+    for opp, tag in (("pubeval", "pubeval"), ("gnubg-expert", "expert")):
+        x, y = figure(sa, opp), figure(sc, opp)
+        out[f"expanded-a-minus-c-{tag}"] = {
+            "ours": Estimate(x.mean - y.mean, math.hypot(x.stderr, y.stderr), min(x.n, y.n)),
+            "note": f"{short_label(a)} {x.mean:+.3f} minus {short_label(c)} {y.mean:+.3f}, ppg against {opp} "
+            "(sidecars, report seed)",
+        }
     return out
+
+
+def _ladder_of(side: dict) -> dict[str, dict[str, float]]:
+    out = {}
+    for opp in LADDER:
+        try:
+            e = figure(side, opp)
+        except ValueError:
+            continue
+        out[opp] = {"ppg": e.mean, "stderr": e.stderr, "games": e.n}
+    return out
+
+
+def ladder_figure(best: str) -> dict[str, dict[str, dict[str, float]]]:
+    """``{net: {opponent: {ppg, stderr, games}}}`` for the figure of "How strong can it get": the post's
+    unconstrained net (c), notebook 08's 80-hidden TD-Gammon net (d) and the best net, each by its sidecar's report-seed
+    ladder at 1-ply, and the best net at 2-ply."""
+    best_side = read_sidecar(net_path(best))
+    out = {
+        LABELS["free"]: _ladder_of(read_sidecar(net_path(RIVAL_NETS["free"]))),
+        LABELS["tesauro"]: _ladder_of(read_sidecar(data_dir() / TESAURO_SHIPPED)),
+        f"{short_label(best)} (the best net)": _ladder_of(best_side),
+    }
+    two = {}
+    for opp in LADDER:
+        try:
+            e = figure(best_side, opp, plies=2)
+        except ValueError:
+            continue
+        two[opp] = {"ppg": e.mean, "stderr": e.stderr, "games": e.n}
+    if two:
+        out[f"{short_label(best)} at 2-ply"] = two
+    return out
+
+
+def strength_rows(best: str) -> list[list[str]]:
+    """The best net's ladder from its sidecar: one row per opponent, ppg ± s.e. at 1-ply (equal search against gnubg's
+    0-ply) and at 2-ply where measured, with the games."""
+    side = read_sidecar(net_path(best))
+    rows = []
+    for opp in LADDER:
+        e = figure(side, opp)
+        try:
+            e2 = figure(side, opp, plies=2)
+            two = f"{e2.mean:+.3f} ± {e2.stderr:.3f} ({e2.n:,} games)"
+        except ValueError:
+            two = "—"
+        rows.append([opp, f"{e.mean:+.3f} ± {e.stderr:.3f}", f"{e.n:,}", two])
+    return rows
+
+
+STRENGTH_HEADER = ["opponent", "1-ply, ppg ± s.e.", "games", "2-ply"]
 
 
 def picker_positions(n: int, seed: int) -> np.ndarray:

@@ -1,15 +1,17 @@
-"""Notebook 09's "beyond" section, issue 34: toward GNU Backgammon's expert at equal search, by self-play only.
+"""The campaign toward GNU Backgammon's expert at equal search, by self-play only (notebook 10; issue 34), read from
+the sidecars of the nets it trained (:mod:`~tdbook.experiments.backgammon.symmetric_gammon_nets`).
 
-- :func:`recipe_rows` — every one-change lever of the strength section
-  (:data:`~tdbook.experiments.backgammon.symmetric_gammon.CHANGES`), in the order tried, with what it bought against
-  pubeval and against gnubg-expert, ± 1 s.e. (the report-seed ladders in the sidecars);
-- :func:`expert_claims` — issue 34's aim (the best net, chosen on the selection match, at ≥ 0.00 ppg against
-  gnubg-expert at equal search: our 1-ply against its 0-ply, one-sided at 95 %) and the best net's 2-ply figure;
-- :func:`record_curve`, :func:`curve_rows` and :func:`curve_trend` — learning curves: the copies a lever run kept
-  along the way (``train symmetric-gammon --snapshot-every``), its parent and the net itself against pubeval and
-  gnubg-expert on the selection seed, written into the shipped net's sidecar (``python -m
-  tdbook.experiments.backgammon.symmetric_gammon_expert NET --snapshots SNAP …``), so the notebook reads them, and
-  the straight line through a run's points (weighted least squares) that says whether it is still climbing.
+- :func:`lever_rows` and :func:`lever_claims` — every single change (:data:`~.symmetric_gammon_nets.LEVERS`: a
+  pair of sidecars, the net with the change and its parent) with what it bought against pubeval and against
+  gnubg-expert, ± 1 s.e. (the two nets' report-seed ladders); one claim per kind of change (:func:`family_gain`, its
+  trials pooled);
+- :func:`aim_claims` — the aims, read from the best net's report-seed ladder (chosen on the selection match), and its
+  2-ply figure;
+- :func:`record_curve` (``python -m tdbook.experiments.backgammon.symmetric_gammon_expert NET --snapshots SNAP …``),
+  :func:`run_points`, :func:`run_claims` — learning curves: the copies a lever run kept along the way, its parent
+  and the net itself against pubeval and gnubg-expert on the selection seed, written into the shipped net's sidecar,
+  or the report-seed ladders of the nets a run passed through; one claim per run, the slope of the weighted
+  least-squares line through its points (:func:`wls_slope`).
 
 Training uses no gnubg evaluation, rollout or database: gnubg is only the judge of these matches.
 """
@@ -35,19 +37,12 @@ from ...players.backgammon_symmetric import SymNetPlayer
 from .match import SELECTION_SEED, make_opponent, run_match, selection_seed
 from .strength import strength as figure
 from .symmetric_gammon_cli import same_run
-from .symmetric_gammon_nets import CHANGES, net_path, short_label
+from .symmetric_gammon_nets import AIM_PLAN, FAMILIES, LEVERS, RUNS, Lever, Run, net_path, short_label
 from .symmetric_gammon_rivals import vs_pubeval
 
 #: Duplicate pairs per point of a learning curve: the selection match's pubeval pairs and a tenth as many
 #: against gnubg-expert (±0.02 ppg: a curve that still rises by a few hundredths shows over several points).
 CURVE_PAIRS = {"pubeval": 25_000, "gnubg-expert": 2_500}
-#: The nets whose sidecars hold the positional run's learning curve, in order: to 6.0 M games, on to 7.0 M, and from
-#: 7.6 M on to 8.6 M (the stretch from 7.0 M to 7.6 M was not recorded: its nets have only their ladders).
-POSITIONAL_RUN = (
-    "symgammon_free160_positional_bg_6000k",
-    "symgammon_free160_positional_bg_7000k",
-    "symgammon_free160_positional_bg_8600k",
-)
 #: The module as ``python -m`` names it (``__name__`` is ``"__main__"`` when it runs as a script).
 MODULE = "tdbook.experiments.backgammon.symmetric_gammon_expert"
 
@@ -57,42 +52,117 @@ def _gain(side_x: dict, side_y: dict, opp: str) -> Estimate:
     return Estimate(a.mean - b.mean, math.hypot(a.stderr, b.stderr), min(a.n, b.n))
 
 
-def recipe_rows() -> list[list[str]]:
-    """One row per lever of :data:`CHANGES`: the change, the net with it and the net without it, and the gain
-    against pubeval and against gnubg-expert (ppg ± 1 s.e., the two nets' report-seed figures)."""
+def lever_gain(lever: Lever, opp: str) -> Estimate:
+    """What ``lever`` bought against ``opp``: the child's report-seed figure minus its parent's, ± the two figures'
+    standard errors combined (the two nets play the same dice, so this is if anything too wide)."""
+    return _gain(read_sidecar(net_path(lever.child)), read_sidecar(net_path(lever.parent)), opp)
+
+
+def _games(name: str) -> str:
+    return f"{read_sidecar(net_path(name))['games'] / 1e6:.1f} M"
+
+
+def lever_rows(section: str | None = None) -> list[list[str]]:
+    """One row per lever of :data:`LEVERS` (of one section of :data:`~.symmetric_gammon_nets.SECTIONS`, or all), by
+    family in the order of :data:`FAMILIES` and within it in the order tried: the lever, its family, the net with the
+    change and its parent, the child's games, and the gain against pubeval and against gnubg-expert (± 1 s.e.).  A
+    stage of a longer trial is marked."""
     rows = []
-    for cid, x, y in CHANGES:
-        sx, sy = read_sidecar(net_path(x)), read_sidecar(net_path(y))
-        cells = []
-        for opp in ("pubeval", "gnubg-expert"):
-            g = _gain(sx, sy, opp)
-            cells.append(f"{g.mean:+.3f} ± {g.stderr:.3f}")
-        rows.append([cid, short_label(x), short_label(y), *cells])
+    for fam, f in FAMILIES.items():
+        if section is not None and f.section != section:
+            continue
+        for lev in (x for x in LEVERS if x.family == fam):
+            cells = [
+                f"{g.mean:+.3f} ± {g.stderr:.3f}" for g in (lever_gain(lev, o) for o in ("pubeval", "gnubg-expert"))
+            ]
+            name = lev.id + ("" if lev.pooled else " (a stage)")
+            rows.append([name, fam, short_label(lev.child), short_label(lev.parent), _games(lev.child), *cells])
     return rows
 
 
-RECIPE_HEADER = ["lever", "net with the change", "net without it", "gain vs pubeval", "gain vs gnubg-expert"]
+LEVER_HEADER = [
+    "lever",
+    "kind",
+    "net with the change",
+    "net without it",
+    "games",
+    "gain vs pubeval",
+    "gain vs gnubg-expert",
+]
 
 
-def expert_claims(best: str) -> dict[str, dict[str, Any]]:
-    """``{claim id: {"ours": …, "note": …}}``: issue 34's aim, read from the best net's report-seed ladder, and its
-    2-ply figure against gnubg-expert (0-ply) when the sidecar has one."""
+def pooled(gains: Sequence[Estimate]) -> Estimate:
+    """The inverse-variance weighted mean of ``gains`` and its standard error (treating them as independent; ``n`` is
+    the sum of their games).  ValueError for none, or a standard error that is not positive."""
+    if not gains:
+        raise ValueError("pooling needs at least one gain")
+    if min(g.stderr for g in gains) <= 0:
+        raise ValueError(f"every gain needs a standard error > 0, got {[g.stderr for g in gains]}")
+    w = [1.0 / g.stderr**2 for g in gains]
+    mean = math.fsum(wi * g.mean for wi, g in zip(w, gains)) / math.fsum(w)
+    return Estimate(mean, 1.0 / math.sqrt(math.fsum(w)), sum(g.n for g in gains))
+
+
+def family_gain(family: str, opp: str = "gnubg-expert") -> Estimate:
+    """What a kind of change bought against ``opp``: its levers' gains pooled (:func:`pooled`), a lever that is a stage
+    of a longer trial left out.  ValueError naming the families for an unknown one."""
+    if family not in FAMILIES:
+        raise ValueError(f"unknown kind of change {family!r}; choose from: {', '.join(FAMILIES)}")
+    return pooled([lever_gain(x, opp) for x in LEVERS if x.family == family and x.pooled])
+
+
+def lever_claims(section: str | None = None) -> dict[str, dict[str, Any]]:
+    """``{claim id: {"ours": …, "note": …}}``: one claim per kind of change of :data:`FAMILIES` that has one (of one
+    section, or all) — its levers' gains against gnubg-expert pooled; the note gives each trial's gain and the pooled
+    gain against pubeval."""
+    out = {}
+    for fam, f in FAMILIES.items():
+        if f.claim is None or (section is not None and f.section != section):
+            continue
+        levers = [x for x in LEVERS if x.family == fam]
+        trials = ", ".join(
+            f"{x.id} {lever_gain(x, 'gnubg-expert').mean:+.3f}" + ("" if x.pooled else " (a stage, not pooled)")
+            for x in levers
+        )
+        p = family_gain(fam, "pubeval")
+        n = sum(x.pooled for x in levers)
+        how = f"{n} trials pooled" if n > 1 else "one trial"
+        out[f.claim] = {
+            "ours": family_gain(fam),
+            "note": f"ppg against gnubg-expert, {how} ({trials}); against pubeval {p.mean:+.3f} ± {p.stderr:.3f} "
+            "(report-seed ladders in the sidecars)",
+        }
+    return out
+
+
+def aim_claims(best: str) -> dict[str, dict[str, Any]]:
+    """``{claim id: {"ours": …, "note": …}}``: the aims, read from the best net's report-seed ladder (which must have
+    been measured with :data:`~.symmetric_gammon_nets.AIM_PLAN`: a smaller plan is refused, naming the command), and
+    its 2-ply figure against gnubg-expert (0-ply)."""
     side = read_sidecar(net_path(best))
-    g = figure(side, "gnubg-expert")
-    out = {
+    plan = side.get("strength", {}).get("plan", {})
+    if any(plan.get(k, 0) < n for k, n in AIM_PLAN.items()):
+        raise ValueError(
+            f"the aims read {best}.npz, whose ladder plan {plan or 'is missing'} is smaller than AIM_PLAN {AIM_PLAN}; "
+            f"run: python -m tdbook.experiments.backgammon.strength data/{best}.npz --pubeval-pairs "
+            f"{AIM_PLAN['pubeval_pairs']} --gnubg-pairs {AIM_PLAN['gnubg_pairs']} --worldclass-pairs 0"
+        )
+    p, g = figure(side, "pubeval"), figure(side, "gnubg-expert")
+    g2, p2 = figure(side, "gnubg-expert", plies=2), figure(side, "pubeval", plies=2)
+    label = short_label(best)
+    return {
+        "best-vs-pubeval": {"ours": p, "note": f"{label}: {p.n:,} games (sidecar, report seed)"},
+        "best-vs-gnubg-expert": {"ours": g, "note": f"{label}: {g.n:,} games (sidecar, report seed)"},
         "expert-parity": {
             "ours": g,
-            "note": f"{short_label(best)}, our 1-ply against its 0-ply, cubeless: {g.n:,} games (sidecar, report seed)",
-        }
+            "note": f"{label}, our 1-ply against its 0-ply, cubeless: {g.n:,} games (sidecar, report seed)",
+        },
+        "best-2ply-vs-gnubg-expert": {
+            "ours": g2,
+            "note": f"{label} at 2-ply against gnubg-expert's 0-ply: {g2.n:,} games (report seed); against pubeval "
+            f"at 2-ply {p2.mean:+.3f} ± {p2.stderr:.3f} ({p2.n:,} games)",
+        },
     }
-    g2 = figure(side, "gnubg-expert", plies=2)
-    p2 = figure(side, "pubeval", plies=2)
-    out["best-2ply-vs-gnubg-expert"] = {
-        "ours": g2,
-        "note": f"{short_label(best)} at 2-ply against gnubg-expert's 0-ply: {g2.n:,} games (report seed); "
-        f"against pubeval at 2-ply {p2.mean:+.3f} ± {p2.stderr:.3f} ({p2.n:,} games)",
-    }
-    return out
 
 
 def _point(model: SymmetricGammon, games: int, pairs: dict[str, int], progress: bool) -> dict[str, Any]:
@@ -130,7 +200,12 @@ def record_curve(
     models = {int(side["games"]): net}
     warm = spec.get("warm_start")
     if warm:
-        parent = SymmetricGammon.load(data_dir() / Path(warm["file"]).name)
+        ppath = data_dir() / Path(warm["file"]).name
+        if not ppath.is_file():
+            raise ValueError(
+                f"the parent {ppath.name} is not in data/: python -m tdbook restore {ppath.stem} brings it back"
+            )
+        parent = SymmetricGammon.load(ppath)
         models[int(warm["games"])] = parent.widen(net.inputs) if parent.inputs != net.inputs else parent
     for s in snapshots:
         m = SymmetricGammon.load(s)
@@ -217,19 +292,51 @@ def curve_trend(keys: Sequence[str], since: int = 0) -> dict[str, Estimate]:
     }
 
 
-#: The claim id's tag of each opponent of :func:`curve_trend`.
-TREND_CLAIMS = (("pubeval", "pubeval"), ("expert", "gnubg-expert"))
+def run_points(run: Run, since: int | None = None) -> dict[str, list[tuple[float, Estimate]]]:
+    """The points of ``run``'s learning curve against pubeval and against gnubg-expert, ``{opponent: [(million games,
+    ppg ± s.e.)…]}`` in order of games: the report-seed ladders of its nets, or the curves recorded in its sidecars
+    (selection seed; from ``since`` games on, the run's own ``since`` by default: the points its claim fits)."""
+    since = run.since if since is None else since
+    out: dict[str, list[tuple[float, Estimate]]] = {"pubeval": [], "gnubg-expert": []}
+    if run.nets:
+        for k in run.nets:
+            side = read_sidecar(net_path(k))
+            for opp in out:
+                out[opp].append((side["games"] / 1e6, figure(side, opp)))
+        return out
+    pts = sorted((p for _, p in _curve_points(run.curve) if p["games"] >= since), key=lambda p: p["games"])
+    for opp, field in (("pubeval", "vs_pubeval"), ("gnubg-expert", "vs_gnubg_expert")):
+        out[opp] = [
+            (p["games"] / 1e6, Estimate(p[field]["ppg"], p[field]["stderr"], int(p[field].get("games", 0))))
+            for p in pts
+        ]
+    return out
 
 
-def trend_claims(keys: Sequence[str], since: int = 0, tag: str = "") -> dict[str, dict[str, Any]]:
-    """``{claim id: {"ours": …, "note": …}}``: the slope of the learning curves of the nets ``keys`` from ``since``
-    games on (:func:`curve_trend`) against pubeval and against gnubg-expert, in ppg per million games; the ids are
-    ``curve-slope{tag}-pubeval`` and ``curve-slope{tag}-expert``."""
-    pts = [p["games"] for _, p in _curve_points(keys) if p["games"] >= since]
-    span = f"{len(pts)} points from {min(pts) / 1e6:.1f} M to {max(pts) / 1e6:.1f} M games"
-    trend = curve_trend(keys, since)
-    note = f"ppg per million games, weighted least squares through the {span} (selection seed)"
-    return {f"curve-slope{tag}-{t}": {"ours": trend[opp], "note": note} for t, opp in TREND_CLAIMS}
+def run_slope(run: Run, opp: str = "gnubg-expert") -> Estimate:
+    """The slope of ``run``'s learning curve against ``opp`` in ppg per million games (:func:`wls_slope`)."""
+    pts = run_points(run)[opp]
+    return wls_slope([x for x, _ in pts], [e.mean for _, e in pts], [e.stderr for _, e in pts])
+
+
+def run_claims() -> dict[str, dict[str, Any]]:
+    """``{claim id: {"ours": …, "note": …}}``: one claim per run of :data:`RUNS`, the slope of its learning curve
+    against gnubg-expert (ppg per million games); the note gives the points, the slope against pubeval and, for a run
+    fitted from ``since`` on, the slope through all its points."""
+    out = {}
+    for run in RUNS.values():
+        pts = run_points(run)["gnubg-expert"]
+        p = run_slope(run, "pubeval")
+        seeds = "report-seed ladders of its nets" if run.nets else "selection seed, the curves in its sidecars"
+        note = (
+            f"{run.label}: {len(pts)} points from {pts[0][0]:.1f} M to {pts[-1][0]:.1f} M games ({seeds}), weighted "
+            f"least squares; against pubeval {p.mean:+.3f} ± {p.stderr:.3f} per million games"
+        )
+        if run.since:
+            whole = curve_trend(run.curve)["gnubg-expert"]
+            note += f"; through all {whole.n} points from the run's start {whole.mean:+.3f} ± {whole.stderr:.3f}"
+        out[run.claim] = {"ours": run_slope(run), "note": note}
+    return out
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -1,9 +1,12 @@
 """Notebook 09's four rivals (Symmetric gammon post (2011)): a fresh net of each (:func:`new_rival`), a chunk of
-its self-play training (:func:`train_chunk`), and its 1-ply duplicate-dice match against pubeval
-(:func:`vs_pubeval`), the yardstick of the learning curves (§3) and of the shipped nets' selection."""
+its self-play training (:func:`train_chunk`), its 1-ply duplicate-dice match against pubeval (:func:`vs_pubeval`),
+the yardstick of the learning curves (§3) and of the shipped nets' selection, and a rival trained with its learning
+curve (:func:`train_rival`)."""
 
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,3 +87,49 @@ def train_chunk(model, alpha: float, seed: int, first: int, n: int) -> np.ndarra
     if isinstance(model, TDGammon):
         return model.train(model.rule(alpha, alpha, 0.0), seed, first, n)
     return model.train(seed, first, n, alpha)
+
+
+def train_rival(
+    rival: str,
+    hidden: int,
+    games: int,
+    alpha: float,
+    seed: int,
+    eval_every: int,
+    eval_pairs: int,
+    eval_seed: int = 99,
+    progress: bool = True,
+    inputs: str = "raw",
+    backgammons: bool = False,
+) -> tuple[Any, Curve]:
+    """Train ``rival`` by self-play TD(0) for ``games`` games (dice streams of ``seed``) and measure it
+    against pubeval every ``eval_every`` games (``eval_pairs`` duplicate pairs on ``eval_seed``)."""
+    if games < 1 or eval_every < 1 or games % eval_every:
+        raise ValueError(f"games ({games}) must be a positive multiple of eval_every ({eval_every})")
+    model = new_rival(rival, hidden, alpha, seed, inputs, backgammons)
+    curve = Curve(rival, seed, [], [], [], 0.0)
+    wall = 0.0
+    with tqdm(total=games, desc=f"train {rival} (seed {seed})", disable=not progress, unit="game") as bar:
+        for first in range(0, games, eval_every):
+            t = time.perf_counter()
+            train_chunk(model, alpha, seed, first, eval_every)
+            wall += time.perf_counter() - t
+            r = vs_pubeval(model, eval_pairs, seed=eval_seed)
+            curve.games.append(first + eval_every)
+            curve.ppg.append(r.ppg)
+            curve.stderr.append(r.stderr)
+            bar.update(eval_every)
+    curve.wall_s = wall
+    return model, curve
+
+
+def final_gap(curves: list[Curve], a: str, b: str) -> tuple[float, float, int]:
+    """Mean final ppg of rival ``a`` minus rival ``b`` over seeds, its standard error (from the matches'
+    own errors) and the seeds used."""
+    fa = [c for c in curves if c.rival == a]
+    fb = [c for c in curves if c.rival == b]
+    ma = np.mean([c.ppg[-1] for c in fa])
+    mb = np.mean([c.ppg[-1] for c in fb])
+    va = np.sum([c.stderr[-1] ** 2 for c in fa]) / len(fa) ** 2
+    vb = np.sum([c.stderr[-1] ** 2 for c in fb]) / len(fb) ** 2
+    return float(ma - mb), float(math.sqrt(va + vb)), len(fa)

@@ -3,19 +3,21 @@ measured values of its claims (checked by id against ``tdbook/claims/powell2000.
 the encoding (§5), the learning curves (§5.2), what the net learned (§5.3) and the play widget; the ladder
 and Table 5.2 are :mod:`.backgammon_ladder`.
 
-Each ``*_checks`` function measures and returns :class:`Check` s in the order the notebook checks them;
-the notebook passes each to :func:`tdbook.results.check`.  Data in, data out: the figures are in
+Each ``*_checks`` function measures and returns its claims in the order the notebook checks them, as
+:func:`tdbook.results.check_all` takes them (``{claim id: {"ours": …, "note": …}}``, built from :class:`Check` s by
+:func:`as_checks`).  Data in, data out: the figures are in
 :mod:`tdbook.plots.backgammon`, the boards and the play widget in :mod:`tdbook.widgets.backgammon`.
 
 Notebook 08 uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):
 
-- 08 · TD-Gammon: ``config``, ``nets``, ``shipped_table``
+- What we found: ``config``, ``nets``, ``shipped_table``
 - 1. The engine and the encoding, checked against GNU Backgammon: ``showcase``, ``engine_checks``,
   ``opening_units``, ``encoding_checks``, ``shape_checks``
+- The learning rule, as the code runs it: ``self_play_step``
 - 2. Learning curves: ``live_run``, ``learning_curves``, ``curve_checks``
 - 5. What the net learned: ``pwin_checks``, ``agreement_checks``
 - 6. Play against the net: ``refusal_checks``
-- 8. Try it yourself: ``explore``
+- 9. Try it yourself: ``explore``
 """
 
 from __future__ import annotations
@@ -33,9 +35,11 @@ from ...games import backgammon as bg
 from ...games.backgammon_encoding import encode_dense
 from ...games.base import IllegalMove
 from ...learners.backgammon_net import ROLLS, TDGammon
+from ...learners.td_net import self_play_step as self_play_step  # the rule §1 shows (numpy)
 from ...players.backgammon import NetPlayer
 from ...players.backgammon_human import HumanVsNet
-from ...results import Table
+from ...results import Estimate, Table
+from ..common.checks import Check, Checks, as_checks
 from . import analysis
 from .curves import (
     curve_arrays,
@@ -160,13 +164,17 @@ def shipped_table(shipped: dict[int, Shipped]) -> Table:
     )
 
 
-@dataclass(frozen=True)
-class Check:
-    """Our measured value of one claim (by id) and the note that says how it was measured."""
-
-    id: str
-    ours: Any
-    note: str | None = None
+#: The chapter's findings (``tdbook.findings``): claim id → the statement, in the order a reader should meet them.
+FINDINGS: dict[str, str] = {
+    "much-learning-in-tens-of-thousands": "a great deal of learning takes place in the first tens of thousands "
+    "of games of self-play",
+    "more-hidden-units-better": "more hidden units give better results",
+    "net80-beats-gnubg-intermediate": "the net, choosing at one ply, plays at a high intermediate level",
+    "net80-1-ply-beats-minus-0.25-vs-gnubg-expert": "our aim: at one ply, lose less than a quarter of a point a game "
+    "to GNU Backgammon's expert",
+    "absolute-error-tenth": "the net's estimates of winning are off by about a tenth",
+    "error-cancels-in-move-choice": "the net's error is common to a roll's moves and cancels out in choosing one",
+}
 
 
 # ----------------------------------------------------------------------------- §1 engine and encoding
@@ -191,7 +199,7 @@ def showcase(model: TDGammon) -> list[Showcase]:
 
 @dataclass
 class EngineChecks:
-    checks: list[Check]
+    checks: Checks
     table: Table
     moves_per_roll: float
     moves_per_roll_contact: float
@@ -226,6 +234,15 @@ def engine_checks(crosscheck_positions: int, agreement_positions: int, seed: int
             f"with contact); 'an average of 20' read as 15–25",
         )
     )
+    br = Estimate.of(analysis.branching(gp))
+    checks.append(
+        Check(
+            "branching-ratio-400",
+            br,
+            f"successors of one ply, the legal moves summed over the 21 rolls, mean over the same {len(gp)} positions "
+            f"(s.e. across positions); {mpr:.1f} moves per roll weighted by chance, 21 × 20 = 420 printed",
+        )
+    )
     table = Table(
         ["checks", "moves listed", "counts equal", "complete tuples replayed", "cut moves matched"],
         [
@@ -238,7 +255,7 @@ def engine_checks(crosscheck_positions: int, agreement_positions: int, seed: int
             ]
         ],
     )
-    return EngineChecks(checks, table, mpr, mpr_contact)
+    return EngineChecks(as_checks(checks), table, mpr, mpr_contact)
 
 
 def opening_units() -> dict[int, float]:
@@ -247,22 +264,24 @@ def opening_units() -> dict[int, float]:
     return {int(i): float(x[i]) for i in np.flatnonzero(x)}
 
 
-def shape_checks(shipped: dict[int, Shipped]) -> list[Check]:
+def shape_checks(shipped: dict[int, Shipped]) -> Checks:
     """§5.2's network shape as our code takes it (a setting): the thesis encoding's units and the shipped
     nets' hidden units."""
     units = int(encode_dense(bg.initial_position(), 0, True).size)
     hidden = sorted(int(s.hidden) for s in shipped.values())
-    return [
-        Check(
-            "network-shape",
-            [units, *hidden],
-            f"thesis encoding {units} units (the live run's); shipped nets: "
-            + ", ".join(s.model.describe() for s in shipped.values()),
-        )
-    ]
+    return as_checks(
+        [
+            Check(
+                "network-shape",
+                [units, *hidden],
+                f"thesis encoding {units} units (the live run's); shipped nets: "
+                + ", ".join(s.model.describe() for s in shipped.values()),
+            )
+        ]
+    )
 
 
-def encoding_checks(seed: int) -> tuple[list[Check], str]:
+def encoding_checks(seed: int) -> tuple[Checks, str]:
     """The flip property of both encodings on positions from random games; a one-line summary."""
     rel_ok, tes_ok, n_flip = analysis.encoding_flip_property(20, seed=seed)
     check = Check(
@@ -272,7 +291,7 @@ def encoding_checks(seed: int) -> tuple[list[Check], str]:
         f"encoding's board units unchanged by a change of side, on {n_flip} positions",
     )
     summary = f"flip property on {n_flip} positions from random games: side-on-roll encoding {rel_ok}, "
-    return [check], summary + f"thesis encoding {tes_ok}"
+    return as_checks([check]), summary + f"thesis encoding {tes_ok}"
 
 
 # ----------------------------------------------------------------------------- §2 learning curves
@@ -312,7 +331,7 @@ def learning_curves(
     return curves
 
 
-def curve_checks(shipped: dict[int, Shipped]) -> tuple[list[Check], Table]:
+def curve_checks(shipped: dict[int, Shipped]) -> tuple[Checks, Table]:
     """§5.2's "a great deal of learning after only tens of thousands of games", and λ = 0 against
     λ = 0.7 at equal training; the table of each net's curve at round game counts."""
     share = {h: learning_share(n.curve, 50_000) for h, n in shipped.items()}
@@ -346,21 +365,21 @@ def curve_checks(shipped: dict[int, Shipped]) -> tuple[list[Check], Table]:
             for h, n in shipped.items()
         ],
     )
-    return [much, lam], table
+    return as_checks([much, lam]), table
 
 
 # ----------------------------------------------------------------------------- §5 what the net learned
 
 
-def pwin_checks(shipped: dict[int, Shipped]) -> tuple[list[Check], Table]:
+def pwin_checks(shipped: dict[int, Shipped]) -> tuple[Checks, Table]:
     """Each net's P(win) on the hand-made positions next to gnubg's; the 80-hidden net's sure win and loss."""
     tab, pw = analysis.pwin_table({f"{h} hidden": n.model for h, n in shipped.items()}, analysis.handmade_positions())
     sure_win = min(v["80 hidden"] for k, v in pw.items() if k.startswith("sure win"))
     sure_loss = max(v["80 hidden"] for k, v in pw.items() if k.startswith("sure loss"))
-    return [Check("pwin-sure-win", sure_win), Check("pwin-sure-loss", sure_loss)], tab
+    return as_checks([Check("pwin-sure-win", sure_win), Check("pwin-sure-loss", sure_loss)]), tab
 
 
-def agreement_checks(ag: analysis.Agreement, seed: int, shuffles: int = 200) -> tuple[list[Check], Table]:
+def agreement_checks(ag: analysis.Agreement, seed: int, shuffles: int = 200) -> tuple[Checks, Table]:
     """§5.3: the absolute error of the net's P(win) (gnubg as the reference); whether the error is
     common to a roll's moves, so that it cancels in the move choice — the error left after removing each
     roll's mean, against what it leaves when the same errors are shuffled across rolls (nothing in common
@@ -399,7 +418,7 @@ def agreement_checks(ag: analysis.Agreement, seed: int, shuffles: int = 200) -> 
             ["equity given up per move", f"{ag.loss.mean():.4f}"],
         ],
     )
-    return checks, table
+    return as_checks(checks), table
 
 
 # ----------------------------------------------------------------------------- §6 play against the net
@@ -407,7 +426,7 @@ def agreement_checks(ag: analysis.Agreement, seed: int, shuffles: int = 200) -> 
 
 def refusal_checks(
     model: TDGammon, seed: int, attempts: Sequence[str] = ("13/3", "8/5 6/x", "25/20")
-) -> tuple[list[Check], list[str]]:
+) -> tuple[Checks, list[str]]:
     """A scripted game against the net: bad moves typed by the person are refused with a reason and
     leave the position unchanged; the lines a reader would see."""
     g = HumanVsNet(NetPlayer(model), seed=seed)
@@ -425,7 +444,7 @@ def refusal_checks(
         bool(refused == len(attempts) and g.state == before),
         f"{refused} of {len(attempts)} bad moves refused with a reason; position unchanged: {g.state == before}",
     )
-    return [check], lines
+    return as_checks([check]), lines
 
 
 # ----------------------------------------------------------------------------- §8 widget panel

@@ -11,14 +11,11 @@ again under ``build/full/`` with those commands (``RETRAIN``).
 
 Notebook 02 uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):
 
-- 02 · Samuel's checkers program: look-ahead, rote learning, learning by generalization — and does it learn?:
-  ``config``
-- 2. Searching the space: minimax and α-β: ``centuries_log10``
+- What we found: ``config``
 - 4. Rote learning: ``rote_study``
-- 5. Learning by generalization: ``SHIPPED``, ``retrain``, ``learned``, ``TERM_NAMES``, ``queue_picture``,
-  ``short_runs``
-- 6. What the chapter adds: book games, credit assignment, rote with generalization: ``book_games_gain``
-- 7. One ladder for every checkers player: ``ladder_and_ratings``, ``rating_rows``, ``agreement_rank_correlation``
+- 5. Learning by generalization: ``generalization_step``, ``SHIPPED``, ``retrain``, ``learned``, ``TERM_NAMES``,
+  ``queue_picture``, ``short_runs``
+- 7. One ladder for every checkers player: ``ladder_and_ratings``, ``rating_rows``
 - 9. The stabilisers, one change at a time: ``stabiliser_effects``, ``study_rows``
 - 10. Play the learned program: ``opponent``
 - 13. Try it yourself: ``explore``
@@ -39,6 +36,7 @@ from ...core import profiles
 from ...core.paths import data_dir, output_root
 from ...core.storage import read_sidecar
 from ...learners.checkers_generalization import SAMUEL_TERMS, SamuelSpec
+from ...learners.checkers_generalization import generalization_step as generalization_step  # the rule §5 shows
 from ...learners.checkers_polynomial import SAMUEL_42_GAMES, Polynomial
 from ...learners.checkers_tdleaf import TDLeafSpec
 from ...players.checkers import Player, material_player, samuel_player
@@ -53,6 +51,18 @@ from .book_learning import BookGames, BookRun
 from .rote import RoteTraining
 from .samuel import AlphaBeta, SamuelRun
 from .tdleaf import TDLeaf, TDLeafRun
+
+#: The chapter's findings (``tdbook.findings``): claim id → the statement, in the order a reader should meet them.
+FINDINGS: dict[str, str] = {
+    "alphabeta-exponent": "α-β with plausibility ordering searches about the square root of minimax's nodes",
+    "rote-strength-strong-opening-endgame-weak-middle": "rote learning plays a strong opening and endgame and "
+    "a weak middle game",
+    "rote-plus-generalization": "rote learning and learning by generalization together play better than either alone",
+    "erratic-and-none-too-stable": "from then on the learning is erratic and none too stable",
+    "instability-unless-updated-each-move": "the polynomial must be adjusted after every move, or the learning "
+    "becomes unstable",
+    "learned-beats-material": "our aim: the learned polynomial beats a search that counts material alone",
+}
 
 #: the 38 terms of Samuel's list, in the order of the learning logs
 TERM_NAMES = SAMUEL_TERMS
@@ -318,12 +328,14 @@ def agreement_rank_correlation(lad: cl.LadderResult, r: Ratings) -> float:
 
 def stabiliser_effects(st: ss.Study) -> dict[str, dict[str, tuple[float, float, float]]]:
     """Each stabiliser's effect (the second series minus the same runs without it, seed by seed): the Elo it
-    adds after the runs and the volatility it removes, each a mean with its 95 % interval."""
+    adds after the runs, the volatility it removes and the replacements of terms per move it removes, each a mean
+    with its 95 % interval."""
     out = {}
     for name, ablation in ss.STABILISERS.items():
         e, elo_lo, elo_hi = st.effect(ablation, "elo")
-        v, v_lo, v_hi = st.effect(ablation, "volatility")
-        out[name] = {"elo": (-e, -elo_hi, -elo_lo), "volatility": (v, v_lo, v_hi)}
+        out[name] = {"elo": (-e, -elo_hi, -elo_lo)}
+        for measure in ("volatility", "replacements"):
+            out[name][measure] = st.effect(ablation, measure)
     return out
 
 

@@ -21,7 +21,7 @@ Student-t 95 % interval.
 **Outcome statements** (§3.3): Alpha's changes of its leading term and its losses in its first 7 games, over
 ``first_seeds`` seeded first-series runs; "better-than-average" after about 25 games (the first series'
 25-game polynomials against the mean rating of the ladder's players at the equal search); "erratic and none
-too stable" after that (the first-series ratings from 25 games on vary from snapshot to snapshot more than
+too stable" after that (the first-series ratings from 25 games on vary about each run's own trend more than
 their match noise: a χ² test); "could (and did) get worse with time" (runs whose last polynomial rates below
 their 25-game polynomial by more than the match noise allows, Bonferroni over the runs).
 
@@ -258,7 +258,8 @@ class Study:
 
     def effect(self, config: str, measure: str, base: str = SECOND) -> tuple[float, float, float]:
         """The change ``config`` − ``base`` in ``measure`` (``"elo"`` of the last polynomial, ``"gain"`` over the
-        seed's first polynomial, ``"volatility"``), seed by seed: mean and Student-t 95 % interval."""
+        seed's first polynomial, ``"volatility"``, ``"replacements"`` of terms per move), seed by seed: mean and
+        Student-t 95 % interval."""
         return _t_interval(self._measure(config, measure) - self._measure(base, measure))
 
     def _measure(self, config: str, measure: str) -> np.ndarray:
@@ -268,7 +269,9 @@ class Study:
             return self.elo(config, self.spec.games)[0] - self.elo(config, 0)[0]
         if measure == "volatility":
             return self.volatility(config)
-        raise ValueError(f"measure must be 'elo', 'gain' or 'volatility', got {measure!r}")
+        if measure == "replacements":
+            return self.replacements_per_move(config)
+        raise ValueError(f"measure must be 'elo', 'gain', 'volatility' or 'replacements', got {measure!r}")
 
     def summary(self, config: str) -> dict[str, tuple[float, float, float]]:
         """Per configuration: last Elo, gain over the first polynomial, volatility, replacements per move,
@@ -300,17 +303,23 @@ class Study:
         return m - avg, m - avg - h, m - avg + h
 
     def erratic(self, config: str = FIRST, after: int = 25) -> tuple[float, int, float]:
-        """χ² of each run's ratings from ``after`` games on about the run's own mean, in units of their match
-        noise, summed over runs: (χ², degrees of freedom, p-value).  A small p: the strength moves from snapshot
-        to snapshot by more than the matches' noise."""
+        """χ² of each run's ratings from ``after`` games on about the run's own trend (a weighted least-squares line
+        in log games), in units of their match noise, summed over runs: (χ², degrees of freedom, p-value).  A small
+        p: the strength moves from snapshot to snapshot by more than the matches' noise, and not only along a steady
+        climb or decline — a χ² about the run's mean would be passed by steady learning as well."""
         g = [x for x in self.spec.snaps(config) if x >= after]
         es = [self.elo(config, x) for x in g]
         e = np.array([x for x, _ in es]).T
         s = np.array([x for _, x in es]).T
-        w = 1 / s**2
-        mean = (e * w).sum(axis=1, keepdims=True) / w.sum(axis=1, keepdims=True)
-        chi2 = float((((e - mean) / s) ** 2).sum())
-        df = int(e.size - e.shape[0])
+        if len(g) < 3:
+            raise ValueError(f"erratic: a trend and its residuals need 3 snapshots from {after} games on, got {g}")
+        x = np.column_stack([np.ones(len(g)), np.log(np.asarray(g, dtype=float))])
+        chi2 = 0.0
+        for ei, si in zip(e, s):
+            w = 1 / si**2
+            beta = np.linalg.solve(x.T @ (x * w[:, None]), x.T @ (w * ei))
+            chi2 += float((((ei - x @ beta) / si) ** 2).sum())
+        df = int(e.size - x.shape[1] * e.shape[0])
         return chi2, df, float(stats.chi2.sf(chi2, df))
 
     def worse_with_time(self, config: str = FIRST, early: int = 25, alpha: float = 0.05) -> tuple[int, np.ndarray]:

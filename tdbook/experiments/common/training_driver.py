@@ -18,13 +18,24 @@ checkpoint and write its result.  The driver does the rest, in this order, befor
    naming the process that holds it; the lock of a process that has died is taken over.
 4. **The checkpoint**, when it exists, is read by the trainer; any file that is not a checkpoint of this run —
    empty, not an ``.npz``, another trainer's, another run's — is one message naming the file and what it holds
-   (:func:`read_checkpoint`).
+   (:func:`read_checkpoint`).  ``--restart`` discards it instead and starts from scratch.
 
 Then the trainer trains (checkpointing atomically as it goes).  Ctrl-C ends with one line naming the last
 checkpoint and the exact command that resumes it (exit code 130).  The weights are written atomically
 (:mod:`tdbook.core.storage`) with Ctrl-C held off, then whatever the trainer measures of them (a ladder), then
 the sidecar — once, atomically.  Every message goes to stderr with one prefix, ``tdbook train:``; only the
 closing summary of a run that finished goes to stdout.
+
+**A finished run leaves nothing that blocks the next one.**  When the sidecar is written the run is complete and
+its checkpoint is marked finished (:func:`finished_marker`).  A later run meeting a finished checkpoint at the
+default place (:func:`meet_checkpoint`) trains from scratch when the checkpoint already holds as many games as it
+asks for (the same command again: the same weights) or is another run's (its result was written, so nothing is
+lost); with more games than it holds, it continues from it where the trainer allows that (``train
+symmetric-gammon --games 150`` after a finished run of 100).  A checkpoint named with ``--checkpoint`` is read by
+the trainer, finished or not; an *unfinished* checkpoint of other settings is refused, naming the file
+(``--restart`` discards it).  The checkpoint goes beside ``--out`` by default (in the
+trainer's place under ``build/`` when ``--out`` is not given; under ``build/`` with ``.data`` in its name when
+``--out`` is in ``data/``), so a run to another folder never meets another run's checkpoint.
 """
 
 from __future__ import annotations
@@ -33,6 +44,7 @@ import argparse
 import contextlib
 import errno
 import fcntl
+import json
 import os
 import re
 import shlex
@@ -46,7 +58,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ...core.storage import UncommittedCode, in_data, refuse_dirty, sidecar_path, write_sidecar
+from ...core.storage import UncommittedCode, atomic_write_bytes, in_data, refuse_dirty, sidecar_path, write_sidecar
 
 #: Every message of ``python -m tdbook train`` starts with this.
 PREFIX = "tdbook train"
@@ -240,7 +252,7 @@ def read_checkpoint(path: Path, game: str, read: Any) -> Any:
     """``read(path)`` — the trainer reading its checkpoint — with every failure turned into one UsageError naming
     the file and what it holds: empty, not an ``.npz`` archive, another trainer's file, another run's."""
     expected = f"expected a checkpoint of `python -m tdbook train {game}` with these settings"
-    advice = "delete it to start again, or give another --checkpoint"
+    advice = "add --restart to start from scratch (it is discarded), or give another --checkpoint"
     try:
         size = path.stat().st_size
     except OSError as e:
@@ -371,7 +383,17 @@ def parser(t: Trainer) -> Parser:
     f = ap.add_argument_group("files")
     f.add_argument("--out", default=None, help=t.out_help)
     f.add_argument("--force", action="store_true", help="allow writing inside the shipped data/ (any file of the run)")
-    f.add_argument("--checkpoint", default=None, help="checkpoint (.npz; default beside --out's name under build/)")
+    f.add_argument(
+        "--checkpoint",
+        default=None,
+        help="checkpoint (.npz; default beside --out, or under build/ when --out is not given or is in data/); the "
+        "same command resumes an unfinished run from it, and trains a finished one again from scratch",
+    )
+    f.add_argument(
+        "--restart",
+        action="store_true",
+        help="start from scratch whatever --checkpoint holds (it is discarded)",
+    )
     f.add_argument(
         "--checkpoint-every",
         type=int,
@@ -388,6 +410,66 @@ def _interrupted(t: Trainer, plan: Plan, command: str) -> str:
     if n is None:
         return f"interrupted before the first checkpoint ({ckpt}); start again with: {command}"
     return f"interrupted; the last checkpoint is {ckpt} ({n:,} {t.unit}); resume with: {command}"
+
+
+def default_checkpoint(t: Trainer, a: argparse.Namespace, out: Path) -> Path:
+    """Where the checkpoint goes without ``--checkpoint``: beside ``--out`` (``w.npz`` → ``w.ckpt.npz``), so runs to
+    different folders never share one; the trainer's place under ``build/`` when ``--out`` was not given, and that
+    place with ``.data`` in the name when ``--out`` is in the shipped ``data/`` (where a checkpoint never goes), so
+    that rebuilding a shipped file never meets the checkpoint of a run with the default ``--out``."""
+    if not a.out:
+        return t.default_checkpoint(a, out)
+    if shipped(out):
+        return t.default_checkpoint(a, out).with_name(f"{out.stem}.data.ckpt.npz")
+    return out.with_name(f"{out.stem}.ckpt.npz")
+
+
+def finished_marker(checkpoint: Path) -> Path:
+    """The file beside a checkpoint saying that its run finished (its weights and sidecar were written)."""
+    return checkpoint.with_name(checkpoint.name + ".finished")
+
+
+def _discard(checkpoint: Path, why: str) -> None:
+    checkpoint.unlink(missing_ok=True)
+    finished_marker(checkpoint).unlink(missing_ok=True)
+    say(why)
+
+
+def meet_checkpoint(t: Trainer, a: argparse.Namespace, run: Any, checkpoint: Path, named: bool) -> None:
+    """What an existing checkpoint means for this run (module docstring): discarded (``--restart``; at the default
+    place, a finished run that holds as many games as this one asks for, or one of other settings), continued (the
+    trainer's reader accepts it), or refused with a UsageError naming the file.  ``named``: the user gave
+    ``--checkpoint``; such a checkpoint is the trainer's to read whether its run finished or not (a finished run
+    with more games, or averaged over its snapshots, goes on from it)."""
+    marker = finished_marker(checkpoint)
+    if not checkpoint.exists():
+        marker.unlink(missing_ok=True)
+        return
+    if a.restart:
+        _discard(checkpoint, f"--restart: discarded the checkpoint {checkpoint}; training from scratch")
+        return
+    if named or not marker.is_file():  # the user's own checkpoint, or an unfinished run: resumed, or refused
+        read_checkpoint(checkpoint, t.game, lambda p: t.read_checkpoint(a, run, p))
+        marker.unlink(missing_ok=True)  # continued: unfinished until this run ends
+        return
+    total, done = getattr(a, t.unit, None), t.done(checkpoint)
+    if isinstance(total, int) and done is not None and done >= total:
+        _discard(checkpoint, f"{checkpoint} holds a finished run of {done:,} {t.unit}: training again from scratch")
+        return
+    try:
+        read_checkpoint(checkpoint, t.game, lambda p: t.read_checkpoint(a, run, p))
+    except UsageError:
+        _discard(checkpoint, f"{checkpoint} holds a finished run of other settings: training from scratch")
+        return
+    marker.unlink()  # continued: unfinished until this run ends
+    if done is not None:
+        say(f"continuing the finished run in {checkpoint} from {done:,} {t.unit}")
+
+
+def finished(checkpoint: Path, out: Path) -> None:
+    """The run is complete (weights and sidecar written): its checkpoint, if it wrote one, is marked finished."""
+    if checkpoint.exists():
+        atomic_write_bytes(finished_marker(checkpoint), (json.dumps({"out": str(out)}) + "\n").encode())
 
 
 def main(t: Trainer, argv: Sequence[str] | None = None) -> int:
@@ -416,16 +498,16 @@ def _main(t: Trainer, argv: list[str]) -> int:
         ap.error(str(e))
     except ValueError as e:
         ap.error(as_options(str(e), names))
-    command = t.command(a, argv)
-    again = f"python -m tdbook train {t.game} " + shlex.join(argv)  # the same command resumes
+    kept = [x for x in argv if x != "--restart"]  # a resumed run must not discard its checkpoint again
+    command = t.command(a, kept)
+    again = f"python -m tdbook train {t.game} " + shlex.join(kept)  # the same command resumes
     try:
         out = Path(a.out) if a.out else t.default_out(a)
-        ckpt = Path(a.checkpoint) if a.checkpoint else t.default_checkpoint(a, out)
+        ckpt = Path(a.checkpoint) if a.checkpoint else default_checkpoint(t, a, out)
         plan = Plan(out, ckpt, t.extra_targets(a, out, ckpt))
         check_plan(plan.targets(), a.force)
         with CheckpointLock(ckpt):
-            if ckpt.exists():
-                read_checkpoint(ckpt, t.game, lambda p: t.read_checkpoint(a, run, p))
+            meet_checkpoint(t, a, run, ckpt, named=bool(a.checkpoint))
             try:
                 result = t.train(a, run, plan, command)
                 with ctrl_c_deferred():
@@ -436,6 +518,7 @@ def _main(t: Trainer, argv: list[str]) -> int:
                 return INTERRUPTED
             with ctrl_c_deferred():
                 write_sidecar(plan.out, side)
+            finished(plan.checkpoint, plan.out)
     except (ValueError, FloatingPointError) as e:
         say(f"error: {e}")
         return USAGE

@@ -1,27 +1,44 @@
-"""Notebook 04's worked examples: Waterman (1968) ch. 2–4, App. A, G, I, J rebuilt and run.
+"""Notebook 04's worked examples: Waterman (1968) ch. 2–4, App. A, G, I, J rebuilt and run, and the sample games of
+App. C, E, F, H and K replayed with the printed heuristics.
 
 Every example is rebuilt from the rules and bf rules the document prints and run through the rule
 language (:mod:`tdbook.learners.production_rules`), the training procedures
 (:mod:`tdbook.learners.rule_learning`), the S-R models (:mod:`tdbook.learners.sr_models`) or the
 draw-poker engine and trainers.  What the document prints as the *result* of each example is claim
 data (``tdbook/claims/waterman1968.toml``); what it prints as the *input* (situations, training
-sequences, the App. J deals and bets, the random picks the document made) is here.
+sequences, the App. J deals and bets, the random picks the document made) is here; the sample games are a
+transcribed table (``tdbook/claims/tables/waterman1968_sample_games.tsv``).  The module stays one piece (about 800
+lines) because it is one thing: the document's own printed examples and transcripts, each run through the engine.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from ... import claims
+from ...core.rng import make_state
 from ...games import draw_poker as dp
 from ...learners.draw_poker_axioms import deduce
-from ...learners.draw_poker_heuristics import CLASS_NAMES, built_in
+from ...learners.draw_poker_heuristics import (
+    C_CALL,
+    C_DROP,
+    C_LAP,
+    CLASS_HI,
+    CLASS_LO,
+    CLASS_NAMES,
+    built_in,
+    printed_heuristics,
+    random_program,
+)
 from ...learners.draw_poker_trainers import Context, deduced_classes, trainer_advice
 from ...learners.production_rules import INF, RANDOM, Rule, Variable
 from ...learners.rule_learning import LearnParams, RuleSet
 from ...learners.sr_models import InductionModel, SimpleModel, StimulusGeneralization, grow_tree
+from ...players import draw_poker as poker_players
 
 # ----------------------------------------------------------------------------- ch. 2–3 worked examples
 
@@ -464,3 +481,287 @@ def trainer_messages() -> dict[int, str]:
     """The program trainer's training information for its rules of App. G, as it prints it."""
     b = built_in()
     return {k: trainer_advice(b, k - 1).message for k in APP_G_RULES}
+
+
+# ============================================================================= App. C, E, F, H, K: the sample games
+
+#: The program that plays each appendix's sample games (§5.2–5.4): the heuristics the document prints.
+SAMPLE_PROGRAMS = {"C": "fig5-3", "E": "fig5-7", "F": "before-training", "H": "fig5-10", "K": "fig5-13"}
+SAMPLE_TITLES = {
+    "C": "built-in heuristics (Fig. 5-3)",
+    "E": "manual-training heuristics (Fig. 5-7)",
+    "F": "before-training heuristics (the random rule)",
+    "H": "automatic-training heuristics (Fig. 5-10)",
+    "K": "implicit-training heuristics (Fig. 5-13)",
+}
+LOST = "…"
+
+
+@dataclass(frozen=True)
+class SampleRop:
+    """One printed r-o-p of a sample game: the human's hand, discards and new cards, how many cards the program
+    replaced and the hand it showed, the actions in order (``LOST`` where our copy lost lines) and the program's
+    printed score after it (None where lost)."""
+
+    appendix: str
+    series: int
+    rop: int
+    opener: str
+    human_hand: tuple[str, ...]
+    human_discard: tuple[str, ...] | None
+    human_new: tuple[str, ...]
+    program_replaces: int | None
+    program_shows: tuple[str, ...] | None
+    actions: tuple[tuple[str, str], ...]
+    score: int | None
+
+
+def sample_games() -> dict[str, list[SampleRop]]:
+    """The transcribed sample games by appendix (series I then II, r-o-ps in order)."""
+    header, rows = claims.text_table("waterman1968", "sample_games")
+
+    def cells(x: str) -> tuple[str, ...] | None:
+        return None if x == "-" else () if x == "none" else tuple(x.split())
+
+    out: dict[str, list[SampleRop]] = {}
+    for row in rows:
+        r = dict(zip(header, row))
+        acts = []
+        for tok in r["actions"].split():
+            if tok in ("/", LOST):
+                acts.append(("", tok))
+                continue
+            who, a = tok.split(":")
+            acts.append((who, a))
+        out.setdefault(r["appendix"], []).append(
+            SampleRop(
+                r["appendix"],
+                int(r["series"]),
+                int(r["rop"]),
+                r["opener"],
+                cells(r["human_hand"]) or (),
+                cells(r["human_discard"]),
+                cells(r["human_new"]) or (),
+                None if r["program_replaces"] == "-" else int(r["program_replaces"]),
+                cells(r["program_shows"]),
+                tuple(acts),
+                None if r["score"] in ("-", "?") else int(r["score"]),
+            )
+        )
+    return out
+
+
+def sample_program(appendix: str) -> Any:
+    """The rule program (a :class:`~tdbook.players.draw_poker.Player`) that played ``appendix``'s sample games."""
+    fig = SAMPLE_PROGRAMS[appendix]
+    if fig == "fig5-3":
+        return poker_players.program_player(built_in())
+    if fig == "before-training":
+        return poker_players.program_player(random_program())
+    rs = printed_heuristics(fig)
+    return poker_players.program_player(rs, classes=rs.classes)  # type: ignore[attr-defined]
+
+
+@dataclass
+class Decision:
+    """One printed bet decision of the program beside the decision its heuristics take in the replayed state."""
+
+    where: str
+    printed: str
+    rule: int  # the action rule that fired (-1: the random rule)
+    decided: str
+    matched: bool | None  # None: the random rule decided (not compared)
+    unseen: bool  # the program's hand holds cards our copy does not print (a placeholder is dealt)
+
+
+@dataclass
+class SampleReplay:
+    """One appendix's sample games replayed: every program decision and every printed score compared."""
+
+    appendix: str
+    decisions: list[Decision] = field(default_factory=list)
+    scores: list[tuple[str, int, int | None]] = field(default_factory=list)  # (where, printed change, ours)
+    notes: list[str] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        d = [x for x in self.decisions if x.matched is not None]
+        s = [x for x in self.scores if x[2] is not None]
+        return {
+            "decisions": len(d),
+            "decisions matched": sum(x.matched for x in d),
+            "random": sum(x.matched is None for x in self.decisions),
+            "scores": len(s),
+            "scores matched": sum(x[1] == x[2] for x in s),
+        }
+
+    def share(self) -> float:
+        """Decisions and scores matched, as a share of those that can be compared."""
+        c = self.counts()
+        n = c["decisions"] + c["scores"]
+        return (c["decisions matched"] + c["scores matched"]) / n if n else float("nan")
+
+    def mismatches(self) -> list[list[str]]:
+        rows = [[d.where, "decision", d.printed, d.decided + (" (unseen cards)" if d.unseen else "")]
+                for d in self.decisions if d.matched is False]  # fmt: skip
+        rows += [[w, "score change", f"{p:+d}", f"{o:+d}"] for w, p, o in self.scores if o is not None and o != p]
+        return rows
+
+
+def _agrees(cls: int, lap: int, kind: int, amount: int, pending: bool) -> bool:
+    """Is the printed action one the decision class allows (a CALL rule with no bet pending bets 1, App. B I)?"""
+    if cls == C_DROP:
+        return kind == dp.DROP
+    if cls == C_CALL:
+        return kind == dp.CALL or (not pending and kind == dp.BET and amount == 1)
+    if kind != dp.BET:
+        return False
+    if cls == C_LAP:
+        return amount == max(1, min(20, lap))
+    return int(CLASS_LO[cls]) <= amount <= int(CLASS_HI[cls])
+
+
+def _action(text: str) -> tuple[int, int]:
+    if text == "drop":
+        return dp.DROP, 0
+    if text == "call":
+        return dp.CALL, 0
+    if text.startswith("bet"):
+        return dp.BET, int(text[3:])
+    raise ValueError(f"unknown action {text!r} in the sample games")
+
+
+def _fill(known: Sequence[int], n: int, avoid: set[int], hand: Sequence[int]) -> tuple[list[int], bool]:
+    """``known`` reserve cards padded to ``n`` with placeholders that pair with nothing in ``hand`` (ranks and
+    suits not in it, as far as the deck allows): (cards, whether a placeholder was needed)."""
+    out = list(known)[:n]
+    ranks = {c // 4 for c in hand} | {c // 4 for c in out}
+    suits = [c % 4 for c in hand]
+    rare = min(range(4), key=suits.count)
+    for c in sorted(range(52), key=lambda c: (c % 4 != rare, c // 4)):
+        if len(out) >= n:
+            break
+        if c not in avoid and c not in out and c // 4 not in ranks:
+            out.append(c)
+            ranks.add(c // 4)
+    return out, len(known) < n
+
+
+def _program_cards(rop: SampleRop, twin: SampleRop | None) -> tuple[list[int], list[int], bool, str]:
+    """The program's 5 cards and 3 reserve cards: its hand is the human's in the other series' same r-o-p, its
+    reserve the human's new cards there (App. C's note); where the other series does not print them, placeholders.
+    Returns (hand, reserve, placeholders used, a note)."""
+    if twin is None or not twin.human_hand:
+        raise ValueError(f"App. {rop.appendix} series {rop.series} r-o-p {rop.rop}: the other series' hand is needed")
+    hand = [int(c) for c in dp.cards(" ".join(twin.human_hand))]
+    used = set(hand) | {int(c) for c in dp.cards(" ".join(rop.human_hand + rop.human_new))}
+    known = [int(c) for c in dp.cards(" ".join(twin.human_new))] if twin.human_new else []
+    note = ""
+    if rop.program_shows is not None:  # the shown hand fixes what the program drew
+        shown = [int(c) for c in dp.cards(" ".join(rop.program_shows))]
+        drawn = [c for c in shown if c not in hand]
+        if known and drawn and set(known[: len(drawn)]) != set(drawn):
+            note = f"shown hand {' '.join(rop.program_shows)} draws other cards than the other series deals"
+        known = drawn + [c for c in known if c not in drawn]
+    reserve, unseen = _fill(known, 3, used | set(hand), hand)
+    n = rop.program_replaces or 0
+    return hand, reserve, unseen and n > len(known), note
+
+
+def replay_sample(appendix: str, games: dict[str, list[SampleRop]] | None = None, corr_mode: int = 0) -> SampleReplay:
+    """Replay ``appendix``'s sample games (both series) with the printed heuristics: cards, draws and the human's
+    bets as printed, the long-term books carried from r-o-p to r-o-p (empty at each series' start: our copy does
+    not say which game of the five-game series is printed); at each printed decision of the program, the decision
+    its heuristics take in that state is compared with the printed one, and each r-o-p's score change with the
+    printed one.  The program's discards follow the fixed draw policy unless the printed count differs (then the
+    printed count, keeping its best cards).  Where our copy lost lines the r-o-p is replayed up to them."""
+    games = games or sample_games()
+    if appendix not in games:
+        raise ValueError(f"no sample games of App. {appendix!r}; appendices: {sorted(games)}")
+    rops = games[appendix]
+    twin_of = {(r.series, r.rop): r for r in rops}
+    player = sample_program(appendix)
+    eq = poker_players.equity_inputs(player)
+    out = SampleReplay(appendix)
+    rng = make_state(0, 0)  # the random rule's draws: decisions it takes are not compared
+    for series in (1, 2):
+        book = np.zeros((2, dp.NBOOK), dtype=np.int64)
+        previous: int | None = 0
+        ours: int | None = 0  # our cumulative score while every r-o-p so far replayed whole
+        for rop in [r for r in rops if r.series == series]:
+            where = f"series {'I' if series == 1 else 'II'} r-o-p {rop.rop}"
+            twin = twin_of.get((3 - series, rop.rop))
+            hand, reserve, unseen, note = _program_cards(rop, twin)
+            if note:
+                out.notes.append(f"{where}: {note}")
+            human = [int(c) for c in dp.cards(" ".join(rop.human_hand))]
+            hnew, _ = _fill([int(c) for c in dp.cards(" ".join(rop.human_new))] if rop.human_new else [], 3,
+                            set(hand) | set(reserve) | set(human), human)  # fmt: skip
+            st = np.zeros(dp.NST, dtype=np.int64)
+            dp.new_round(st, np.array(hand + reserve + human + hnew, dtype=np.int64), 0 if rop.opener == "P" else 1,
+                         dp.DEFAULT_CAP)  # fmt: skip
+            complete = True
+            for who, a in rop.actions:
+                if a == "/":
+                    while st[dp.PHASE] == dp.REPLACE:
+                        s = int(st[dp.TO_MOVE])
+                        h = st[dp.HAND + 8 * s : dp.HAND + 8 * s + 5]
+                        if s == 1:
+                            mask = _mask(h, " ".join(rop.human_discard or ()))
+                        else:
+                            mask = int(dp.draw_mask(h))
+                            n = rop.program_replaces
+                            if n is not None and n != bin(mask).count("1"):
+                                order = np.argsort([c // 4 for c in h], kind="stable")
+                                mask = sum(1 << int(i) for i in order[:n])
+                                out.notes.append(f"{where}: the program replaced {n} cards, our draw policy "
+                                                 f"{bin(int(dp.draw_mask(h))).count('1')}")  # fmt: skip
+                        dp.apply_replace(st, mask)
+                    if rop.program_shows is not None:
+                        shown = dp.cards(" ".join(rop.program_shows))
+                        if sorted(st[dp.HAND : dp.HAND + 5].tolist()) != sorted(shown.tolist()):
+                            out.notes.append(f"{where}: kept other cards than the draw policy keeps; the shown hand "
+                                             "is used")  # fmt: skip
+                            st[dp.HAND : dp.HAND + 5] = shown
+                    continue
+                if a == LOST:
+                    complete = False
+                    break
+                kind, amount = _action(a)
+                if who == "P":
+                    if st[dp.TO_MOVE] != 0:
+                        raise ValueError(f"App. {appendix} {where}: the program acts out of turn at {a!r}")
+                    work = poker_players.Work(np.zeros(7, dtype=np.int64), np.zeros(7, dtype=np.int64), np.zeros(5),
+                                np.zeros(max(1, player.syms.shape[0]), dtype=np.bool_))  # fmt: skip
+                    _, _, cls, rule, rnd = poker_players.act(player.arrays, st, 0, book, dp.K_VALUES, rng, eq, work)
+                    pending = bool(st[dp.LASTBET] > 0)
+                    post = bool(st[dp.PHASE] == dp.BET2)
+                    out.decisions.append(
+                        Decision(
+                            f"{where}, {'after' if post else 'before'} the draw",
+                            a.replace("bet", "bet "),
+                            int(rule),
+                            CLASS_NAMES[int(cls)] + (f" {int(work.fv[4])}" if int(cls) == C_LAP else ""),
+                            None if rnd else _agrees(int(cls), int(work.fv[4]), kind, amount, pending),
+                            unseen and post,
+                        )
+                    )
+                elif st[dp.TO_MOVE] != 1:
+                    raise ValueError(f"App. {appendix} {where}: the human acts out of turn at {a!r}")
+                err = dp.apply_action(st, kind, amount)
+                if err:
+                    raise ValueError(f"App. {appendix} {where}: {a!r} refused: {dp.ERRORS[err]}")
+            if complete and st[dp.PHASE] == dp.DONE:
+                dp.update_books(st, book, corr_mode, dp.K_VALUES)
+                net = int(st[dp.NET])
+                if previous is not None and rop.score is not None:
+                    out.scores.append((where, rop.score - previous, net))
+                elif ours is not None and rop.score is not None:  # the printed score before it is lost
+                    out.scores.append((f"{where} (cumulative)", rop.score, ours + net))
+                ours = None if ours is None else ours + net
+            elif complete:
+                raise ValueError(f"App. {appendix} {where}: the printed actions do not finish the r-o-p")
+            else:
+                ours = None
+                out.notes.append(f"{where}: lines lost in our copy; replayed up to them, books not updated")
+            previous = rop.score
+    return out

@@ -10,7 +10,9 @@ winnings column is rebuilt from duplicate proficiency tests
 
 Notebook 04 uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):
 
-- 04 · Waterman's production-rule poker player: ``config``
+- What we found: ``config``
+- 1. Production rules (§2.2): ``fire``
+- 2. Learning heuristics (ch. 3): ``RuleSet``
 - 4. The poker program (§5.2, App. B, G, I, J): ``built_in``, ``CORR_MODES``, ``lisp``
 - 4.1 The stand-in opponent, and who beats whom: ``head_to_head``, ``opponents``
 - 5. Automatic training (§5.3, Table 5-1): ``explicit_study``
@@ -19,7 +21,7 @@ Notebook 04 uses this module, section by section (``python -m tdbook.catalog --w
 - 8. Table 5-3 rebuilt: the duplicate proficiency test: ``table_53``
 - 9. The unstated constants: ``sweep``
 - 10. Beyond the thesis: a stronger opponent: ``equity_player``
-- 12. Train it yourself: ``explore``
+- 13. Train it yourself: ``explore``
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from tqdm.auto import tqdm
 from ...claims import Estimate
 from ...core import profiles
 from ...learners.draw_poker_heuristics import BUILTIN_VARIANTS, built_in, lisp, random_program
+from ...learners.production_rules_kernels import fire as fire  # the decision §1 shows (plain Python)
 from ...learners.rule_learning import LearnParams, RuleSet
 from ...players.draw_poker import RANDOM_MODES, Player, equity_player, experienced, program_player, random_player
 from .matches import Proficiency, Protocol, proficiency
@@ -581,3 +584,14 @@ def explore(
         "opponent": opponent,
         "example": lisp(st.programs[0]),
     }
+
+
+#: The chapter's findings (``tdbook.findings``): claim id → the statement, in the order a reader should meet them.
+FINDINGS: dict[str, str] = {
+    "tab5.1-agreement-after": "after automatic training the program agrees with its trainer almost always",
+    "§5.4-implicit-agreement-below-explicit": "implicit training agrees less with its standard than automatic "
+    "training with its trainer",
+    "tab5.3-built-in-winnings": "the built-in program wins about as much as the experienced human",
+    "tab5.3-automatic-training-winnings": "after automatic training the program wins about as much as the human",
+    "§5.5-training-improves": "training clearly improves the program's play",
+}

@@ -9,13 +9,14 @@ Systems 1 and 2 in :mod:`tdbook.experiments.kenju.ram`.
 
 Notebook 03 uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):
 
-- 03 · Kenju: RAM nets, line patterns and a teacher: ``config``
+- What we found: ``config``
 - 1. The game and its line-list (§2.1–2.2): ``example_position``
 - 2. The fully trained line evaluation element MAX (Fig. 4.14): ``claims_fig_4_14``
 - 3. The move evaluation heuristic on one position (Figs 4.16–4.18): ``grid_text``, ``claims_value_maps``
 - 4. Attacking and defending (Fig. 4.13) and CONFIDENCE (Fig. 4.15): ``all_modes``, ``dynamic_modes``, ``run_seed``,
   ``claims_modes``, ``confidence_trace``
-- 5. Learning the line table (Figs 4.8–4.11, 4.21–4.23): ``fig_4_14``
+- 5. Learning the line table (Figs 4.8–4.11, 4.21–4.23): ``best_line_learning``, ``fig_4_14``
+- 8. Systems 1, 2 and 4: ``discriminate_and_teach``
 """
 
 from __future__ import annotations
@@ -62,7 +63,10 @@ from ...learners.kenju_line_table import (
     move_value,
     thresholds,
 )
+from ...learners.kenju_line_table import best_line_learning as best_line_learning  # the rule §5 shows
+from ...learners.ram_net import discriminate_and_teach as discriminate_and_teach  # the net §8 shows
 from ...players.kenju import Player, System3, max_player
+from ..common.checks import Checks, from_pairs
 from .play import R_ATT, R_CONF, R_DEF, R_INTEREST, R_SIDE, Games, board_for, match, run
 
 #: Profile defaults for notebook 03 (see :func:`config`)
@@ -169,6 +173,17 @@ def estimate(x: Any) -> tuple[float, float, int]:
     a = np.asarray(x, dtype=float).ravel()
     se = float(a.std(ddof=1) / np.sqrt(a.size)) if a.size > 1 else 0.0
     return float(a.mean()), se, int(a.size)
+
+
+#: The chapter's findings (``tdbook.findings``): claim id → the statement, in the order a reader should meet them.
+FINDINGS: dict[str, str] = {
+    "fig4.11-asymptote": "learning from the teacher, the line tables climb towards the fully trained table's total",
+    "fig4.13a-defending-no-win": "with both players defending, each blocks the other and neither forms a winning line",
+    "fig4.24-np4-paths": "the search's dead-end statistics: how many paths it tries per move (node patience 4)",
+    "appC-combinations": "only the 71 line-code combinations of Appendix C can occur",
+    "sys2-saturation-relieved": "detraining first relieves the saturation of System 2's RAM net",
+    "sys4-faster": "System 4, asking about moves instead of lines, learns faster than System 3",
+}
 
 
 # ----------------------------------------------------------------------------- §1 the game
@@ -512,10 +527,10 @@ def difference(a: Any, b: Any) -> Estimate:
     return Estimate(ma - mb, float(np.hypot(sa, sb)), na + nb)
 
 
-def claims_fig_4_14(seed: int, games: int) -> Measured:
+def claims_fig_4_14(seed: int, games: int) -> Checks:
     f = fig_4_14()
     seen = reachable_in_play(run_seed(seed, "reachable"), games)
-    return {
+    measured: Measured = {
         "fig4.14-values": (f["values"], "the table the code teaches with, by address"),
         "fig4.14-by-pattern": (f["by_pattern"], "the by-address column read in the order of the by-pattern column"),
         "fig4.14-total": (f["total"], "sum of the 32 values"),
@@ -540,6 +555,7 @@ def claims_fig_4_14(seed: int, games: int) -> Measured:
             f"{bool(np.all(~seen | REACHABLE))}",
         ),
     }
+    return from_pairs(measured)
 
 
 def grid_comparison(figure: str, effect: str | None = None) -> tuple[list[float], str]:
@@ -565,7 +581,7 @@ def grid_comparison(figure: str, effect: str | None = None) -> tuple[list[float]
     return flat, note
 
 
-def claims_value_maps() -> Measured:
+def claims_value_maps() -> Checks:
     out: Measured = {f"{fig.replace('_', '.')}-grid": grid_comparison(fig) for fig in FIGURES}
     m = marked_moves()
     a, b_, p = m["A"], m["B"], m["percentage"]
@@ -579,10 +595,10 @@ def claims_value_maps() -> Measured:
         p["c"] == p["best"] and p["b"] > p["a"],
         f"a = {p['a']}, b = {p['b']}, c = {p['c']}, best {p['best']}",
     )
-    return out
+    return from_pairs(out)
 
 
-def claims_modes(modes: dict[str, ModeResult], dynamic: dict[str, float], games: int) -> Measured:
+def claims_modes(modes: dict[str, ModeResult], dynamic: dict[str, float], games: int) -> Checks:
     r = {k: v.games.results for k, v in modes.items()}
     la, lc, ld = modes["a"].longest, modes["c"].longest, modes["d"].longest
     rn = r["n"]
@@ -590,7 +606,7 @@ def claims_modes(modes: dict[str, ModeResult], dynamic: dict[str, float], games:
         f"with the modes off (every line searched) {np.mean(rn == DRAW):.0%} stop at the cap and White wins "
         f"{np.mean(rn == WHITE_WINS):.0%}"
     )
-    return {
+    measured: Measured = {
         "fig4.13a-defending-no-win": (
             share_estimate(r["a"] == DRAW),
             f"share of {games} MAX vs MAX games, both DEFENDING, stopped at the cap without five (longest lines "
@@ -618,3 +634,4 @@ def claims_modes(modes: dict[str, ModeResult], dynamic: dict[str, float], games:
             f"{dynamic['defending']:.2f}, attacking {dynamic['attacking']:.2f}, both {dynamic['both_on']:.2f}",
         ),
     }
+    return from_pairs(measured)

@@ -72,6 +72,7 @@ from ...players.kenju_ram import (
     system2_teach,
     system2_useful,
 )
+from ..common.checks import Checks, from_pairs
 from .kenju import Measured, difference, estimate, run_seed, share_estimate
 from .play import board_for
 
@@ -395,11 +396,11 @@ def code_examples() -> list[tuple[str, str, list[int]]]:
 # ----------------------------------------------------------------------------- the claims' measured values
 
 
-def claims_appendix_c() -> Measured:
+def claims_appendix_c() -> Checks:
     a = appendix_c_counts()
     z = code_sizes()
     e = appendix_c()
-    return {
+    measured: Measured = {
         "appC-subcodes": (
             a["n_subcodes"],
             "distinct M.L sub-codes over all 3⁸ arrangements of a line's eight points around the move: "
@@ -430,9 +431,10 @@ def claims_appendix_c() -> Measured:
             f"{int(np.ceil(np.log2(71 * 72 * 73 * 74 / 24)))} bits",
         ),
     }
+    return from_pairs(measured)
 
 
-def claims_system1(runs: list[System1Run], late: int = 100) -> Measured:
+def claims_system1(runs: list[System1Run], late: int = 100) -> Checks:
     d = np.array([r.dist for r in runs])  # runs × games × 10
     empty_s1 = d[:, -late:, 4].mean(1)
     empty_max = d[:, -late:, 5].mean(1)
@@ -440,7 +442,7 @@ def claims_system1(runs: list[System1Run], late: int = 100) -> Measured:
     names = list(resp[0])
     four_vs_single = np.array([r[names[2]] <= r[names[1]] for r in resp])
     missed = d[:, :, 6].sum() / max(1.0, d[:, :, 8].sum())
-    return {
+    measured: Measured = {
         "sys1-leaping": (
             difference(empty_s1, empty_max),
             f"empty directions (of 4) of a move over the last {late} games, System 1 − MAX; distance from the last "
@@ -459,9 +461,10 @@ def claims_system1(runs: list[System1Run], late: int = 100) -> Measured:
             "share of the stored reward in words addressed by sparse direction codes (at most single stones)",
         ),
     }
+    return from_pairs(measured)
 
 
-def claims_system2(curves: dict[tuple[str, bool], list[System2Curve]]) -> Measured:
+def claims_system2(curves: dict[tuple[str, bool], list[System2Curve]]) -> Checks:
     """§4.4's one statement, on the biased mappings of "most of the work" (§4.4.1) pooled; the unbiased mapping
     beside it."""
 
@@ -473,7 +476,7 @@ def claims_system2(curves: dict[tuple[str, bool], list[System2Curve]]) -> Measur
 
     biased = [b for b in BIASES if b != "uniform"]
     per = "; ".join(f"{b} {final(b, False).mean():.2f} vs {final(b, True).mean():.2f}" for b in biased)
-    return {
+    measured: Measured = {
         "sys2-saturation-relieved": (
             difference(
                 np.concatenate([final(b, False) for b in biased]), np.concatenate([final(b, True) for b in biased])
@@ -488,3 +491,4 @@ def claims_system2(curves: dict[tuple[str, bool], list[System2Curve]]) -> Measur
             f"); at the teacher's level {agree('uniform', False):.2f} vs {agree('uniform', True):.2f}",
         ),
     }
+    return from_pairs(measured)

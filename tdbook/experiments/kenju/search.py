@@ -37,6 +37,7 @@ from ...players.kenju import (
     max_player,
     path_histogram,
 )
+from ..common.checks import Checks, from_pairs
 from .kenju import Measured, run_seed
 from .play import match
 from .training import SCHEMES, train_scheme
@@ -212,7 +213,7 @@ def _shares(st: SearchStats, n: int) -> str:
     return f"paths {np.round(st.paths[n], 1).tolist()}, causes {np.round(st.causes[n], 1).tolist()}"
 
 
-def claims_deadends(best: SearchStats, others: list[SearchStats]) -> Measured:
+def claims_deadends(best: SearchStats, others: list[SearchStats]) -> Checks:
     """Fig. 4.24 under ``best``, the reading chosen on the NODEPATIENCE 1 column: that column is what it was
     fitted to, NODEPATIENCE 4 and 9 test it; the choice and the literal flow chart beside."""
     out: Measured = {}
@@ -250,15 +251,16 @@ def claims_deadends(best: SearchStats, others: list[SearchStats]) -> Measured:
             + f"; {L.deviation(CHOSEN_ON):.1f} points from the NODEPATIENCE 1 column, {L.deviation(HELD_OUT):.1f} "
             "from 4 and 9",
         )
-    return out
+    return from_pairs(out)
 
 
-def claims_work(w: Work) -> Measured:
+def claims_work(w: Work) -> Checks:
     md, npat = w.effect()
-    return {
+    measured: Measured = {
         "fig4.19-maxdeadends-dominates": (
             bool(md > npat),
             f"moves valued per search rise {md:.2f}× over MAXDEADENDS {w.values[0]}–{w.values[-1]} and {npat:.2f}× "
             "over NODEPATIENCE",
         ),
     }
+    return from_pairs(measured)

@@ -48,6 +48,7 @@ from ...players.kenju import (
     me_stand_in,
     null_player,
 )
+from ..common.checks import Checks, from_pairs
 from .kenju import Measured, difference, estimate, run_seed, share_estimate
 from .play import Games, match, train
 
@@ -373,15 +374,16 @@ def standardized_difference(a: np.ndarray, b: np.ndarray) -> Estimate:
     return Estimate(d, float(np.sqrt((na + nb) / (na * nb) + d * d / (2 * (na + nb)))), na + nb)
 
 
-def claims_schemes(s: Schemes, long_totals: np.ndarray) -> Measured:
+def claims_schemes(s: Schemes, long_totals: np.ndarray) -> Checks:
     fin = {k: s.final(k) for k in SCHEMES}
     rough = {k: s.roughness(k) for k in SCHEMES}
     early = np.concatenate([s.early_share(k) for k in SCHEMES])
     n_tables = sum(len(r) for r in s.runs.values()) + len(s.runs[5]) + len(s.runs[6])
     means = {k: float(v.mean()) for k, v in fin.items()}
     sd = float(np.sqrt(np.mean([np.var(v, ddof=1) for v in fin.values()])))
-    gap = max(means.values()) - min(means.values())
-    return {
+    hi, lo = max(means, key=means.get), min(means, key=means.get)
+    gap = means[hi] - means[lo]
+    measured: Measured = {
         "fig4.11-2-4-low": (
             difference(np.concatenate([fin[1], fin[3]]), np.concatenate([fin[2], fin[4]])),
             "total at move 200, schemes 1 and 3 minus schemes 2 and 4; means "
@@ -403,8 +405,9 @@ def claims_schemes(s: Schemes, long_totals: np.ndarray) -> Measured:
             f"share of the learning at move {s.moves} done in the first 50 moves, all {early.size} runs",
         ),
         "fig4.8-no-obvious-differences": (
-            float(gap / sd),
-            f"largest gap between the schemes' mean totals ({gap:.1f}) in single-run standard deviations ({sd:.1f})",
+            standardized_difference(fin[hi], fin[lo]),
+            f"the schemes farthest apart, {SCHEMES[hi][0]} and {SCHEMES[lo][0]}: mean totals {means[hi]:.1f} and "
+            f"{means[lo]:.1f}, a gap of {gap:.1f}, {gap / sd:.2f} pooled single-run standard deviations ({sd:.1f})",
         ),
         "fig4.9-6-columns": (
             Spread.of(s.change_moves(6)),
@@ -431,9 +434,10 @@ def claims_schemes(s: Schemes, long_totals: np.ndarray) -> Measured:
             f"(median {int(np.median(long_totals[:, -1]))})",
         ),
     }
+    return from_pairs(measured)
 
 
-def claims_performance(as_run: PerformanceCurves, powered: PerformanceCurves) -> Measured:
+def claims_performance(as_run: PerformanceCurves, powered: PerformanceCurves) -> Checks:
     sig = significant_curves(as_run)
     slopes = pooled_slopes(powered)
     out: Measured = {
@@ -448,16 +452,16 @@ def claims_performance(as_run: PerformanceCurves, powered: PerformanceCurves) ->
             Estimate(m / powered.test_games * 10, se / powered.test_games * 10, n),
             f"slope of curve {k} in score per 10 games per training game, {powered.test_games}-game tests",
         )
-    return out
+    return from_pairs(out)
 
 
-def claims_first_move(fb: FirstMoveBias) -> Measured:
+def claims_first_move(fb: FirstMoveBias) -> Checks:
     s = fb.as_run()
     c = fb.powered.counts()
     per_game = np.where(fb.powered.results == 1, 1.0, np.where(fb.powered.results == 2, -1.0, 0.0))
     m, se, n = estimate(per_game)
     sd = float(fb.scores.std(ddof=1))
-    return {
+    measured: Measured = {
         "fig4.5-white-bias-as-run": (
             Estimate(*estimate(s)),
             f"mean of the 16 ten-game scores of one run: {s.astype(int).tolist()}",
@@ -472,10 +476,11 @@ def claims_first_move(fb: FirstMoveBias) -> Measured:
             f"share of {fb.scores.shape[0]} repeats of the 16 tests whose mean is significantly above 0",
         ),
     }
+    return from_pairs(measured)
 
 
-def claims_system4(c: System4Comparison) -> Measured:
-    return {
+def claims_system4(c: System4Comparison) -> Checks:
+    measured: Measured = {
         "sys4-faster": (
             difference(c.totals4[:, -1], c.totals3[:, -1]),
             f"total at move {c.totals3.shape[1]}, System 4 − System 3 (scheme 1); questions per run "
@@ -487,6 +492,7 @@ def claims_system4(c: System4Comparison) -> Measured:
             f"invariant); ranking violations {c.violations4.mean():.0f} vs System 3's {c.violations3.mean():.0f}",
         ),
     }
+    return from_pairs(measured)
 
 
 def explore(

@@ -10,8 +10,9 @@ the notebook's claims (``{claim id: results.check keyword arguments}``; the prin
 
 Notebook 05 uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):
 
-- 05 · Random walk: TD vs Monte Carlo vs TD(λ): ``config``
+- What we found: ``config``
 - 1. The walk and its true values: ``true_values``, ``truth_checks``
+- 1.1 The three learners, as the code runs them: ``episode_update``
 - 2. Appendix C, row by row: ``rms_column_checks``
 - 2.1 Scripted walks: the App. A update rule reproduces printed rows: ``scripted_row_checks``,
   ``scripted_rows_table``
@@ -39,6 +40,7 @@ from ... import claims
 from ...core import profiles
 from ...games.random_walk import parse_start, rms_error, sample_walks, state_names, true_values, walk_length_tail
 from ...learners.random_walk import TRACES, Learner, batch_fixed_points, check_run, run_batch, run_many
+from ...learners.random_walk import episode_update as episode_update  # the rule §1 shows (plain Python)
 from ...results import Spread, Table
 from .appendix_c import (
     APPENDIX_C_LEARNER,
@@ -378,6 +380,16 @@ def explore(
 
 
 # ----------------------------------------------------------------------------- the claims' measured values
+
+#: The chapter's findings (``tdbook.findings``): claim id → the statement, in the order a reader should meet them.
+FINDINGS: dict[str, str] = {
+    "appc-transitions-matched": "App. A's TD(λ) code — list traces, start D — made App. C's logged run: a walk "
+    "through it turns each printed row into the next",
+    "fig4.3-td-consistently-better": "TD(0) is consistently better than constant-α Monte Carlo, over several α",
+    "fig4.4-td-lambda-consistently-better": "TD(λ) is consistently better than either TD(0) or Monte Carlo",
+    "fig4.4-higher-lambda-faster": "a higher λ, though less than 1, learns faster",
+    "fig4.4-less-worsening-than-mc": "TD(λ) is less prone than Monte Carlo to worsening its estimates over time",
+}
 
 
 def _printed(claim_id: str) -> Any:

@@ -485,7 +485,7 @@ def train(
                 raise ValueError(f"the saved state of the run has no {k} of shape {a.shape}")
             a[...] = state[k]
         pos, done = int(state["pos"]), int(state["done"])
-        if not 0 <= done <= games or done % log_every:
+        if not 0 <= done <= games or (done % log_every and done != games):  # a finished run ends off the grid
             raise ValueError(f"the saved state has {done:,} games done; this run plays {games:,}")
 
     def snapshot() -> dict[str, np.ndarray]:

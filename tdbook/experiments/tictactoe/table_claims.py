@@ -31,7 +31,7 @@ from ...games.tictactoe import (
 )
 from ...learners.tictactoe_table import empty_table
 from ...players.tictactoe import RULE_FLAGS, exact_outcomes, perfect_player, random_player, table_player
-from ...results import Spread, Table
+from ...results import Prediction, Spread, Table
 from .table_evaluation import (
     CENTRE,
     CORNERS,
@@ -39,6 +39,7 @@ from .table_evaluation import (
     Fig68,
     corner_answers,
     evaluate,
+    fig68,
     sure_draw_after_states,
     value_stats,
     zero_share,
@@ -58,12 +59,31 @@ from .tictactoe_td_table import (
     printed,
     run_seed,
     table61_printed,
-    tolerance,
     window_win_curves,
 )
 
 #: ``{claim id: keyword arguments of results.check}``
 Checks = dict[str, dict[str, Any]]
+
+
+#: "made little difference" (§6.2 p. 62) read as a band of ±3 percentage points around the 1.5 M-game runs.
+LITTLE = 3.0
+
+
+def single_run(values: np.ndarray) -> Any:
+    """Our runs of a quantity the thesis prints from *one* run (CONTRIBUTING, 'Tolerances'): the prediction interval
+    of one more run, t·s·√(1 + 1/n) around their mean — per cell for a row of cells (runs × cells), so each cell is
+    held to its own spread; with a single run, its plain value."""
+    v = np.asarray(values, dtype=float)
+    if len(v) < 2:
+        return [float(x) for x in v[0]] if v.ndim == 2 else float(v[0])
+    return Prediction.each(v) if v.ndim == 2 else Prediction.of(v)
+
+
+def half_widths(values: np.ndarray) -> np.ndarray:
+    """Half the width of :func:`single_run`'s interval of each column of ``values`` (runs × cells); 0 for one run."""
+    v = np.asarray(values, dtype=float)
+    return np.array([p.half for p in Prediction.each(v)]) if len(v) > 1 else np.zeros(v.shape[1])
 
 
 # ----------------------------------------------------------------------------- §6: the game
@@ -158,12 +178,13 @@ def alpha_checks(alpha: dict[float, Summary], cross: dict[float, np.ndarray]) ->
             continue
         wdl, st, cx = s.wdl(), s.states(), _crossovers(s, cross[a])
         out[f"fig{n}-wdl"] = dict(
-            ours=list(wdl.mean(0)),
-            note=f"O win/draw/loss % over the last 500k-game run; mean of {len(s.runs)} runs, s.d. "
-            f"{np.round(wdl.std(0, ddof=1) if len(s.runs) > 1 else np.zeros(3), 2).tolist()}",
+            ours=single_run(wdl),
+            note=f"O win/draw/loss % over the last 500k-game run; {len(s.runs)} runs, s.d. "
+            f"{np.round(wdl.std(0, ddof=1) if len(s.runs) > 1 else np.zeros(3), 2).tolist()}; each printed cell is "
+            "judged against the prediction interval of one more run of ours",
         )
         out[f"fig{n}-states"] = dict(
-            ours=float(st.mean()), note=f"non-zero table entries after 1.5 M games; runs: {st.astype(int).tolist()}"
+            ours=single_run(st), note=f"non-zero table entries after 1.5 M games; runs: {st.astype(int).tolist()}"
         )
         # (no run crossed within its first chunk, as in the quick profile's short chunks: NaN, so 'differs')
         fin = cx[np.isfinite(cx)]
@@ -196,11 +217,12 @@ def alpha_table(alpha: dict[float, Summary], cross: dict[float, np.ndarray], cfg
 
 
 def final_vs_thesis(alpha: dict[float, Summary]) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
-    """(labels, ours, 2 s.d. bands, thesis) of the final win/draw/loss per printed α (the figure's data)."""
+    """(labels, ours, half widths of the 95 % interval of one more run, thesis) of the final win/draw/loss per printed
+    α (the figure's data; the intervals the claims judge each printed cell by)."""
     keep = [a for a in alpha if a in ALPHA_FIGURES]
     labels = [f"α={a:g}" for a in keep]
     ours = np.array([alpha[a].wdl().mean(0) for a in keep])
-    tol = np.array([[tolerance(alpha[a].wdl()[:, k], 1.0) for k in range(3)] for a in keep])
+    tol = np.array([half_widths(alpha[a].wdl()) for a in keep])
     th = np.array([printed(f"fig{ALPHA_FIGURES[a]}-wdl") for a in keep])
     return labels, ours, tol, th
 
@@ -326,6 +348,62 @@ def epsilon_checks(eps: dict[float, Summary]) -> Checks:
     }
 
 
+def exploration_rows(eps: dict[float, Summary]) -> dict[float, dict[str, float]]:
+    """§6.2's problem under each exploration rate, mean over the rate's runs: O's non-terminal after-states still
+    unvalued (0, "missing from its estimation"), whether every winning after-state is still unvalued, and in the
+    Fig. 6.8 positions (O can win at once, X threatens, the table decides) the share where O takes the win."""
+    o_after = np.asarray(after_states(O, False), dtype=np.int64)
+    out = {}
+    for e, s in sorted(eps.items()):
+        missing, zero, wins, choices = [], [], [], []
+        for t in s.tables():
+            f = fig68(t)
+            missing.append(int(np.sum(t[o_after] == 0.0)))
+            zero.append(f.win_values_zero)
+            wins.append(f.greedy_wins)
+            choices.append(f.greedy_choices)
+        out[e] = {
+            "missing": float(np.mean(missing)),
+            "wins unvalued": float(all(zero)),
+            "win share": float(np.sum(wins) / max(1, np.sum(choices))),
+            "positions": float(np.mean(choices)),
+        }
+    return out
+
+
+def exploration_checks(eps: dict[float, Summary], epsilon: float) -> Checks:
+    """§6.2: "increasing the random probability of an exploratory move did not assist with this problem" — the
+    problem being after-states without an estimate, among them every winning move's (Fig. 6.8).  Judged at the
+    largest exploration rate tried against the thesis's ``epsilon``: the table still misses after-states, its winning
+    after-states are still unvalued, and O takes the immediate win in no larger a share of the Fig. 6.8 positions."""
+    rows = exploration_rows(eps)
+    hi = max(rows)
+    if hi <= epsilon or epsilon not in rows:
+        raise ValueError(f"the exploration runs need the thesis's ε = {epsilon:g} and a larger one, got {sorted(rows)}")
+    a, b = rows[epsilon], rows[hi]
+    held = b["missing"] > 0 and b["wins unvalued"] == 1.0 and b["win share"] <= a["win share"]
+    return {
+        "exploration-does-not-assist": dict(
+            ours=bool(held),
+            note=f"ε = {epsilon:g} → {hi:g}: non-terminal O after-states never valued {a['missing']:.0f} → "
+            f"{b['missing']:.0f} of {len(after_states(O, False))}; winning after-states all unvalued "
+            f"{bool(a['wins unvalued'])} → {bool(b['wins unvalued'])} (App. B's rule never writes a terminal "
+            f"after-state, so no exploration can value them); immediate wins taken in the Fig. 6.8 positions "
+            f"{a['win share']:.0%} → {b['win share']:.0%} (of {a['positions']:.0f} and {b['positions']:.0f} a table)",
+        )
+    }
+
+
+def exploration_table(eps: dict[float, Summary]) -> Table:
+    rows = exploration_rows(eps)
+    return Table(
+        ["ε", "O after-states never valued", "winning after-states all unvalued", "Fig. 6.8 positions",
+         "immediate wins taken"],
+        [[f"{e:g}", f"{r['missing']:.0f}", "yes" if r["wins unvalued"] else "no", f"{r['positions']:.0f}",
+          f"{r['win share']:.0%}"] for e, r in rows.items()],
+    )  # fmt: skip
+
+
 def epsilon_table(eps: dict[float, Summary]) -> Table:
     ew = {e: s.wdl().mean(0) for e, s in sorted(eps.items())}
     return Table(
@@ -363,11 +441,14 @@ def td_as_x_checks(tx: Summary, a05: Summary) -> Checks:
     wx, sx = tx.wdl(), tx.states()
     return {
         "fig6.7-wdl": dict(
-            ours=list(wx.mean(0)),
-            note=f"X win/draw/loss % over the last 500k-game run; mean of {len(tx.runs)} runs; "
-            f"s.d. {np.round(wx.std(0, ddof=1) if len(tx.runs) > 1 else np.zeros(3), 2).tolist()}",
+            ours=single_run(wx),
+            note=f"X win/draw/loss % over the last 500k-game run; {len(tx.runs)} runs; "
+            f"s.d. {np.round(wx.std(0, ddof=1) if len(tx.runs) > 1 else np.zeros(3), 2).tolist()}; each printed cell "
+            "is judged against the prediction interval of one more run of ours",
         ),
-        "fig6.7-states": dict(ours=float(sx.mean()), note=f"runs: {sx.astype(int).tolist()}"),
+        "fig6.7-states": dict(
+            ours=single_run(sx), note=f"non-zero table entries after 1.5 M games; runs: {sx.astype(int).tolist()}"
+        ),
         "fig6.7-x-better-than-o": dict(ours=bool(wx.mean(0)[0] > a05.wdl().mean(0)[0])),
         "fig6.7-fewer-states-than-o": dict(
             ours=bool(sx.mean() < a05.states().mean()), note=f"X {sx.mean():.0f} vs O {a05.states().mean():.0f} states"
@@ -386,8 +467,9 @@ def appendix_d_checks(ad: dict[str, Any]) -> Checks:
     worst = int(np.argmax(np.abs(diff)))
     out: Checks = {
         "appD-first-moves": dict(
-            ours=[float(v) for v in mean],
-            note=f"our X tables' mean value of each opening (squares {sq}); largest difference "
+            ours=single_run(fm[:, sq]),
+            note=f"our X tables' value of each opening (squares {sq}), each printed value judged against the "
+            f"prediction interval of one more of our runs; largest difference "
             f"{diff[worst]:+.3f} on square {sq[worst]} ({board_string(place(0, sq[worst], X))}); per square "
             f"ours − App. D {np.round(diff, 3).tolist()}, s.d. of our runs {np.round(sd, 3).tolist()} "
             f"(pooled {float(np.sqrt(np.mean(sd**2))):.3f})",
@@ -560,12 +642,12 @@ def table61_text_checks(t61: list[Table61Row], a05: Summary, cfg: Any, seed: int
             ("greedy O loss % vs the perfect player", lambda e: 100 * e.vs_perfect[2]),
         ):
             base = np.array([get(e) for e in less])
-            band = tolerance(base, 3.0)
-            same.append(bool(abs(get(more) - base.mean()) <= band))
+            d, half = get(more) - base.mean(), float(half_widths(base[:, None])[0])
+            same.append(bool(abs(d) + half <= LITTLE))  # the whole interval of the difference inside the band
             parts.append(
                 f"{what} (exact): {cfg.TABLE61_GAMES:,} games (λ=0.5 row) {get(more):.1f} vs {cfg.GAMES:,} games "
-                f"{base.mean():.1f} (runs {np.round(base, 1).tolist()}; within max(3 points, 2 s.d.) = {band:.3g}: "
-                f"{same[-1]})"
+                f"{base.mean():.1f} (runs {np.round(base, 1).tolist()}); difference {d:+.1f} ± {half:.2f} (one run "
+                f"against the runs' prediction interval) within ±{LITTLE:g}: {same[-1]}"
             )
         out["more-training-little-difference"] = dict(
             ours=all(same), note="'little difference' on both measures? " + "; ".join(parts)
@@ -629,7 +711,9 @@ def teacher_checks(teach: dict[str, list[TeacherRun]], frozen: dict[str, list[Te
     fx = {k: np.array([t.xod() for t in v]).mean(0) for k, v in frozen.items()}
     return {
         "p63-new-O-X-O-draw": dict(
-            ours=list(nx.mean(0)), note=f"X wins, O wins, draws % over the last 500k-game run; mean of {len(new)} runs"
+            ours=single_run(nx),
+            note=f"X wins, O wins, draws % over the last 500k-game run; {len(new)} runs, s.d. "
+            f"{np.round(nx.std(0, ddof=1) if len(new) > 1 else np.zeros(3), 2).tolist()}",
         ),
         "p63-new-O-loses-20-of-20": dict(
             ours=float(np.mean([20 * t.evaluation.vs_perfect[2] for t in new])),
@@ -637,8 +721,9 @@ def teacher_checks(teach: dict[str, list[TeacherRun]], frozen: dict[str, list[Te
             f"uniformly random O loses {20 * random_o_loss_vs_perfect():.1f}",
         ),
         "p63-old-O-wins-losses": dict(
-            ours=[float(ox[:, 1].mean()), float(ox[:, 0].mean())],
-            note=f"O wins and O losses % over the last run; mean of {len(old)} runs",
+            ours=single_run(ox[:, [1, 0]]),
+            note=f"O wins and O losses % over the last 500k-game run; {len(old)} runs, s.d. "
+            f"{np.round(ox[:, [1, 0]].std(0, ddof=1) if len(old) > 1 else np.zeros(2), 2).tolist()}",
         ),
         "p63-old-O-loses-20-of-20": dict(ours=float(np.mean([20 * t.evaluation.vs_perfect[2] for t in old]))),
         "p63-beaten-into-submission": dict(

@@ -17,7 +17,8 @@ changes another one's numbers.
 
 Notebook 07 uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):
 
-- 07 · Tic-tac-toe with TD(λ) networks: ``config``
+- What we found: ``config``
+- 1.1 The learning rule, as the code runs it: ``td_lambda_step``, ``value_and_gradient``
 - 2. The thesis's runs: ``thesis_runs``, ``summarise``
 - 5. v3.0's derivative and arithmetic: ``seed_study``
 - 6. Diagnosis: one defect fixed at a time: ``ablation``
@@ -37,6 +38,8 @@ from tqdm.auto import tqdm
 from ... import claims
 from ...core import profiles
 from ...games.tictactoe import O, X
+from ...learners.td_net import td_lambda_step as td_lambda_step  # the rule §1 shows (numpy)
+from ...learners.td_net import value_and_gradient as value_and_gradient
 from ...learners.tictactoe_net import FIXES, VERSIONS, NetDesign, check_version, new_net
 from ...learners.tictactoe_table import empty_table
 from ...players.tictactoe import Player, exact_outcomes, optimal_fraction, perfect_player, random_player, table_player
@@ -176,6 +179,16 @@ def config(profile: str, **knobs: Any) -> profiles.Config:
     for v in cfg.ABLATION_VERSIONS:
         check_version(v)
     return cfg
+
+
+#: The chapter's findings (``tdbook.findings``): claim id → the statement, in the order a reader should meet them.
+FINDINGS: dict[str, str] = {
+    "v1.0-outputs-near-one": "the first net (v1.0), trained by self-play, answers close to one for every position",
+    "fig6.12-v1.1-vs-td": "trained against the TD(λ) table player, the net mostly loses to it",
+    "table6.2-vs-perfect": "a strong opponent (the author; here the perfect player) beats every net in every game",
+    "conclusion-td-nets-cannot-learn-tictactoe": "a TD(λ) network does not learn tic-tac-toe",
+    "beyond-perfect-net-exact-loss-probability": "beyond the thesis: a net trained by self-play alone never loses",
+}
 
 
 # ----------------------------------------------------------------------------- the TD(λ) table opponent

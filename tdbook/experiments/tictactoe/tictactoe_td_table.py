@@ -16,7 +16,8 @@ and their replicates, section by section; the training loop, the evaluation and 
 
 Notebook 06 uses this module, section by section (``python -m tdbook.catalog --write`` keeps this list):
 
-- 06 · Tic-tac-toe with TD(λ) tables: ``config``
+- What we found: ``config``
+- 2. The player of Appendix B: ``afterstate_update``
 - 3. Figs 6.2–6.4: the step size α: ``alpha_runs``, ``crossover_runs``, ``ALPHA_FIGURES``, ``thesis_wdl``
 - 4. Fig. 6.5 (draw reward), exploration, Fig. 6.6 (λ): ``draw_runs``, ``epsilon_runs``, ``lambda_runs``,
   ``window_win_curves``
@@ -25,7 +26,7 @@ Notebook 06 uses this module, section by section (``python -m tdbook.catalog --w
 - 8. p. 63: the X table as a teacher: ``teacher_runs``
 - 9. Beyond the thesis: a corrected player that plays perfectly: ``self_play``
 - 9.1 Ablation: which correction matters?: ``ablation``, ``gap_closed``, ``ABLATION_METRICS``
-- 12. Try it yourself: ``explore``
+- 13. Try it yourself: ``explore``
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from tqdm.auto import tqdm
 
 from ... import claims
 from ...core import profiles
+from ...learners.tictactoe_table import afterstate_update as afterstate_update  # the rule §2 shows (plain Python)
 from ...learners.tictactoe_table import check_params, empty_table
 from ...players.tictactoe import (
     RULE_FLAGS,
@@ -213,6 +215,19 @@ def run_seed(seed: int, label: str, replicate: int = 0) -> int:
     return (int(seed) * 1_000_003 + zlib.crc32(label.encode()) * 101 + replicate) % (1 << 62)
 
 
+#: The chapter's findings (``tdbook.findings``): claim id → the statement, in the order a reader should meet them.
+FINDINGS: dict[str, str] = {
+    "fig6.2-wdl": "trained as the thesis trains it, the table player (O) wins, draws and loses against a "
+    "random X as printed",
+    "fig6.2-crossover": "the table player overtakes the random player after about as many games as printed",
+    "fig6.7-wdl": "playing X, the table player wins, draws and loses as printed",
+    "table6.1-vs-perfect": "against a strong opponent (the author; here the perfect player) its games end as printed",
+    "fig6.8-blocks-instead-of-winning": "offered a win or a block, O always blocks",
+    "corrected-O-losses-vs-perfect": "beyond the thesis: with its defects corrected, the player never loses to "
+    "perfect play",
+}
+
+
 # ----------------------------------------------------------------------------- training runs
 
 
@@ -297,14 +312,6 @@ class Summary:
 
     def tables(self) -> np.ndarray:
         return np.array([r.tables[self.side] for r in self.runs])
-
-
-def tolerance(values: np.ndarray, floor: float) -> float:
-    """A claim's tolerance: ``max(floor, 2 × s.d. of the replicates)``, rounded to 3 significant digits."""
-    v = np.asarray(values, float)
-    v = v[np.isfinite(v)]
-    sd = float(v.std(ddof=1)) if v.size > 1 else 0.0
-    return float(f"{max(floor, 2.0 * sd):.3g}")
 
 
 def alpha_runs(cfg: Any, seed: int) -> dict[float, Summary]:
