@@ -257,10 +257,9 @@ def test_cli_writes_the_net_with_its_log_and_resumes(tmp_path, capsys):
     assert "truncate must be an int >= 0" in capsys.readouterr().err
 
 
-def test_signal_measures_write_the_loop_curve_by_iteration_and_the_rollout_gap_into_the_sidecar(tmp_path):
+def test_signal_measures_write_the_loop_curve_by_iteration_into_the_sidecar(tmp_path):
     import json
 
-    from tdbook.experiments.backgammon.rollout_consistency import consistency_gap, rollout_consistency
     from tdbook.experiments.backgammon.rollout_training import train_main
     from tdbook.experiments.backgammon.signal_measures import main as measure
 
@@ -274,18 +273,11 @@ def test_signal_measures_write_the_loop_curve_by_iteration_and_the_rollout_gap_i
     assert snap.is_file()
     assert measure(["curve", str(out), "--snapshots", str(snap), "--pubeval-pairs", "3", "--gnubg-pairs", "1",
                     "--no-progress"]) == 0  # fmt: skip
-    curve = json.loads(out.with_suffix(".json").read_text())["curve"]
+    side = json.loads(out.with_suffix(".json").read_text())
+    curve = side["curve"]
     assert [p["iteration"] for p in curve["points"]] == [0, 1, 2] and curve["pairs"]["gnubg-expert"] == 1
-    assert curve["points"][0]["vs_pubeval"]["games"] == 6
-    assert measure(["gap", str(out), "--positions", "3", "--trials", "4", "--seed", "7", "--no-progress"]) == 0
-    rec = json.loads(out.with_suffix(".json").read_text())["rollout_gap"]
-    want = consistency_gap(rollout_consistency(SymmetricGammon.load(out), 3, 4, 7, progress=False))
-    assert (
-        rec["gap"]["mean"] == want.mean
-        and rec["positions"] == 3
-        and "curve" in json.loads(out.with_suffix(".json").read_text())
-    )
+    assert curve["points"][0]["vs_pubeval"]["games"] == 6 and len(side["log"]) == 2
     other = tmp_path / "other_it1.snap.npz"
     _net(True).save(other)
     assert measure(["curve", str(out), "--snapshots", str(other), "--no-progress"]) == 2
-    assert measure(["gap", str(out), "--trials", "1"]) == 2
+    assert measure(["curve", str(out), "--gnubg-pairs", "0"]) == 2

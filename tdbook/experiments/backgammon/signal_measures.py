@@ -1,15 +1,11 @@
-"""What issue 51's new training signals are measured by, written into the nets' sidecars (so chapter 10 reads them).
+"""The learning curve of issue 51's rollout-training loop, by iteration, written into the loop net's sidecar (so
+notebook 10 reads it): its parent (iteration 0), the copies it kept after each iteration (``train
+symmetric-gammon-rollouts --snapshots``) and the net itself, each against pubeval and gnubg-expert on the selection
+seed, measured as the campaign's learning curves are (:data:`~.symmetric_gammon_expert.CURVE_PAIRS`), under the
+sidecar key ``curve`` (a TD run's curve, by games, is :func:`~.symmetric_gammon_expert.record_curve`'s; the rollout
+diagnosis of a shipped net, ``python -m tdbook.experiments.backgammon.symmetric_gammon_records rollouts``).
 
-- ``curve``: a rollout-training loop's learning curve by iteration — its parent (iteration 0), the copies it kept
-  after each iteration (``train symmetric-gammon-rollouts --snapshots``) and the net itself, each against pubeval
-  and gnubg-expert on the selection seed, measured as notebook 09's learning curves are
-  (:data:`~.symmetric_gammon_expert.CURVE_PAIRS`), under the sidecar key ``curve``;
-- ``gap``: the rollout diagnosis of notebook 09 §4.5 (:mod:`.rollout_consistency`: contact positions of the net's
-  own self-play played out by the net itself, the RMS of rollout − net with the play-outs' noise removed, and the
-  mean of rollout − net) of any net, on the notebook's settings by default (120 positions × 192 play-outs, seed
-  2016), under the key ``rollout_gap``.
-
-``python -m tdbook.experiments.backgammon.signal_measures curve NET --snapshots SNAP …`` and ``… gap NET``.
+``python -m tdbook.experiments.backgammon.signal_measures curve NET --snapshots SNAP …``.
 """
 
 from __future__ import annotations
@@ -26,12 +22,9 @@ from ...core.paths import data_dir
 from ...core.storage import add_to_sidecar, code_version, read_sidecar
 from ...learners.backgammon_symmetric import SymmetricGammon
 from .match import SELECTION_SEED
-from .rollout_consistency import consistency_bias, consistency_gap, rollout_consistency
 from .symmetric_gammon_expert import CURVE_PAIRS, _point
 
 MODULE = "tdbook.experiments.backgammon.signal_measures"
-#: Notebook 09's rollout diagnosis (standard profile): positions, play-outs, seed (its SEED 2011 + 5).
-GAP_SETTINGS = {"positions": 120, "trials": 192, "seed": 2016}
 
 
 def record_loop_curve(
@@ -76,30 +69,6 @@ def record_loop_curve(
     return curve
 
 
-def record_gap(net_path: str | Path, command: str, settings: dict[str, int] | None = None,
-               progress: bool = True) -> dict[str, Any]:  # fmt: skip
-    """Run the rollout diagnosis (:func:`~.rollout_consistency.rollout_consistency`) on the net at ``net_path`` and
-    write its gap and bias (ppg ± 1 s.e.) into the net's sidecar as ``rollout_gap``."""
-    s = dict(GAP_SETTINGS if settings is None else settings)
-    t0 = time.perf_counter()
-    res = rollout_consistency(SymmetricGammon.load(net_path), s["positions"], s["trials"], s["seed"],
-                              progress=progress)  # fmt: skip
-    gap, bias = consistency_gap(res), consistency_bias(res)
-    record = {
-        "command": command,
-        "what": "contact positions of the net's own 1-ply self-play, each played out by the net against itself; gap: "
-        "the RMS of rollout − net equity with the play-outs' noise removed; bias: the mean of rollout − net "
-        "(tdbook.experiments.backgammon.rollout_consistency, notebook 09 §4.5)",
-        **s,
-        "gap": {"mean": gap.mean, "stderr": gap.stderr, "n": gap.n},
-        "bias": {"mean": bias.mean, "stderr": bias.stderr, "n": bias.n},
-        "code_version": code_version(),
-        "wall_time_s": round(time.perf_counter() - t0, 1),
-    }
-    add_to_sidecar(net_path, "rollout_gap", record)
-    return record
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     ap = argparse.ArgumentParser(prog=f"python -m {MODULE}", description=__doc__.splitlines()[0])
@@ -109,31 +78,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     c.add_argument("--snapshots", nargs="*", default=[], metavar="SNAP")
     c.add_argument("--pubeval-pairs", type=int, default=CURVE_PAIRS["pubeval"])
     c.add_argument("--gnubg-pairs", type=int, default=CURVE_PAIRS["gnubg-expert"])
-    g = sub.add_parser("gap", help="the rollout diagnosis of a net")
-    g.add_argument("net", metavar="NET")
-    for k, v in GAP_SETTINGS.items():
-        g.add_argument(f"--{k}", type=int, default=v)
-    for p in (c, g):
-        p.add_argument("--no-progress", action="store_true")
+    c.add_argument("--no-progress", action="store_true")
     a = ap.parse_args(argv)
     cmd = f"python -m {MODULE} " + shlex.join(argv)
     try:
         read_sidecar(a.net)
-        if a.what == "curve":
-            pairs = {"pubeval": a.pubeval_pairs, "gnubg-expert": a.gnubg_pairs}
-            if min(pairs.values()) < 1:
-                raise ValueError(f"pairs must be >= 1, got {pairs}")
-            for pt in record_loop_curve(a.net, a.snapshots, cmd, pairs, progress=not a.no_progress)["points"]:
-                p, q = pt["vs_pubeval"], pt["vs_gnubg_expert"]
-                print(f"iteration {pt['iteration']}: pubeval {p['ppg']:+.4f} ± {p['stderr']:.4f}, gnubg-expert "
-                      f"{q['ppg']:+.4f} ± {q['stderr']:.4f}")  # fmt: skip
-        else:
-            s = {k: getattr(a, k) for k in GAP_SETTINGS}
-            if min(s["positions"], s["trials"] - 1) < 1:
-                raise ValueError(f"positions must be >= 1 and trials >= 2, got {s}")
-            r = record_gap(a.net, cmd, s, progress=not a.no_progress)
-            print(f"gap {r['gap']['mean']:.4f} ± {r['gap']['stderr']:.4f}, bias {r['bias']['mean']:+.4f} ± "
-                  f"{r['bias']['stderr']:.4f}")  # fmt: skip
+        pairs = {"pubeval": a.pubeval_pairs, "gnubg-expert": a.gnubg_pairs}
+        if min(pairs.values()) < 1:
+            raise ValueError(f"pairs must be >= 1, got {pairs}")
+        for pt in record_loop_curve(a.net, a.snapshots, cmd, pairs, progress=not a.no_progress)["points"]:
+            p, q = pt["vs_pubeval"], pt["vs_gnubg_expert"]
+            print(f"iteration {pt['iteration']}: pubeval {p['ppg']:+.4f} ± {p['stderr']:.4f}, gnubg-expert "
+                  f"{q['ppg']:+.4f} ± {q['stderr']:.4f}")  # fmt: skip
     except ValueError as e:
         print(f"signal_measures: error: {e}", file=sys.stderr)
         return 2
