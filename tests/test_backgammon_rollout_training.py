@@ -281,3 +281,17 @@ def test_signal_measures_write_the_loop_curve_by_iteration_into_the_sidecar(tmp_
     _net(True).save(other)
     assert measure(["curve", str(out), "--snapshots", str(other), "--no-progress"]) == 2
     assert measure(["curve", str(out), "--gnubg-pairs", "0"]) == 2
+
+
+def test_fit_trials_fit_copies_and_measure_the_held_out_gap():
+    from tdbook.experiments.backgammon.rollout_training import fit_trials
+
+    model = _net(True)
+    pos = loop_positions(model, 40, 0.5, seed=2)
+    r = rollout_targets(model, pos, RolloutSpec(4, 3), seed=2, progress=False)
+    w = model.W1.copy()
+    out = fit_trials(model, pos, r["targets"], r["se"], [(0.05, 1), (0.05, 8)], holdout=0.25, seed=1)
+    assert np.array_equal(model.W1, w)  # the model itself is not fitted
+    assert [(o["alpha"], o["epochs"]) for o in out] == [(0.05, 1), (0.05, 8)]
+    assert out[0]["before"] == out[1]["before"] and out[0]["before"]["n"] == 10
+    assert out[0]["after"] != out[1]["after"]
