@@ -295,3 +295,16 @@ def test_fit_trials_fit_copies_and_measure_the_held_out_gap():
     assert [(o["alpha"], o["epochs"]) for o in out] == [(0.05, 1), (0.05, 8)]
     assert out[0]["before"] == out[1]["before"] and out[0]["before"]["n"] == 10
     assert out[0]["after"] != out[1]["after"]
+
+
+def test_rollouts_on_two_dask_workers_are_the_same_bytes_as_here():
+    from distributed import Client, LocalCluster
+
+    model = _net(True)
+    pos = _positions(6)
+    here = rollout_targets(model, pos, SPEC, seed=5, chunk=2, progress=False)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with Client(cluster):
+            there = rollout_targets(model, pos, SPEC, seed=5, chunk=2, progress=False)
+    for k in here:
+        assert here[k].tobytes() == there[k].tobytes()

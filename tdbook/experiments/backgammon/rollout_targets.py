@@ -215,8 +215,9 @@ def rollout_position(net, stop_bo, pos0, seed, index, trials, truncate, vr_plies
 def _chunk(task: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One task of :func:`rollout_targets`: (mean outputs, standard error of the equity, mean plies) of its
     positions."""
-    code, W1, W2, bo, stop, positions, seed, first, spec = task
-    net = SymNet(int(code), W1, W2, bo)
+    code, W1, W2, bearoff, stop, positions, seed, first, spec = task
+    net = SymNet(int(code), W1, W2, combined_cached() if bearoff else NO_TABLE)
+    stop = combined_cached() if stop else NO_TABLE  # the tables are made once in each worker, not shipped
     n_out = W2.shape[1]
     trials, truncate, vr_plies = spec
     est = np.zeros((trials, n_out))
@@ -269,10 +270,9 @@ def rollout_targets(
     if not isinstance(chunk, (int, np.integer)) or chunk < 1:
         raise ValueError(f"chunk must be an int >= 1, got {chunk!r}")
     net = sym_net(model)
-    stop = combined_cached() if spec.bearoff_stop else NO_TABLE
     tasks = [
-        (net.arch, net.W1, net.W2, net.bo, stop, positions[s : s + chunk], int(seed), int(first) + s,
-         (spec.trials, spec.truncate, spec.vr_plies))
+        (net.arch, net.W1, net.W2, model.bearoff, spec.bearoff_stop, positions[s : s + chunk], int(seed),
+         int(first) + s, (spec.trials, spec.truncate, spec.vr_plies))
         for s in range(0, len(positions), chunk)
     ]  # fmt: skip
     parts = map_tasks(_chunk, tasks, desc="rollouts", progress=progress)
