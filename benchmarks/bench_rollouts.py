@@ -12,7 +12,10 @@ Rows, one core each (CPU time of this process, so other work on the machine does
 - ``ours, truncated k`` (the rollout-training loop's targets) and with the luck of every ply taken out;
 - ``gnubg 0-ply``: the ``rollout`` command of the gnubg Python module (its chequer play at 0-ply, cubeless,
   quasi-random dice, one thread, no variance reduction, no truncation but its one-sided bear-off database — its
-  defaults for a cubeless rollout), with ``--gnubg-vr`` also with its lookahead variance reduction.
+  defaults for a cubeless rollout), with ``--gnubg-vr`` also with its lookahead variance reduction, and truncated
+  after as many plies as ours (its 0-ply evaluation there).  The gnubg module does not hand a rollout's result back
+  to Python (the ``rollout`` command prints it to a user interface this build lacks), so only its time is compared;
+  that it played the play-outs asked is seen in its time growing with ``--trials``.
 
 ``--workers 2`` adds the truncated setting over a Dask LocalCluster of that many one-thread workers (wall time,
 play-outs/s in all and per worker; meaningful only on an otherwise quiet machine).  Each row prints play-outs/s per
@@ -60,9 +63,10 @@ def quiet_stdout() -> Iterator[None]:
         os.close(null)
 
 
-def gnubg_rollouts(positions: np.ndarray, trials: int, vr: bool) -> Callable[[int], None]:
-    """A function that rolls each position out ``trials`` times by gnubg's ``rollout`` command at 0-ply, seed ``k``;
-    the board gnubg has is checked against ours (the side on roll of ours is gnubg's player on roll)."""
+def gnubg_rollouts(positions: np.ndarray, trials: int, vr: bool, truncate: int = 0) -> Callable[[int], None]:
+    """A function that rolls each position out ``trials`` times by gnubg's ``rollout`` command at 0-ply, seed ``k``,
+    to the end or (``truncate`` > 0) for that many plies, then its 0-ply evaluation; the board gnubg has is checked
+    against ours (the side on roll of ours is gnubg's player on roll)."""
     from tdbook.games.backgammon_gnubg import gnubg, to_gnubg
 
     g = gnubg()
@@ -80,7 +84,16 @@ def gnubg_rollouts(positions: np.ndarray, trials: int, vr: bool) -> Callable[[in
         "set rollout chequerplay plies 0",
         "set rollout chequerplay cubeful off",
         "set rollout late enable off",
-        "set rollout truncation enable off",
+        f"set rollout truncation enable {'on' if truncate else 'off'}",
+        *(
+            [
+                f"set rollout truncation plies {truncate}",
+                "set rollout truncation chequerplay plies 0",
+                "set rollout truncation cubedecision plies 0",
+            ]
+            if truncate
+            else []
+        ),
     ]
     with quiet_stdout():
         for c in setup:
@@ -135,6 +148,8 @@ def bench_net(name: str, a: argparse.Namespace) -> None:
         for vr in (False, True) if a.gnubg_vr else (False,):
             run = gnubg_rollouts(positions, a.trials, vr)
             line(f"gnubg 0-ply{', variance reduction' if vr else ''}", n, a.positions, best_cpu(run, a.repeat))
+        run = gnubg_rollouts(positions, a.trials, False, a.truncate)
+        line(f"gnubg 0-ply, truncated {a.truncate}", n, a.positions, best_cpu(run, a.repeat))
     if a.workers:
         from distributed import Client, LocalCluster
 
