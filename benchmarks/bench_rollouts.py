@@ -1,43 +1,182 @@
-"""Notebook 09 §4.5's rollout speed, one core: play-outs per second of a shipped net playing contact positions from
-its own self-play to the end against itself, greedy at 1-ply
-(:func:`tdbook.experiments.backgammon.rollout_consistency.rollout_results`).  The best of ``--repeat`` timings is
-kept (the least disturbed by other work on the machine).
-Run: ``.venv/bin/python benchmarks/bench_rollouts.py``.
+"""Rollout speed (notebook 09 §4.5, issue 51): our nets' play-outs beside GNU Backgammon's own 0-ply rollouts, on the
+same contact positions and the same number of play-outs per position.
+
+Rows, one core each (CPU time of this process, so other work on the machine does not count; the best of
+``--repeat``):
+
+- ``ours, to the end``: the net greedy at 1-ply for both sides, each play-out to the end
+  (:func:`tdbook.experiments.backgammon.rollout_consistency.rollout_results`, notebook 09's diagnosis);
+- ``ours, bear-off stop``: the same, stopping at the first bear-off position at the exact one-sided table's value
+  (:mod:`tdbook.experiments.backgammon.rollout_targets`), as gnubg's cubeless rollouts stop at its one-sided
+  database;
+- ``ours, truncated k`` (the rollout-training loop's targets) and with the luck of every ply taken out;
+- ``gnubg 0-ply``: the ``rollout`` command of the gnubg Python module (its chequer play at 0-ply, cubeless,
+  quasi-random dice, one thread, no variance reduction, no truncation but its one-sided bear-off database — its
+  defaults for a cubeless rollout), with ``--gnubg-vr`` also with its lookahead variance reduction, and truncated
+  after as many plies as ours (its 0-ply evaluation there).  The gnubg module does not hand a rollout's result back
+  to Python (the ``rollout`` command prints it to a user interface this build lacks), so only its time is compared;
+  that it played the play-outs asked is seen in its time growing with ``--trials``.
+
+``--workers 2`` adds the truncated setting over a Dask LocalCluster of that many one-thread workers (wall time,
+play-outs/s in all and per worker; meaningful only on an otherwise quiet machine).  Each row prints play-outs/s per
+core and positions rolled out per core-hour.  Run: ``.venv/bin/python benchmarks/bench_rollouts.py``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import time
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
 from tdbook.experiments.backgammon import rollout_consistency as rc
+from tdbook.experiments.backgammon.rollout_targets import RolloutSpec, rollout_targets
 from tdbook.experiments.backgammon.symmetric_gammon import best_shipped, load_shipped
 from tdbook.players.backgammon_symmetric import sym_net
 
 
+def best_cpu(fn: Callable[[int], object], repeat: int) -> float:
+    """The least CPU time (s) of ``repeat`` calls ``fn(k)`` after one warm-up call (compilation, caches)."""
+    fn(-1)
+    best = float("inf")
+    for k in range(repeat):
+        t = time.process_time()
+        fn(k)
+        best = min(best, time.process_time() - t)
+    return best
+
+
+@contextlib.contextmanager
+def quiet_stdout() -> Iterator[None]:
+    """Send the C library's stdout (gnubg prints a board for every position it is given) to /dev/null."""
+    fd = os.dup(1)
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+        yield
+    finally:
+        os.dup2(fd, 1)
+        os.close(fd)
+        os.close(null)
+
+
+def gnubg_rollouts(positions: np.ndarray, trials: int, vr: bool, truncate: int = 0) -> Callable[[int], None]:
+    """A function that rolls each position out ``trials`` times by gnubg's ``rollout`` command at 0-ply, seed ``k``,
+    to the end or (``truncate`` > 0) for that many plies, then its 0-ply evaluation; the board gnubg has is checked
+    against ours (the side on roll of ours is gnubg's player on roll)."""
+    from tdbook.games.backgammon_gnubg import gnubg, to_gnubg
+
+    g = gnubg()
+    ids = [g.gnubgid(to_gnubg(p), g.cubeinfo(), g.posinfo(1, 0, 0, 1, (0, 0))) for p in positions]
+    setup = [
+        "set sound enable off",
+        "set player 0 human",
+        "set player 1 human",
+        "new game",
+        "set threads 1",
+        f"set rollout trials {trials}",
+        "set rollout cubeful off",
+        f"set rollout varredn {'on' if vr else 'off'}",
+        "set rollout quasirandom on",
+        "set rollout chequerplay plies 0",
+        "set rollout chequerplay cubeful off",
+        "set rollout late enable off",
+        f"set rollout truncation enable {'on' if truncate else 'off'}",
+        *(
+            [
+                f"set rollout truncation plies {truncate}",
+                "set rollout truncation chequerplay plies 0",
+                "set rollout truncation cubedecision plies 0",
+            ]
+            if truncate
+            else []
+        ),
+    ]
+    with quiet_stdout():
+        for c in setup:
+            g.command(c)
+
+    def run(k: int) -> None:
+        with quiet_stdout():
+            g.command(f"set rollout seed {k + 2}")
+            for gid, p in zip(ids, positions):
+                g.setgnubgid(gid)
+                if tuple(map(tuple, g.board())) != to_gnubg(p):
+                    raise RuntimeError(f"gnubg holds another board than ours for {gid}")
+                g.command("rollout")
+
+    return run
+
+
+def line(what: str, playouts: int, positions: int, seconds: float, cores: int = 1) -> None:
+    per_core = playouts / seconds / cores
+    print(f"  {what:44s} {per_core:8.0f} play-outs/s per core  {positions / seconds / cores * 3600:10,.0f} positions "
+          f"per core-hour")  # fmt: skip
+
+
+def bench_net(name: str, a: argparse.Namespace) -> None:
+    """The rows of one shipped net (module docstring)."""
+    n = a.positions * a.trials
+    model = load_shipped(name)
+    net = sym_net(model)
+    positions = rc.contact_positions(model, a.positions, seed=1)
+    print(f"{name}: {a.positions} contact positions of its own self-play × {a.trials} play-outs, one core")
+    res = np.zeros(a.trials, np.int64)
+
+    def full(k: int) -> None:
+        for i, p in enumerate(positions):
+            rc.rollout_results(net, p, 1 + max(k, 0), i * a.trials, res, 3)
+
+    line("ours, to the end", n, a.positions, best_cpu(full, a.repeat))
+    for what, spec in (
+        ("ours, bear-off stop", RolloutSpec(a.trials, 0, 0, True)),
+        (f"ours, truncated {a.truncate}", RolloutSpec(a.trials, a.truncate, 0, True)),
+        (f"ours, truncated {a.truncate}, luck out of every ply", RolloutSpec(a.trials, a.truncate, a.truncate)),
+    ):
+        out: dict = {}
+
+        def ours(k: int, spec: RolloutSpec = spec, out: dict = out) -> None:
+            out.update(rollout_targets(model, positions, spec, seed=max(k, 0), progress=False))
+
+        line(what, n, a.positions, best_cpu(ours, a.repeat))
+        print(f"    (standard error of a position's equity: {np.sqrt(np.mean(out['se'] ** 2)):.3f}; "
+              f"{np.mean(out['plies']):.1f} plies a play-out)")  # fmt: skip
+    if not a.no_gnubg:
+        for vr in (False, True) if a.gnubg_vr else (False,):
+            run = gnubg_rollouts(positions, a.trials, vr)
+            line(f"gnubg 0-ply{', variance reduction' if vr else ''}", n, a.positions, best_cpu(run, a.repeat))
+        run = gnubg_rollouts(positions, a.trials, False, a.truncate)
+        line(f"gnubg 0-ply, truncated {a.truncate}", n, a.positions, best_cpu(run, a.repeat))
+    if a.workers:
+        from distributed import Client, LocalCluster
+
+        spec = RolloutSpec(a.trials, a.truncate, 0, True)
+        with LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True, dashboard_address=None) as lc:
+            with Client(lc):
+                rollout_targets(model, positions[:2], spec, seed=0, chunk=1, progress=False)  # compile there
+                t = time.perf_counter()
+                rollout_targets(model, positions, spec, seed=1, chunk=max(1, a.positions // (4 * a.workers)),
+                                progress=False)  # fmt: skip
+                wall = time.perf_counter() - t
+        line(f"ours, truncated {a.truncate}, {a.workers} Dask workers (wall)", n, a.positions, wall, a.workers)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--nets", nargs="+", default=[*rc.CONSISTENCY_NETS, best_shipped()])
-    ap.add_argument("--positions", type=int, default=10)
-    ap.add_argument("--trials", type=int, default=100)
+    ap.add_argument("--nets", nargs="+", default=[best_shipped()])
+    ap.add_argument("--positions", type=int, default=20)
+    ap.add_argument("--trials", type=int, default=72, help="play-outs per position (a multiple of 36 stratifies)")
+    ap.add_argument("--truncate", type=int, default=10)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--no-gnubg", action="store_true")
+    ap.add_argument("--gnubg-vr", action="store_true", help="also gnubg with its variance reduction (slow)")
+    ap.add_argument("--workers", type=int, default=0, help="also the truncated setting on this many Dask workers")
     a = ap.parse_args()
     for name in a.nets:
-        model = load_shipped(name)
-        net = sym_net(model)
-        positions = rc.contact_positions(model, a.positions, seed=1)
-        res = np.zeros(a.trials, np.int64)
-        rc.rollout_results(net, positions[0], 0, 0, res[:2], 3)  # compile / load cache
-        best = float("inf")
-        for k in range(a.repeat):
-            t = time.perf_counter()
-            for i, p in enumerate(positions):
-                rc.rollout_results(net, p, 1 + k, i * a.trials, res, 3)
-            best = min(best, time.perf_counter() - t)
-        n = a.positions * a.trials
-        print(f"{name:48s} {n / best:8.0f} play-outs/s  ({n:,} play-outs from {a.positions} contact positions)")
+        bench_net(name, a)
 
 
 if __name__ == "__main__":

@@ -105,6 +105,7 @@ TRAINERS: dict[str, str] = {
     "checkers": "tdbook.experiments.checkers.cli:train_main",
     "signature-book": "tdbook.experiments.checkers.signature_tables_book:make_main",
     "symmetric-gammon": "tdbook.experiments.backgammon.symmetric_gammon_cli:train_main",
+    "symmetric-gammon-rollouts": "tdbook.experiments.backgammon.rollout_training:train_main",
     "tictactoe-net": "tdbook.experiments.tictactoe.net_perfect:train_main",
 }
 

@@ -78,34 +78,43 @@ def test_lookahead_off_is_plain_td0_on_shares_its_own_stream_and_a_bad_share_cha
     assert np.array_equal(on.W1, before)
 
 
-def test_cli_lookahead_names_the_net_records_the_share_and_resumes_to_the_uninterrupted_weights(tmp_path, capsys):
+@pytest.mark.parametrize(
+    "flag,value,key,lever,bad",
+    [
+        ("--lookahead", 0.1, "lookahead", "lookahead", "--lookahead must be a share in [0, 1], got 1.5"),
+        ("--lambda", 0.7, "lam", "lambda07", "--lambda must be in [0, 1], got 1.5"),  # issue 51's TD(λ)
+    ],
+)
+def test_cli_lever_names_the_net_records_it_and_resumes_to_the_uninterrupted_weights(
+    tmp_path, capsys, flag, value, key, lever, bad
+):
     from tdbook.experiments.backgammon.symmetric_gammon_cli import net_name, train_main
 
     base = ["--arch", "free", "--hidden", "4", "--checkpoint-every", "10", "--pubeval-pairs", "5", "--no-progress"]
     warm = tmp_path / "warm.npz"
     assert train_main([*base, "--inputs", "positional", "--backgammon-outputs", "--games", "10", "--out", str(warm),
                        "--checkpoint", str(tmp_path / "w.ckpt.npz")]) == 0  # fmt: skip
-    run = [*base, "--inputs", "positional", "--backgammon-outputs", "--warm-start", str(warm), "--lookahead", "0.1"]
+    run = [*base, "--inputs", "positional", "--backgammon-outputs", "--warm-start", str(warm), flag, str(value)]
     one = tmp_path / "one.npz"
     assert train_main([*run, "--games", "30", "--out", str(one), "--checkpoint", str(tmp_path / "o.ckpt.npz")]) == 0
     a = SymmetricGammon.load(one)
-    assert a.info["spec"]["lookahead"] == 0.1
-    assert net_name(a.info["spec"], 60_000) == "symgammon_free4_positional_bg_lookahead_60k"
+    assert a.info["spec"][key] == value
+    assert net_name(a.info["spec"], 60_000) == f"symgammon_free4_positional_bg_{lever}_60k"
     res, ck = tmp_path / "r.npz", tmp_path / "r.ckpt.npz"
     assert train_main([*run, "--games", "20", "--out", str(res), "--checkpoint", str(ck)]) == 0
     assert train_main([*run, "--games", "30", "--out", str(res), "--checkpoint", str(ck)]) == 0
     b = SymmetricGammon.load(res)
     assert np.array_equal(a.W1, b.W1) and np.array_equal(a.W2, b.W2)
     by_hand = SymmetricGammon.load(warm)
-    by_hand.train(1, 10, 20, 0.1, lookahead=0.1)
-    assert np.array_equal(by_hand.W1, a.W1)
+    by_hand.train(1, 10, 20, 0.1, **{key: value})
+    assert np.array_equal(by_hand.W1, a.W1) and np.array_equal(by_hand.W2, a.W2)
     before = ck.read_bytes()
-    plain = [a for a in run if a not in ("--lookahead", "0.1")]
+    plain = [a for a in run if a not in (flag, str(value))]
     capsys.readouterr()
     assert train_main([*plain, "--games", "40", "--out", str(res), "--checkpoint", str(ck)]) == 2
     assert "another run" in capsys.readouterr().err and ck.read_bytes() == before
-    assert train_main([*base, "--lookahead", "1.5", "--games", "10"]) == 2
-    assert "--lookahead must be a share in [0, 1], got 1.5" in capsys.readouterr().err
+    assert train_main([*base, flag, "1.5", "--games", "10"]) == 2
+    assert bad in capsys.readouterr().err
 
 
 def test_lookahead_accuracy_compares_the_net_and_its_deeper_value_with_gnubg_position_by_position():

@@ -52,7 +52,9 @@ equity is ``2 P(w) − 1 + P(gw) − P(gl) + P(bgw) − P(bgl)``.
 Training (:func:`train_games`) is TD(0) on those unconditional outputs:
 ``θ += α Σ_k δ_k ∂p_k/∂θ``, with the next position's outputs carried into the current frame
 (``(w, gw, gl) → (1 − w, gl, gw)``, and ``(bgw, bgl) → (bgl, bgw)``) and the gradient taken through the tied
-parametrisation (:func:`td_update`; ``tests/test_backgammon_symmetric.py`` checks it against finite differences).
+parametrisation (:func:`td_update`; ``tests/test_backgammon_symmetric.py`` checks it against finite differences),
+or TD(λ) (issue 51): ``e_k ← λ e_k + ∂p_k/∂θ``, ``θ += α Σ_k δ_k e_k``, one trace per weight and output
+(:func:`trace_update`), the outputs of both sides' positions carried into one frame the same way.
 """
 
 from __future__ import annotations
@@ -239,6 +241,20 @@ def equity(p) -> float:
     return e
 
 
+@njit(cache=True, inline="always")
+def _means(g, W2) -> tuple[float, float, float]:
+    """The means over the hidden units of ``g`` and of ``W2``'s first two columns (the tied parametrisation's)."""
+    m = g.shape[0]
+    gbar = 0.0
+    ubar = 0.0
+    vbar = 0.0
+    for j in range(m):
+        gbar += g[j]
+        ubar += W2[j, 0]
+        vbar += W2[j, 1]
+    return gbar / m, ubar / m, vbar / m
+
+
 @njit(cache=True)
 def td_update(arch, W1, W2, idx, val, nnz, s, g, z, delta, alpha) -> None:
     """``θ += α Σ_k δ_k ∂p_k/∂θ`` at the point last evaluated by :func:`forward` (``g``, ``z``), with
@@ -260,16 +276,7 @@ def td_update(arch, W1, W2, idx, val, nnz, s, g, z, delta, alpha) -> None:
             W2[m, k] += alpha * e[k]
     else:
         z1, z2, z3 = z[0], z[1], z[2]
-        gbar = 0.0
-        ubar = 0.0
-        vbar = 0.0
-        for j in range(m):
-            gbar += g[j]
-            ubar += W2[j, 0]
-            vbar += W2[j, 1]
-        gbar /= m
-        ubar /= m
-        vbar /= m
+        gbar, ubar, vbar = _means(g, W2)
         # p0 = z1, p1 = z1 z2, p2 = (1 − z1) z3
         e1 = (delta[0] + delta[1] * z2 - delta[2] * z3) * z1 * (1.0 - z1)
         e2 = delta[1] * z1 * z2 * (1.0 - z2)
@@ -297,6 +304,143 @@ def td_update(arch, W1, W2, idx, val, nnz, s, g, z, delta, alpha) -> None:
             W1[i, j] += v * gy[j]
     for j in range(m):
         W1[n_in, j] += alpha * s * gy[j]
+
+
+@njit(cache=True)
+def output_gradients(arch, W2, g, z, gy, g2) -> None:
+    """Each output's own gradient at the point last evaluated by :func:`forward` (``g``, ``z``): ``gy[k, j]`` =
+    ∂p_k/∂a_j (hidden unit ``j``'s pre-activation; ∂p_k/∂W1[i, j] = x_i gy[k, j]) and ``g2[k]`` = ∂p_k/∂W2, through
+    the tied parametrisation of the symmetric archs — :func:`td_update`'s derivatives one output at a time, for
+    the eligibility traces of :func:`trace_update`."""
+    m = g.shape[0]
+    n_out = gy.shape[0]
+    g2[:] = 0.0
+    if (arch & 3) == ARCH_FREE:
+        for k in range(n_out):
+            e = z[k] * (1.0 - z[k])
+            for j in range(m):
+                gy[k, j] = e * W2[j, k]
+                g2[k, j, k] = e * (0.5 + g[j])
+            g2[k, m, k] = e
+    else:
+        z1, z2, z3 = z[0], z[1], z[2]
+        gbar, ubar, vbar = _means(g, W2)
+        for k in range(n_out):  # p0 = z1, p1 = z1 z2, p2 = (1 − z1) z3
+            d0 = 1.0 if k == 0 else 0.0
+            d1 = 1.0 if k == 1 else 0.0
+            d2 = 1.0 if k == 2 else 0.0
+            e1 = (d0 + d1 * z2 - d2 * z3) * z1 * (1.0 - z1)
+            e2 = d1 * z1 * z2 * (1.0 - z2)
+            if (arch & 3) == ARCH_SYMMETRIC:
+                e3 = d2 * (1.0 - z1) * z3 * (1.0 - z3)
+                for j in range(m):
+                    gy[k, j] = e1 * (W2[j, 0] - ubar) + (e2 - e3) * W2[j, 1]
+                    g2[k, j, 0] = e1 * (g[j] - gbar)
+                    g2[k, j, 1] = e2 * (0.5 + g[j]) + e3 * (0.5 - g[j])
+                g2[k, m, 1] = e2 + e3
+            else:
+                e23 = e2 - d2 * (1.0 - z1) * z2 * (1.0 - z2)
+                for j in range(m):
+                    gy[k, j] = e1 * (W2[j, 0] - ubar) + e23 * (W2[j, 1] - vbar)
+                    g2[k, j, 0] = e1 * (g[j] - gbar)
+                    g2[k, j, 1] = e23 * (g[j] - gbar)
+    for k in range(n_out):
+        for j in range(m):
+            gy[k, j] *= 0.25 - g[j] * g[j]  # dy/da = y (1 − y)
+
+
+#: The outputs of a position in the other side's frame: (w, gw, gl, bgw, bgl) → (1 − w, gl, gw, bgl, bgw).
+FRAME_SWAP = np.array([0, 2, 1, 4, 3], np.int64)
+
+
+@njit(cache=True)
+def trace_update(arch, W1, W2, idx, val, nnz, s, g, z, delta, alpha, lam, other, tr, gy, g2) -> None:
+    """TD(λ)'s step at the point last evaluated by :func:`forward`: every eligibility trace decays by ``lam`` and
+    gains its output's gradient, then ``θ += α Σ_k δ_k e_k`` (Sutton 1988; Tesauro 1992: one trace per weight and
+    output).  The traces are kept in the frame of the game's colour 0: with ``other`` (the position's side on roll
+    is colour 1) an output and its δ enter as the colour-0 output they are — P(win) as 1 − P(win), a gammon won as
+    a gammon lost (:data:`FRAME_SWAP`) — so the outputs of the positions of both sides add up in one trace.
+    ``tr`` = (``E1`` (outputs, inputs + 1, hidden), ``E2`` (outputs, hidden + 1, columns), ``rows`` (the ``W1`` rows
+    with a trace, in order), ``seen`` (a flag per row), ``count`` (one element: how many rows)), zeroed between
+    games by :func:`clear_traces`; ``gy``, ``g2`` scratch of :func:`output_gradients`.  Every derivative is taken
+    before any weight moves."""
+    E1, E2, rows, seen, count = tr
+    n_in = W1.shape[0] - 1
+    m = W1.shape[1]
+    n_out = E1.shape[0]
+    output_gradients(arch, W2, g, z, gy, g2)
+    d = np.empty(n_out)  # δ in colour 0's frame
+    sign = np.ones(n_out)
+    perm = np.arange(n_out)
+    if other:
+        for k in range(n_out):
+            perm[k] = FRAME_SWAP[k]
+        sign[0] = -1.0
+    for k in range(n_out):
+        d[perm[k]] = sign[k] * delta[k]
+    for a in range(count[0]):  # the traces decay, and move the weights by what they held
+        i = rows[a]
+        w = W1[i]
+        for k in range(n_out):
+            e = E1[k, i]
+            c = alpha * d[k]
+            for j in range(m):
+                e[j] *= lam
+                w[j] += c * e[j]
+    for a in range(nnz + 1):  # this position's gradient joins them: its inputs' rows, then the bias row (input s)
+        if a < nnz:
+            i = idx[a]
+            x = val[a]
+        else:
+            i = n_in
+            x = s
+        if not seen[i]:
+            seen[i] = True
+            rows[count[0]] = i
+            count[0] += 1
+        for j in range(m):
+            acc = 0.0
+            for k in range(n_out):
+                gk = sign[k] * x * gy[k, j]
+                E1[perm[k], i, j] += gk
+                acc += d[perm[k]] * gk
+            W1[i, j] += alpha * acc
+    for k in range(n_out):
+        for r in range(W2.shape[0]):
+            for c in range(W2.shape[1]):
+                E2[perm[k], r, c] = lam * E2[perm[k], r, c] + sign[k] * g2[k, r, c]
+    for r in range(W2.shape[0]):
+        for c in range(W2.shape[1]):
+            acc = 0.0
+            for k in range(n_out):
+                acc += d[k] * E2[k, r, c]
+            W2[r, c] += alpha * acc
+
+
+@njit(cache=True)
+def clear_traces(tr) -> None:
+    """Zero the traces of :func:`trace_update` (a game starts): only the rows that hold one are touched."""
+    E1, E2, rows, seen, count = tr
+    for a in range(count[0]):
+        i = rows[a]
+        E1[:, i, :] = 0.0
+        seen[i] = False
+    count[0] = 0
+    E2[:] = 0.0
+
+
+@njit(cache=True)
+def new_traces(W1, W2, lam):
+    """The traces of :func:`trace_update` for a net of ``W1``, ``W2`` (empty when ``lam`` is 0: TD(0) keeps none)."""
+    n_out = W2.shape[1] if lam > 0.0 else 0
+    rows = W1.shape[0] if lam > 0.0 else 0
+    return (
+        np.zeros((n_out, rows, W1.shape[1])),
+        np.zeros((n_out, W2.shape[0] if lam > 0.0 else 0, W2.shape[1])),
+        np.zeros(rows, np.int64),
+        np.zeros(rows, np.bool_),
+        np.zeros(1, np.int64),
+    )
 
 
 @njit(cache=True)
@@ -373,8 +517,8 @@ def lookahead_outputs(arch, W1, W2, bo, pos, out2, mv2, ws2, scores2, tmp2, idx,
 
 
 @njit(cache=True)
-def train_games(arch, W1, W2, bo, alpha, seed, first_game, n_games, stats, look=0.0) -> None:
-    """Self-play TD(0) games ``first_game .. first_game + n_games − 1`` (dice stream ``(seed, g)``);
+def train_games(arch, W1, W2, bo, alpha, seed, first_game, n_games, stats, look=0.0, lam=0.0) -> None:
+    """Self-play TD(λ) games ``first_game .. first_game + n_games − 1`` (dice stream ``(seed, g)``);
     ``stats[i] = (points won by colour 0, plies)``.  With a bear-off table ``bo`` (rows), bear-off positions are
     valued by it, as choices and as the targets of the positions before them, and the net is not trained on
     them.  See the module docstring.
@@ -383,7 +527,12 @@ def train_games(arch, W1, W2, bo, alpha, seed, first_game, n_games, stats, look=
     is trained, with probability ``look``, toward the next position's outputs one ply deeper
     (:func:`lookahead_outputs`: the mean over the next mover's 21 rolls of its greedy replies) instead of the net's
     outputs of the next position itself.  The draws come from their own stream ``(seed, g + LOOK_STREAM)``, so the
-    dice are the same with or without the lever; ``look`` = 0 draws nothing and is the plain TD(0) of before."""
+    dice are the same with or without the lever; ``look`` = 0 draws nothing and is the plain TD(0) of before.
+
+    ``lam`` > 0 (issue 51): TD(λ), one eligibility trace per weight and output (:func:`trace_update`), cleared at
+    each game's start; a position valued by the bear-off table ends a game's training as the result does (its
+    value, exact, is the last target).  ``lam`` = 0 keeps no trace and takes :func:`td_update`, the TD(0) of
+    before, bit for bit."""
     m = W1.shape[1]
     n_out = W2.shape[1]
     out_pos = np.zeros((MAX_AFTER, NSLOT), np.int8)
@@ -403,7 +552,11 @@ def train_games(arch, W1, W2, bo, alpha, seed, first_game, n_games, stats, look=
     idx2 = np.zeros(MAX_NNZ, np.int64)
     val2 = np.zeros(MAX_NNZ)
     g2, z2, p2, q = np.zeros(m), np.zeros(n_out), np.zeros(n_out), np.zeros(n_out)
+    tr = new_traces(W1, W2, lam)
+    gy, gw2 = np.zeros((n_out, m)), np.zeros((n_out, W2.shape[0], W2.shape[1]))
     for gi in range(n_games):
+        if lam > 0.0:
+            clear_traces(tr)
         rng = seed_state(seed, first_game + gi)
         lrng = seed_state(seed, first_game + gi + LOOK_STREAM)
         set_initial(pos)
@@ -425,7 +578,12 @@ def train_games(arch, W1, W2, bo, alpha, seed, first_game, n_games, stats, look=
                     if n_out == N_OUT_BG:
                         delta[3] = (1.0 if mult == 3 else 0.0) - p_c[3]
                         delta[4] = 0.0 - p_c[4]
-                    td_update(arch, W1, W2, idx_c, val_c, nnz_c, 1.0, g_c, z_c, delta, alpha)
+                    if lam > 0.0:
+                        trace_update(
+                            arch, W1, W2, idx_c, val_c, nnz_c, 1.0, g_c, z_c, delta, alpha, lam, colour, tr, gy, gw2
+                        )
+                    else:
+                        td_update(arch, W1, W2, idx_c, val_c, nnz_c, 1.0, g_c, z_c, delta, alpha)
                 stats[gi, 0] = mult if colour == 0 else -mult
                 stats[gi, 1] = plies
                 break
@@ -444,7 +602,12 @@ def train_games(arch, W1, W2, bo, alpha, seed, first_game, n_games, stats, look=
                 if n_out == N_OUT_BG:
                     delta[3] = t[4] - p_c[3]
                     delta[4] = t[3] - p_c[4]
-                td_update(arch, W1, W2, idx_c, val_c, nnz_c, 1.0, g_c, z_c, delta, alpha)
+                if lam > 0.0:
+                    trace_update(
+                        arch, W1, W2, idx_c, val_c, nnz_c, 1.0, g_c, z_c, delta, alpha, lam, colour, tr, gy, gw2
+                    )
+                else:
+                    td_update(arch, W1, W2, idx_c, val_c, nnz_c, 1.0, g_c, z_c, delta, alpha)
                 if nnz >= 0:
                     forward(arch, W1, W2, idx, val, nnz, 1.0, g, z, p)
             started = True
@@ -458,6 +621,32 @@ def train_games(arch, W1, W2, bo, alpha, seed, first_game, n_games, stats, look=
             pos[:] = tmp
             colour = 1 - colour
             d1, d2 = roll(rng)
+
+
+@njit(cache=True)
+def fit_outputs(arch, W1, W2, bo, positions, targets, order, alpha, sq) -> None:
+    """Supervised steps toward given outputs (issue 51's rollout targets): for each ``i`` of ``order`` in turn,
+    ``θ += α Σ_k (t_k − p_k) ∂p_k/∂θ`` at ``positions[i]`` (side on roll's view) toward ``targets[i]``
+    (:func:`td_update`: a gradient step on ½ Σ_k (t_k − p_k)²).  A position the bear-off table ``bo`` values is
+    skipped (the net is not trained on them).  ``sq[a]`` ← (equity of the target − the net's, before its step)²,
+    0 for a skipped position."""
+    m = W1.shape[1]
+    n_out = W2.shape[1]
+    idx = np.zeros(MAX_NNZ, np.int64)
+    val = np.zeros(MAX_NNZ)
+    g, z, p = np.zeros(m), np.zeros(n_out), np.zeros(n_out)
+    delta = np.zeros(n_out)
+    for a in range(order.shape[0]):
+        i = order[a]
+        nnz = evaluate(arch, W1, W2, bo, positions[i], idx, val, g, z, p)
+        if nnz < 0:
+            sq[a] = 0.0
+            continue
+        for k in range(n_out):
+            delta[k] = targets[i, k] - p[k]
+        d = equity(targets[i]) - equity(p)
+        sq[a] = d * d
+        td_update(arch, W1, W2, idx, val, nnz, 1.0, g, z, delta, alpha)
 
 
 # ----------------------------------------------------------------------------- the model
@@ -681,24 +870,61 @@ class SymmetricGammon:
         return q
 
     def train(
-        self, seed: int, first_game: int, n_games: int, alpha: float | None = None, lookahead: float = 0.0
+        self,
+        seed: int,
+        first_game: int,
+        n_games: int,
+        alpha: float | None = None,
+        lookahead: float = 0.0,
+        lam: float = 0.0,
     ) -> np.ndarray:
-        """Self-play TD(0) games ``first_game …`` (:func:`train_games`; ``lookahead``: the share of contact positions
-        trained toward the next position one ply deeper); their (points for colour 0, plies).
-        Raises ValueError for a ``lookahead`` outside [0, 1], or if the weights stop being finite."""
+        """Self-play TD(λ) games ``first_game …`` (:func:`train_games`; ``lookahead``: the share of contact positions
+        trained toward the next position one ply deeper; ``lam``: λ of the eligibility traces, 0 the plain TD(0));
+        their (points for colour 0, plies).
+        Raises ValueError for a ``lookahead`` or ``lam`` outside [0, 1], or if the weights stop being finite."""
         look = float(lookahead)
         if not 0.0 <= look <= 1.0:
             raise ValueError(f"lookahead must be a share in [0, 1], got {lookahead!r}")
+        lam_ = float(lam)
+        if not 0.0 <= lam_ <= 1.0:
+            raise ValueError(f"lambda must be in [0, 1], got {lam!r}")
         stats = np.zeros((n_games, 2), np.int64)
         a = self.net.alpha if alpha is None else float(alpha)
-        train_games(self.code, self.W1, self.W2, self.table, a, int(seed), int(first_game), int(n_games), stats, look)
+        train_games(
+            self.code, self.W1, self.W2, self.table, a, int(seed), int(first_game), int(n_games), stats, look, lam_
+        )
         self.net.check_finite()
         return stats
 
-    def save(self, path: str | Path, **info: Any) -> Path:
+    def fit(self, positions: np.ndarray, targets: np.ndarray, order: np.ndarray, alpha: float) -> np.ndarray:
+        """Supervised steps toward ``targets`` (``(n, outputs)``) at ``positions`` (``(n, 28)`` int8, side on roll's
+        view), in the order of the indices ``order`` (:func:`fit_outputs`); the squared equity error before each step.
+        ValueError for arrays that do not fit, an index out of range, a step size that is not a number > 0, or
+        weights that stop being finite."""
+        positions = np.asarray(positions)
+        targets = np.asarray(targets, np.float64)
+        order = np.asarray(order, np.int64)
+        if positions.ndim != 2 or positions.shape[1] != NSLOT or positions.dtype != np.int8:
+            raise ValueError(f"positions must be an (n, {NSLOT}) int8 array, got {positions.dtype} {positions.shape}")
+        if targets.shape != (len(positions), self.outputs) or not np.isfinite(targets).all():
+            raise ValueError(f"targets must be ({len(positions)}, {self.outputs}) finite outputs, got {targets.shape}")
+        if order.ndim != 1 or (len(order) and (order.min() < 0 or order.max() >= len(positions))):
+            raise ValueError(f"order must be indices of the {len(positions)} positions")
+        if not (isinstance(alpha, (int, float)) and math.isfinite(alpha) and alpha > 0):
+            raise ValueError(f"alpha must be a number > 0, got {alpha!r}")
+        sq = np.zeros(len(order))
+        fit_outputs(self.code, self.W1, self.W2, self.table, positions, targets, order, float(alpha), sq)
+        self.net.check_finite()
+        return sq
+
+    def save(self, path: str | Path, aux: dict[str, np.ndarray] | None = None, **info: Any) -> Path:
+        """Write the weights, their settings and ``info`` (atomically, :meth:`TDNet.save`), with ``aux``'s named
+        arrays beside them in the one file (a training loop's checkpoint)."""
         self.info.update(info)
         extra = {"bearoff": True} if self.bearoff else {}
-        return self.net.save(path, symmetric_gammon=FORMAT, arch=self.arch, inputs=self.inputs, info=self.info, **extra)
+        return self.net.save(
+            path, aux=aux, symmetric_gammon=FORMAT, arch=self.arch, inputs=self.inputs, info=self.info, **extra
+        )
 
     @classmethod
     def load(cls, path: str | Path) -> SymmetricGammon:
