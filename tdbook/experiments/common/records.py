@@ -8,7 +8,8 @@ arguments and the notebook's resolved knobs, the profile among them).
 - **Reading** (the standard profile): when the record holds the key, the function rebuilds its result from the
   entry's arrays and runs a *sample* of the measurement again — the first run of each group, say — which must give
   the recorded numbers (counts and other integers exactly, floats to :data:`FLOAT_RTOL`, a tolerance the last-bit
-  rounding of another processor cannot cross: raw float bytes are never compared), else :class:`RecordMismatch` names the entry and the command that remakes the record.
+  rounding of another processor cannot cross: raw float bytes are never compared), else :class:`RecordMismatch`
+  names the entry and the command that remakes the record.
   A run with other knobs (``-p``), the quick and the full profile find no entry and measure, as before.
 - **Writing**: ``TDBOOK_RECORDS=write python -m tdbook run NN`` runs the notebook's standard profile with every
   such function measuring and adding its entry to the record (:func:`remember`), so the record holds what the
