@@ -214,16 +214,17 @@ def test_bad_knobs_and_settings_are_refused_by_name():
 
 @pytest.mark.parametrize("figure", list(k3.FIGURES))
 def test_each_value_map_is_one_claim_that_a_wrong_heuristic_fails(figure):
-    """Figs 4.16–4.18 are one claim each on every printed token: exact under the figure's own setting, and another
-    setting (a wrong heuristic) differs in the largest-difference note and the verdict."""
+    """Figs 4.16–4.18 are one claim each on every printed token, a specification check (the claims' kinds): exact
+    under the figure's own setting, and another setting (a wrong heuristic) fails in the largest-difference note and
+    the verdict."""
     from tdbook import claims
 
     c = claims.get("03_kenju", f"{figure.replace('_', '.')}-grid")
     flat, note = k3.grid_comparison(figure)
-    assert claims.verdict(c, flat) == "reproduced" and "largest absolute difference 0;" in note and "none" in note
+    assert claims.verdict(c, flat) == "as-specified" and "largest absolute difference 0;" in note and "none" in note
     wrong = {"fig4_16": "B", "fig4_17": "A", "fig4_18": "B"}[figure]
     flat, note = k3.grid_comparison(figure, wrong)
-    assert claims.verdict(c, flat) == "differs" and "rows that differ: y =" in note
+    assert claims.verdict(c, flat) == "not-as-specified" and "rows that differ: y =" in note
 
 
 def test_fig_4_24_reading_is_chosen_on_nodepatience_1_and_tested_on_4_and_9():
