@@ -247,7 +247,8 @@ def test_cli_writes_the_net_with_its_log_and_resumes(tmp_path, capsys):
     assert len(side["log"]) == 2 and side["spec"]["warm_start"]["games"] == 40 and side["iterations"] == 2
     two, ck = tmp_path / "two.npz", tmp_path / "t.ckpt.npz"
     assert train_main([*base, "--iterations", "1", "--out", str(two), "--checkpoint", str(ck)]) == 0
-    assert train_main([*base, "--iterations", "2", "--out", str(two), "--checkpoint", str(ck)]) == 0
+    # resumed on two Dask workers (--workers 2): the same bytes as the uninterrupted run in one process
+    assert train_main([*base, "--iterations", "2", "--workers", "2", "--out", str(two), "--checkpoint", str(ck)]) == 0
     b = SymmetricGammon.load(two)
     assert a.W1.tobytes() == b.W1.tobytes() and a.W2.tobytes() == b.W2.tobytes()
     capsys.readouterr()
@@ -255,6 +256,8 @@ def test_cli_writes_the_net_with_its_log_and_resumes(tmp_path, capsys):
     assert "another run" in capsys.readouterr().err
     assert train_main([*base, "--truncate", "-1", "--iterations", "1"]) == 2
     assert "truncate must be an int >= 0" in capsys.readouterr().err
+    assert train_main([*base, "--workers", "0", "--iterations", "1"]) == 2
+    assert "--workers must be >= 1, got 0" in capsys.readouterr().err
 
 
 def test_signal_measures_write_the_loop_curve_by_iteration_into_the_sidecar(tmp_path):

@@ -27,9 +27,11 @@ per-iteration log, the command and the parent's SHA-256 in its sidecar.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import math
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -314,6 +316,24 @@ def _options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--seed", type=int, default=LoopSpec.seed, help="positions' games, dice and fitting orders")
     ap.add_argument("--snapshots", action="store_true", help="keep a copy of the net after every iteration")
     ap.add_argument("--pubeval-pairs", type=int, default=1000, help="duplicate pairs of the final pubeval match")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="roll out on a Dask LocalCluster of this many one-thread workers (1: in this process); "
+                    "the same bytes either way")  # fmt: skip
+
+
+@contextlib.contextmanager
+def workers(n: int) -> Iterator[None]:
+    """The rollouts' chunks (:func:`~tdbook.core.parallel.map_tasks`) on a ``LocalCluster`` of ``n`` one-thread worker
+    processes while the block runs (``n`` = 1: in this process, no cluster). Each task carries its own seed, so the
+    targets are the same bytes with any ``n``."""
+    if n <= 1:
+        yield
+        return
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with Client(cluster):
+            yield
 
 
 def net_name(parent: str, iterations: int) -> str:
@@ -340,6 +360,8 @@ class RolloutTrainer(driver.Trainer):
             raise ValueError(f"--iterations must be >= 1, got {a.iterations}")
         if a.pubeval_pairs < 1:
             raise ValueError(f"--pubeval-pairs must be >= 1, got {a.pubeval_pairs}")
+        if a.workers < 1:
+            raise ValueError(f"--workers must be >= 1, got {a.workers}")
         spec = LoopSpec(
             positions=a.positions,
             race_share=a.race_share,
@@ -397,8 +419,9 @@ class RolloutTrainer(driver.Trainer):
                 m.save(plan.out.with_name(f"{plan.out.stem}_it{it}.snap.npz"), aux=None)
 
         t = time.perf_counter()
-        state = run_loop(model, a.spec, a.iterations, state, checkpoint=ckpt, snapshot=snap,
-                         chunk=a.checkpoint_every, progress=not a.no_progress)  # fmt: skip
+        with workers(a.workers):
+            state = run_loop(model, a.spec, a.iterations, state, checkpoint=ckpt, snapshot=snap,
+                             chunk=a.checkpoint_every, progress=not a.no_progress)  # fmt: skip
         a.state = state
         a.wall = time.perf_counter() - t
         return model
