@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core import profiles
 from ...core.profiles import resolve
 from ...core.storage import read_sidecar
 from . import equity_loss as _loss
@@ -86,35 +87,32 @@ FINDINGS: dict[str, str] = {
     "rollout-gap-best": "how far the best net is from its own play-outs in contact positions",
 }
 
-PROFILES: dict[str, dict[str, Any]] = {
-    "quick": dict(
-        LOSS_PAIRS=10,
-        LOOK_POSITIONS=80,
-        ROLL_POSITIONS=120,
-        ROLL_TRIALS=192,
-        ROLL_CHECK=1,
-        MATCH_CHECKS=1,
-        CURVE_CHECK=False,
-    ),
-    "standard": dict(
-        LOSS_PAIRS=500,
-        LOOK_POSITIONS=2000,
-        ROLL_POSITIONS=120,
-        ROLL_TRIALS=192,
-        ROLL_CHECK=3,
-        MATCH_CHECKS=5,
-        CURVE_CHECK=True,
-    ),
-    "full": dict(
-        LOSS_PAIRS=2000,
-        LOOK_POSITIONS=5000,
-        ROLL_POSITIONS=400,
-        ROLL_TRIALS=288,
-        ROLL_CHECK=0,
-        MATCH_CHECKS=len(NETS),
-        CURVE_CHECK=True,
-    ),
-}
+PROFILES: dict[str, dict[str, Any]] = profiles.table(
+    standard={
+        "LOSS_PAIRS": 500,
+        "LOOK_POSITIONS": 2000,
+        "ROLL_POSITIONS": 120,
+        "ROLL_TRIALS": 192,
+        "ROLL_CHECK": 3,
+        "MATCH_CHECKS": 5,
+        "CURVE_CHECK": True,
+    },
+    quick={
+        "LOSS_PAIRS": 10,
+        "LOOK_POSITIONS": 80,
+        "ROLL_CHECK": 1,
+        "MATCH_CHECKS": 1,
+        "CURVE_CHECK": False,
+    },
+    full={
+        "LOSS_PAIRS": 2000,
+        "LOOK_POSITIONS": 5000,
+        "ROLL_POSITIONS": 400,
+        "ROLL_TRIALS": 288,
+        "ROLL_CHECK": 0,
+        "MATCH_CHECKS": len(NETS),
+    },
+)
 #: The order in which the shipped nets' trainer matches are replayed (``MATCH_CHECKS`` of them): the best net, the
 #: last net of the positional run, the diagnosed nets, then the post's nets.
 MATCH_ORDER = (

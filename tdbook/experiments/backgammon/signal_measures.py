@@ -19,10 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from ...core.paths import data_dir
-from ...core.storage import add_to_sidecar, code_version, read_sidecar
+from ...core.storage import read_sidecar
 from ...learners.backgammon_symmetric import SymmetricGammon
-from .match import SELECTION_SEED
-from .symmetric_gammon_expert import CURVE_PAIRS, _point
+from .symmetric_gammon_expert import CURVE_PAIRS, _point, _write_curve
 
 MODULE = "tdbook.experiments.backgammon.signal_measures"
 
@@ -54,19 +53,11 @@ def record_loop_curve(
     for it in sorted(models):
         pt = _point(models[it], int(warm["games"]), pairs, progress)
         points.append({"iteration": it} | pt)
-    curve = {
-        "command": command,
-        "what": "the loop's parent (iteration 0), its copies after each iteration and the net, 1-ply, cubeless, "
-        "duplicate dice, against pubeval and gnubg-expert on the selection seed "
-        f"(python -m {MODULE} curve)",
-        "seed": SELECTION_SEED,
-        "pairs": pairs,
-        "code_version": code_version(),
-        "wall_time_s": round(time.perf_counter() - t0, 1),
-        "points": points,
-    }
-    add_to_sidecar(path, "curve", curve)
-    return curve
+    what = (
+        "the loop's parent (iteration 0), its copies after each iteration and the net, 1-ply, cubeless, duplicate "
+        f"dice, against pubeval and gnubg-expert on the selection seed (python -m {MODULE} curve)"
+    )
+    return _write_curve(path, command, what, pairs, t0, points)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

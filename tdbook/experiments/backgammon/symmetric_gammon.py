@@ -48,6 +48,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from ...claims import Estimate
+from ...core import profiles
 from ...core.paths import data_dir
 from ...core.profiles import resolve
 from ...core.storage import read_sidecar
@@ -68,50 +69,41 @@ load_shipped = _nets.load_shipped
 
 __all__ = ["CHECK_HEADER", "check_rows", "position_class", "symmetric_outputs", "train_rival"]
 
-PROFILES: dict[str, dict[str, Any]] = {
-    "quick": dict(
-        HIDDEN=40,
-        GAMES=25000,
-        EVAL_EVERY=5000,
-        EVAL_PAIRS=250,
-        SEEDS=3,
-        ALPHA=0.1,
-        VERIFY_POINTS=1,
-        POSITIONS=150,
-        RATE_GAMES=200,
-        SYM_POSITIONS=30,
-        SYM_NETS=3,
-        SPEED_GAMES=300,
-    ),
-    "standard": dict(
-        HIDDEN=40,
-        GAMES=25000,
-        EVAL_EVERY=5000,
-        EVAL_PAIRS=250,
-        SEEDS=3,
-        ALPHA=0.1,
-        VERIFY_POINTS=2,
-        POSITIONS=4000,
-        RATE_GAMES=2000,
-        SYM_POSITIONS=200,
-        SYM_NETS=10,
-        SPEED_GAMES=3000,
-    ),
-    "full": dict(
-        HIDDEN=40,
-        GAMES=100000,
-        EVAL_EVERY=10000,
-        EVAL_PAIRS=1000,
-        SEEDS=3,
-        ALPHA=0.1,
-        VERIFY_POINTS=0,
-        POSITIONS=5000,
-        RATE_GAMES=5000,
-        SYM_POSITIONS=1000,
-        SYM_NETS=20,
-        SPEED_GAMES=10000,
-    ),
-}
+PROFILES: dict[str, dict[str, Any]] = profiles.table(
+    standard={
+        "HIDDEN": 40,
+        "GAMES": 25_000,
+        "EVAL_EVERY": 5000,
+        "EVAL_PAIRS": 250,
+        "SEEDS": 3,
+        "ALPHA": 0.1,
+        "VERIFY_POINTS": 2,
+        "POSITIONS": 4000,
+        "RATE_GAMES": 2000,
+        "SYM_POSITIONS": 200,
+        "SYM_NETS": 10,
+        "SPEED_GAMES": 3000,
+    },
+    quick={
+        "VERIFY_POINTS": 1,
+        "POSITIONS": 150,
+        "RATE_GAMES": 200,
+        "SYM_POSITIONS": 30,
+        "SYM_NETS": 3,
+        "SPEED_GAMES": 300,
+    },
+    full={
+        "GAMES": 100_000,
+        "EVAL_EVERY": 10_000,
+        "EVAL_PAIRS": 1000,
+        "VERIFY_POINTS": 0,
+        "POSITIONS": 5000,
+        "RATE_GAMES": 5000,
+        "SYM_POSITIONS": 1000,
+        "SYM_NETS": 20,
+        "SPEED_GAMES": 10_000,
+    },
+)
 
 #: The chapter's findings (:mod:`tdbook.findings`): claim id → what a reader should take away.
 FINDINGS: dict[str, str] = {

@@ -214,10 +214,21 @@ def record_curve(
         models[int(m.info["games_done"])] = m
     t0 = time.perf_counter()
     points = [_point(models[g], g, pairs, progress) for g in sorted(models)]
+    what = (
+        "the net, its parent and the snapshots of its run, 1-ply, cubeless, duplicate dice, against pubeval "
+        "and gnubg-expert on the selection seed (tdbook.experiments.backgammon.symmetric_gammon_expert)"
+    )
+    return _write_curve(path, command, what, pairs, t0, points)
+
+
+def _write_curve(
+    path: Path, command: str, what: str, pairs: dict[str, int], t0: float, points: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """A learning curve's record (its points measured on the selection seed since ``t0``, with the command, the
+    pairs and the code version), written into the net's sidecar at ``path`` as ``curve``; returns it."""
     curve = {
         "command": command,
-        "what": "the net, its parent and the snapshots of its run, 1-ply, cubeless, duplicate dice, against pubeval "
-        "and gnubg-expert on the selection seed (tdbook.experiments.backgammon.symmetric_gammon_expert)",
+        "what": what,
         "seed": SELECTION_SEED,
         "pairs": pairs,
         "code_version": code_version(),
