@@ -9,7 +9,8 @@ Rows, one core each (CPU time of this process, so other work on the machine does
 - ``ours, bear-off stop``: the same, stopping at the first bear-off position at the exact one-sided table's value
   (:mod:`tdbook.experiments.backgammon.rollout_targets`), as gnubg's cubeless rollouts stop at its one-sided
   database;
-- ``ours, truncated k`` (the rollout-training loop's targets) and with the luck of every ply taken out;
+- ``ours, truncated k`` (the rollout-training loop's targets) and with the luck of every ply taken out, each also with
+  the hidden units' fast tanh (``RolloutSpec.fast``);
 - ``gnubg 0-ply``: the ``rollout`` command of the gnubg Python module (its chequer play at 0-ply, cubeless,
   quasi-random dice, one thread, no variance reduction, no truncation but its one-sided bear-off database — its
   defaults for a cubeless rollout), with ``--gnubg-vr`` also with its lookahead variance reduction, and truncated
@@ -133,8 +134,11 @@ def bench_net(name: str, a: argparse.Namespace) -> None:
     line("ours, to the end", n, a.positions, best_cpu(full, a.repeat))
     for what, spec in (
         ("ours, bear-off stop", RolloutSpec(a.trials, 0, 0, True)),
+        ("ours, bear-off stop, fast tanh", RolloutSpec(a.trials, 0, 0, True, True)),
         (f"ours, truncated {a.truncate}", RolloutSpec(a.trials, a.truncate, 0, True)),
+        (f"ours, truncated {a.truncate}, fast tanh", RolloutSpec(a.trials, a.truncate, 0, True, True)),
         (f"ours, truncated {a.truncate}, luck out of every ply", RolloutSpec(a.trials, a.truncate, a.truncate)),
+        (f"ours, truncated {a.truncate}, luck out, fast", RolloutSpec(a.trials, a.truncate, a.truncate, True, True)),
     ):
         out: dict = {}
 

@@ -94,6 +94,11 @@ ARCHS: dict[str, int] = {"symmetric": 0, "naive": 1, "free": 2}
 ARCH_SYMMETRIC, ARCH_NAIVE, ARCH_FREE = 0, 1, 2
 INPUTS: dict[str, int] = {"raw": 0, "expanded": 4, "contact": 8, "positional": 12}
 EXPANDED, CONTACT, POSITIONAL = 4, 8, 12  # a net's kernel code: the input set in bits 2–3, the architecture below
+#: Bit 4 of a kernel code: the hidden units' tanh by :func:`tanh_fast` (rollouts only, issue 51; never training).
+FAST = 16
+#: Bit 5 of a kernel code: a contact net and a race net stacked in ``W1``, ``W2`` (rows ``[:h]`` and ``[h:]``), each
+#: position valued and trained by the net of its class (:func:`phase_block`; issue 51's phase split).
+PHASES = 32
 N_IN = {
     a | b: (196 if a == ARCH_FREE else 98) + (2 if a == ARCH_FREE else 1) * nf
     for b, nf in ((0, 0), (EXPANDED, N_FEATURES), (CONTACT, N_CONTACT), (POSITIONAL, N_POSITIONAL))
@@ -118,6 +123,7 @@ def n_features(code) -> int:
 
 
 FORMAT = "tdbook.SymmetricGammon/1"
+RACE_ARRAYS = ("race_W1", "race_W2")  # a pair's race net, stored beside the contact net in one file
 
 
 @njit(cache=True, inline="always")
@@ -126,6 +132,40 @@ def _sigmoid(x: float) -> float:
         return 1.0 / (1.0 + math.exp(-x))
     e = math.exp(x)
     return e / (1.0 + e)
+
+
+@njit(cache=True, inline="always")
+def tanh_fast(x: float) -> float:
+    """tanh by a rational function (the odd 13/6 minimax form of Eigen's fast tanh), within 3e-7 of ``math.tanh``
+    everywhere (tested): four times cheaper, and a loop of it vectorises.  Used for the hidden units when a kernel code
+    has the :data:`FAST` bit — rollouts that trade that much of the net's precision for speed (issue 51)."""
+    x = min(max(x, -7.90531110763549805), 7.90531110763549805)
+    x2 = x * x
+    p = x2 * -2.76076847742355e-16 + 2.00018790482477e-13
+    p = x2 * p + -8.60467152213735e-11
+    p = x2 * p + 5.12229709037114e-08
+    p = x2 * p + 1.48572235717979e-05
+    p = x2 * p + 6.37261928875436e-04
+    p = x2 * p + 4.89352455891786e-03
+    q = x2 * 1.19825839466702e-06 + 1.18534705686654e-04
+    q = x2 * q + 2.26843463243900e-03
+    q = x2 * q + 4.89352518554385e-03
+    return x * p / q
+
+
+@njit(cache=True, inline="always")
+def phase_block(arch, W1, W2, race):
+    """The weights that value a position: with :data:`PHASES` in ``arch``, the race net's (the second half of the
+    rows of ``W1`` and of ``W2``) when ``race`` (:func:`~tdbook.games.backgammon.is_race`: no contact left), else the
+    contact net's (the first half); without it, ``W1, W2`` themselves.  Views, never copies: an update through them
+    trains that net."""
+    if arch & PHASES:
+        h = W1.shape[0] // 2
+        k = W2.shape[0] // 2
+        if race:
+            return W1[h:], W2[k:]
+        return W1[:h], W2[:k]
+    return W1, W2
 
 
 @njit(cache=True)
@@ -181,7 +221,8 @@ def encode(arch, pos, idx, val) -> int:
 
 @njit(cache=True)
 def forward(arch, W1, W2, idx, val, nnz, s, g, z, p) -> None:
-    """Evaluate the net; ``s`` is the hidden bias input (the side-to-move unit: +1 side on roll).
+    """Evaluate the net; ``s`` is the hidden bias input (the side-to-move unit: +1 side on roll); with the
+    :data:`FAST` bit in ``arch`` the hidden units use :func:`tanh_fast`.
 
     Fills ``g`` (hidden ``y − ½``), ``z`` (node values: P(w), P(gw|w), P(gl|l) for the symmetric
     archs; the unconditional outputs for free) and ``p`` = (P(w), P(gw), P(gl)), then (P(bgw), P(bgl)) for a
@@ -195,26 +236,36 @@ def forward(arch, W1, W2, idx, val, nnz, s, g, z, p) -> None:
         v = val[a]
         for j in range(m):
             g[j] += W1[i, j] * v
-    gbar = 0.0
-    for j in range(m):
-        g[j] = 0.5 * math.tanh(0.5 * g[j])
-        gbar += g[j]
-    gbar /= m
+    if arch & FAST:
+        for j in range(m):
+            g[j] = 0.5 * tanh_fast(0.5 * g[j])
+    else:
+        for j in range(m):
+            g[j] = 0.5 * math.tanh(0.5 * g[j])
+    # Each output's sum below runs over the hidden units in order, as in the plain one-loop-per-output form, so the
+    # bits are those of that form; the outputs' sums are interleaved (independent chains) only for speed.
     if (arch & 3) == ARCH_FREE:
-        for k in range(W2.shape[1]):
-            r = W2[m, k]
-            for j in range(m):
-                r += W2[j, k] * (0.5 + g[j])
-            z[k] = _sigmoid(r)
+        n_out = W2.shape[1]
+        for k in range(n_out):
+            z[k] = W2[m, k]
+        for j in range(m):
+            h = 0.5 + g[j]
+            for k in range(n_out):
+                z[k] += W2[j, k] * h
+        for k in range(n_out):
+            z[k] = _sigmoid(z[k])
             p[k] = z[k]
         return
+    gbar = 0.0
+    for j in range(m):
+        gbar += g[j]
+    gbar /= m
     r1 = 0.0
     r2 = 0.0
-    for j in range(m):
-        r1 += W2[j, 0] * (g[j] - gbar)
     if (arch & 3) == ARCH_SYMMETRIC:
         c = W2[m, 1]
         for j in range(m):
+            r1 += W2[j, 0] * (g[j] - gbar)
             c += 0.5 * W2[j, 1]
             r2 += W2[j, 1] * g[j]
         z[0] = _sigmoid(r1)
@@ -222,7 +273,9 @@ def forward(arch, W1, W2, idx, val, nnz, s, g, z, p) -> None:
         z[2] = _sigmoid(c - r2)
     else:
         for j in range(m):
-            r2 += W2[j, 1] * (g[j] - gbar)
+            d = g[j] - gbar
+            r1 += W2[j, 0] * d
+            r2 += W2[j, 1] * d
         z[0] = _sigmoid(r1)
         z[1] = _sigmoid(r2)
         z[2] = _sigmoid(-r2)
@@ -448,12 +501,14 @@ def evaluate(arch, W1, W2, bo, pos, idx, val, g, z, p) -> int:
     """Outputs ``p`` of ``pos`` (side on roll's view): from the bear-off table ``bo``
     (:func:`tdbook.games.backgammon_bearoff.combined`) when it has rows and ``pos`` is a bear-off position —
     then ``-1`` is returned and ``idx, val, g, z`` are untouched — else from the net, returning the number of
-    its sparse inputs (``idx, val``; ``g``, ``z`` hold the hidden values and nodes for :func:`td_update`)."""
+    its sparse inputs (``idx, val``; ``g``, ``z`` hold the hidden values and nodes for :func:`td_update`).  A
+    :data:`PHASES` net values it by the net of its class (:func:`phase_block`)."""
     if bo.shape[0] and is_bearoff(pos):
         bearoff_probabilities(bo, pos, p)
         return -1
     nnz = encode(arch, pos, idx, val)
-    forward(arch, W1, W2, idx, val, nnz, 1.0, g, z, p)
+    W1b, W2b = phase_block(arch, W1, W2, (arch & PHASES) != 0 and is_race(pos))
+    forward(arch, W1b, W2b, idx, val, nnz, 1.0, g, z, p)
     return nnz
 
 
@@ -532,7 +587,11 @@ def train_games(arch, W1, W2, bo, alpha, seed, first_game, n_games, stats, look=
     ``lam`` > 0 (issue 51): TD(λ), one eligibility trace per weight and output (:func:`trace_update`), cleared at
     each game's start; a position valued by the bear-off table ends a game's training as the result does (its
     value, exact, is the last target).  ``lam`` = 0 keeps no trace and takes :func:`td_update`, the TD(0) of
-    before, bit for bit."""
+    before, bit for bit.
+
+    A :data:`PHASES` net (issue 51's phase split): each position is valued, chosen by and trained in the net of its
+    class (:func:`phase_block`), the contact net's last contact position toward the race net's value of the race
+    that follows, as GNU Backgammon's nets hand over; TD(0) only (its traces are not split)."""
     m = W1.shape[1]
     n_out = W2.shape[1]
     out_pos = np.zeros((MAX_AFTER, NSLOT), np.int8)
@@ -563,6 +622,7 @@ def train_games(arch, W1, W2, bo, alpha, seed, first_game, n_games, stats, look=
         colour, d1, d2 = opening_roll(rng)
         started = False
         nnz_c = 0
+        race_c = False
         plies = 0
         while True:
             n = gen_afterstates(pos, d1, d2, out_pos, out_mv, ws)
@@ -583,7 +643,8 @@ def train_games(arch, W1, W2, bo, alpha, seed, first_game, n_games, stats, look=
                             arch, W1, W2, idx_c, val_c, nnz_c, 1.0, g_c, z_c, delta, alpha, lam, colour, tr, gy, gw2
                         )
                     else:
-                        td_update(arch, W1, W2, idx_c, val_c, nnz_c, 1.0, g_c, z_c, delta, alpha)
+                        W1b, W2b = phase_block(arch, W1, W2, race_c)
+                        td_update(arch, W1b, W2b, idx_c, val_c, nnz_c, 1.0, g_c, z_c, delta, alpha)
                 stats[gi, 0] = mult if colour == 0 else -mult
                 stats[gi, 1] = plies
                 break
@@ -607,11 +668,14 @@ def train_games(arch, W1, W2, bo, alpha, seed, first_game, n_games, stats, look=
                         arch, W1, W2, idx_c, val_c, nnz_c, 1.0, g_c, z_c, delta, alpha, lam, colour, tr, gy, gw2
                     )
                 else:
-                    td_update(arch, W1, W2, idx_c, val_c, nnz_c, 1.0, g_c, z_c, delta, alpha)
+                    W1b, W2b = phase_block(arch, W1, W2, race_c)
+                    td_update(arch, W1b, W2b, idx_c, val_c, nnz_c, 1.0, g_c, z_c, delta, alpha)
                 if nnz >= 0:
-                    forward(arch, W1, W2, idx, val, nnz, 1.0, g, z, p)
+                    W1b, W2b = phase_block(arch, W1, W2, (arch & PHASES) != 0 and is_race(tmp))
+                    forward(arch, W1b, W2b, idx, val, nnz, 1.0, g, z, p)
             started = True
             nnz_c = nnz
+            race_c = (arch & PHASES) != 0 and is_race(tmp)
             if nnz >= 0:
                 idx_c[:nnz] = idx[:nnz]
                 val_c[:nnz] = val[:nnz]
@@ -646,7 +710,8 @@ def fit_outputs(arch, W1, W2, bo, positions, targets, order, alpha, sq) -> None:
             delta[k] = targets[i, k] - p[k]
         d = equity(targets[i]) - equity(p)
         sq[a] = d * d
-        td_update(arch, W1, W2, idx, val, nnz, 1.0, g, z, delta, alpha)
+        W1b, W2b = phase_block(arch, W1, W2, (arch & PHASES) != 0 and is_race(positions[i]))
+        td_update(arch, W1b, W2b, idx, val, nnz, 1.0, g, z, delta, alpha)
 
 
 # ----------------------------------------------------------------------------- the model
@@ -687,14 +752,58 @@ def kernel_code(arch: str, inputs: str = "raw") -> int:
     return ARCHS[arch] | INPUTS[inputs]
 
 
+def _copy(net: TDNet) -> TDNet:
+    """A TDNet with ``net``'s settings and a copy of its weights."""
+    m = net.meta()
+    out = TDNet(
+        m["n_in"], m["n_hidden"], m["n_out"], hidden=m["hidden"], output=m["output"], derivative=m["derivative"],
+        alpha=m["alpha"], beta=m["beta"], gamma=m["gamma"], lam=m["lam"], init=m["init"], bias=m["bias"],
+        seed=m["seed"],
+    )  # fmt: skip
+    out.W1[:] = net.W1
+    out.W2[:] = net.W2
+    return out
+
+
+def _stacked(net: TDNet, race: TDNet) -> tuple[np.ndarray, np.ndarray]:
+    """The (W1, W2) of a :data:`PHASES` pair: the contact net's rows over the race net's, the two nets' weights made
+    views of them (so the kernels train both through one array each); a pair stacked already keeps its arrays."""
+    if race.W1.shape != net.W1.shape or race.W2.shape != net.W2.shape:
+        raise ValueError(
+            f"a race net must have the contact net's shape: W1 {net.W1.shape} and W2 {net.W2.shape}, "
+            f"got {race.W1.shape} and {race.W2.shape}"
+        )
+    out = []
+    for a, b in ((net.W1, race.W1), (net.W2, race.W2)):
+        base = a.base
+        if base is not None and b.base is base and base.shape[0] == 2 * a.shape[0] and a is not b:
+            out.append(base)  # stacked already (a view of the same pair): the same arrays
+        else:
+            out.append(np.ascontiguousarray(np.concatenate([a, b])))
+    W1, W2 = out
+    h, k = net.W1.shape[0], net.W2.shape[0]
+    net.W1, race.W1, net.W2, race.W2 = W1[:h], W1[h:], W2[:k], W2[k:]
+    return W1, W2
+
+
 class SymmetricGammon:
     """A net of :data:`ARCHS` over TD-Gammon's input units; weights kept in a :class:`TDNet`
     (``W1`` (n_in+1, hidden), ``W2`` (hidden+1, 3)), saved and loaded through it.
 
+    With ``race`` (issue 51's phase split) it is a pair: ``net`` values contact positions and ``race`` (a net of the
+    same shape) race positions, each trained on its own class (:data:`PHASES`); :attr:`W1` and :attr:`W2` are then
+    the two stacked, what the kernels take.  :meth:`split` makes one from a single net.
+
     ``SymmetricGammon.new("symmetric", hidden=40, alpha=0.1, seed=1)``."""
 
     def __init__(
-        self, net: TDNet, arch: str, info: dict[str, Any] | None = None, inputs: str = "raw", bearoff: bool = False
+        self,
+        net: TDNet,
+        arch: str,
+        info: dict[str, Any] | None = None,
+        inputs: str = "raw",
+        bearoff: bool = False,
+        race: TDNet | None = None,
     ) -> None:
         code = kernel_code(arch, inputs)
         outs = (N_OUT, N_OUT_BG) if ARCHS[arch] == ARCH_FREE else (N_OUT,)
@@ -706,11 +815,17 @@ class SymmetricGammon:
         self.net, self.arch, self.inputs, self.code, self.kind = net, arch, inputs, code, ARCHS[arch]
         self.info: dict[str, Any] = dict(info or {})
         self.bearoff = bool(bearoff)
-        if self.kind != ARCH_FREE:  # unused slots stay exactly zero: P(win) has no bias, column 2 is not trained
-            self.net.W2[-1, 0] = 0.0
-            self.net.W2[:, 2] = 0.0
-            if self.kind == ARCH_NAIVE:
-                self.net.W2[-1, 1] = 0.0
+        self.race = race
+        self._stack: tuple[np.ndarray, np.ndarray] | None = None
+        if race is not None:
+            self._stack = _stacked(net, race)
+            self.code |= PHASES
+        for n in (net,) if race is None else (net, race):
+            if self.kind != ARCH_FREE:  # unused slots stay exactly zero: P(win) has no bias, column 2 is not trained
+                n.W2[-1, 0] = 0.0
+                n.W2[:, 2] = 0.0
+                if self.kind == ARCH_NAIVE:
+                    n.W2[-1, 1] = 0.0
 
     @classmethod
     def new(
@@ -738,6 +853,7 @@ class SymmetricGammon:
         """This net on an input set whose hand-made features extend its own (raw → expanded → contact → positional): the
         weights of the inputs it has are kept, the new inputs' weights start at zero, so the widened net
         computes exactly what this one does until it trains on (a warm start; notebook 09's (c‴))."""
+        self._single("widen()")
         code = kernel_code(self.arch, inputs)
         old_nf, nf = n_features(self.code), n_features(code)
         if nf < old_nf:
@@ -758,6 +874,7 @@ class SymmetricGammon:
         """This free net with two backgammon outputs added (a warm start): the other weights are kept and each
         backgammon node starts as a copy of its gammon node with the bias lowered by :data:`BG_START_SHIFT`, so
         a backgammon starts about a tenth as likely as a gammon where gammons are rare, and learns from there."""
+        self._single("with_backgammons()")
         if self.kind != ARCH_FREE:
             raise ValueError(f"backgammon outputs are for the 'free' architecture only, not {self.arch!r}")
         if self.outputs == N_OUT_BG:
@@ -773,7 +890,30 @@ class SymmetricGammon:
         """This net (the same weights, not a copy) valuing bear-off positions by the exact one-sided table
         (:mod:`~tdbook.games.backgammon_bearoff`): in its choices, its probabilities and, trained on, as the
         targets of the positions before a bear-off (it is not trained on bear-off positions themselves)."""
-        return SymmetricGammon(self.net, self.arch, dict(self.info), inputs=self.inputs, bearoff=True)
+        return SymmetricGammon(self.net, self.arch, dict(self.info), inputs=self.inputs, bearoff=True, race=self.race)
+
+    def split(self) -> SymmetricGammon:
+        """A race net and a contact net, both copies of this net to start (issue 51's phase split: each then trains on
+        positions of its own class, and play picks the net by the position's class, as GNU Backgammon's contact and
+        race nets); a pair already is returned as it is."""
+        if self.race is not None:
+            return self
+        contact, race = _copy(self.net), _copy(self.net)
+        return SymmetricGammon(contact, self.arch, dict(self.info), self.inputs, self.bearoff, race=race)
+
+    def phase(self, which: str) -> SymmetricGammon:
+        """One net of a pair as a net of its own (``"contact"`` or ``"race"``; its weights, not a copy) — to play it
+        everywhere, or to look at one phase alone.  ValueError for a single net or another name."""
+        if self.race is None:
+            raise ValueError("phase(): this is a single net, not a race and contact pair")
+        if which not in ("contact", "race"):
+            raise ValueError(f"phase(): which must be 'contact' or 'race', got {which!r}")
+        net = self.net if which == "contact" else self.race
+        return SymmetricGammon(net, self.arch, dict(self.info), inputs=self.inputs, bearoff=self.bearoff)
+
+    def _single(self, what: str) -> None:
+        if self.race is not None:
+            raise ValueError(f"{what} is for a single net, not a race and contact pair (take .phase(...) first)")
 
     @classmethod
     def averaged(cls, nets: Sequence[SymmetricGammon]) -> SymmetricGammon:
@@ -784,6 +924,8 @@ class SymmetricGammon:
         ValueError naming the first mismatch."""
         if not nets:
             raise ValueError("averaged() needs at least one net")
+        for n in nets:
+            n._single("averaged()")
         first = nets[0]
         for i, n in enumerate(nets[1:], 1):
             for what, theirs, ours in (
@@ -817,11 +959,18 @@ class SymmetricGammon:
 
     @property
     def W1(self) -> np.ndarray:
-        return self.net.W1
+        """The kernels' input→hidden weights: the net's, or a pair's two stacked (contact rows first)."""
+        return self.net.W1 if self._stack is None else self._stack[0]
 
     @property
     def W2(self) -> np.ndarray:
-        return self.net.W2
+        """The kernels' hidden→output weights: the net's, or a pair's two stacked (contact rows first)."""
+        return self.net.W2 if self._stack is None else self._stack[1]
+
+    @property
+    def phases(self) -> bool:
+        """A race and contact pair (issue 51's phase split)."""
+        return self.race is not None
 
     def describe(self) -> str:
         plus = [] if self.inputs == "raw" else [f"{self.inputs} inputs"]
@@ -829,6 +978,8 @@ class SymmetricGammon:
             plus.append("backgammon outputs")
         if self.bearoff:
             plus.append("bear-off table")
+        if self.race is not None:
+            plus.append("race and contact nets")
         tail = f" ({', '.join(plus)})" if plus else ""
         return f"{self.arch} {self.net.n_in}-{self.hidden}-{self.outputs if self.kind == ARCH_FREE else 2}{tail}"
 
@@ -841,8 +992,10 @@ class SymmetricGammon:
         unit ``side`` (+1: that side on roll; −1: the other side; 0: nobody, before the opening roll —
         meaningful only for the symmetric archs)."""
         idx, val, g, z, p = self.scratch()
-        nnz = encode(self.code, np.asarray(pos, np.int8), idx, val)
-        forward(self.code, self.W1, self.W2, idx, val, nnz, float(side), g, z, p)
+        pos = np.asarray(pos, np.int8)
+        nnz = encode(self.code, pos, idx, val)
+        W1, W2 = phase_block(self.code, self.W1, self.W2, self.race is not None and bool(is_race(pos)))
+        forward(self.code, W1, W2, idx, val, nnz, float(side), g, z, p)
         return z, p
 
     def probabilities(self, pos: np.ndarray) -> np.ndarray:
@@ -888,12 +1041,14 @@ class SymmetricGammon:
         lam_ = float(lam)
         if not 0.0 <= lam_ <= 1.0:
             raise ValueError(f"lambda must be in [0, 1], got {lam!r}")
+        if lam_ > 0.0 and self.race is not None:
+            raise ValueError("TD(λ) is not built for a race and contact pair (its traces are not split); use lam=0")
         stats = np.zeros((n_games, 2), np.int64)
         a = self.net.alpha if alpha is None else float(alpha)
         train_games(
             self.code, self.W1, self.W2, self.table, a, int(seed), int(first_game), int(n_games), stats, look, lam_
         )
-        self.net.check_finite()
+        self.check_finite()
         return stats
 
     def fit(self, positions: np.ndarray, targets: np.ndarray, order: np.ndarray, alpha: float) -> np.ndarray:
@@ -914,14 +1069,27 @@ class SymmetricGammon:
             raise ValueError(f"alpha must be a number > 0, got {alpha!r}")
         sq = np.zeros(len(order))
         fit_outputs(self.code, self.W1, self.W2, self.table, positions, targets, order, float(alpha), sq)
-        self.net.check_finite()
+        self.check_finite()
         return sq
+
+    def check_finite(self) -> None:
+        """ValueError if a weight (of either net of a pair) is not finite: training diverged."""
+        self.net.check_finite()
+        if self.race is not None:
+            self.race.check_finite()
 
     def save(self, path: str | Path, aux: dict[str, np.ndarray] | None = None, **info: Any) -> Path:
         """Write the weights, their settings and ``info`` (atomically, :meth:`TDNet.save`), with ``aux``'s named
-        arrays beside them in the one file (a training loop's checkpoint)."""
+        arrays beside them in the one file (a training loop's checkpoint); a pair's race net goes beside the contact
+        net as the arrays ``race_W1``, ``race_W2``."""
         self.info.update(info)
-        extra = {"bearoff": True} if self.bearoff else {}
+        extra: dict[str, Any] = {"bearoff": True} if self.bearoff else {}
+        aux = dict(aux or {})
+        if self.race is not None:
+            if set(aux) & set(RACE_ARRAYS):
+                raise ValueError(f"save(): {', '.join(RACE_ARRAYS)} are the race net's array names, not free for aux")
+            aux |= {RACE_ARRAYS[0]: self.race.W1, RACE_ARRAYS[1]: self.race.W2}
+            extra["phases"] = True
         return self.net.save(
             path, aux=aux, symmetric_gammon=FORMAT, arch=self.arch, inputs=self.inputs, info=self.info, **extra
         )
@@ -936,6 +1104,18 @@ class SymmetricGammon:
                 f"{path}: not a symmetric-gammon weights file (format {extra.get('symmetric_gammon')!r}, "
                 f"expected {FORMAT!r})"
             )
+        race = None
+        if extra.get("phases"):
+            missing = [k for k in RACE_ARRAYS if k not in net.aux]
+            if missing:
+                raise ValueError(f"{path}: a race and contact pair without its race net's {', '.join(missing)}")
+            race = _copy(net)
+            W1, W2 = net.aux.pop(RACE_ARRAYS[0]), net.aux.pop(RACE_ARRAYS[1])
+            if W1.shape != net.W1.shape or W2.shape != net.W2.shape:
+                raise ValueError(f"{path}: the race net's weights {W1.shape}/{W2.shape} do not fit the contact net's "
+                                 f"{net.W1.shape}/{net.W2.shape}")  # fmt: skip
+            race.W1[:] = W1
+            race.W2[:] = W2
         try:
             return cls(
                 net,
@@ -943,6 +1123,7 @@ class SymmetricGammon:
                 extra.get("info") or {},
                 inputs=extra.get("inputs", "raw"),
                 bearoff=bool(extra.get("bearoff", False)),
+                race=race,
             )
         except ValueError as e:
             raise ValueError(f"{path}: {e}") from None

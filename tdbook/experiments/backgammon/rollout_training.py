@@ -310,6 +310,9 @@ def _options(ap: argparse.ArgumentParser) -> None:
                     help="plies whose luck is taken out of each play-out (21 move choices each)")  # fmt: skip
     ap.add_argument("--no-bearoff-stop", action="store_true",
                     help="play bear-offs out instead of taking the exact one-sided table's value")  # fmt: skip
+    ap.add_argument("--fast", action="store_true",
+                    help="play-outs with the hidden units' tanh by a rational function within 3e-7 (about a third "
+                    "cheaper)")  # fmt: skip
     ap.add_argument("--epochs", type=int, default=LoopSpec.epochs, help="passes over the window's positions per fit")
     ap.add_argument("--alpha", type=float, default=LoopSpec.alpha, help="step size of the supervised fit")
     ap.add_argument("--window", type=int, default=LoopSpec.window, help="iterations of positions each fit uses")
@@ -365,7 +368,7 @@ class RolloutTrainer(driver.Trainer):
         spec = LoopSpec(
             positions=a.positions,
             race_share=a.race_share,
-            rollout=RolloutSpec(a.trials, a.truncate, a.vr_plies, not a.no_bearoff_stop),
+            rollout=RolloutSpec(a.trials, a.truncate, a.vr_plies, not a.no_bearoff_stop, a.fast),
             epochs=a.epochs,
             alpha=a.alpha,
             window=a.window,

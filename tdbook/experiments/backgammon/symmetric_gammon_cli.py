@@ -20,6 +20,11 @@ further: the file's net with only the changes asked for (e.g. ``--bearoff``, the
 (:func:`~tdbook.learners.backgammon_symmetric.trace_update`); 0, the default, is the TD(0) of before, bit for bit, and
 leaves the run's spec as it was (its checkpoints resume).
 
+``--phases`` (issue 51) trains a race and contact pair
+(:meth:`~tdbook.learners.backgammon_symmetric.SymmetricGammon.split`): two nets of the same shape, both starting as
+the net (or the ``--warm-start`` file's), each valuing, choosing for and trained on the positions of its own class
+(:func:`~tdbook.games.backgammon.is_race`), as GNU Backgammon plays its contact and race nets; TD(0) only.
+
 ``--lookahead F`` (issue 34) trains a share ``F`` of the contact positions toward the next position's outputs one
 ply deeper (:func:`~tdbook.learners.backgammon_symmetric.lookahead_outputs`) instead of the net's outputs of it.
 
@@ -90,6 +95,12 @@ def _options(ap: argparse.ArgumentParser) -> None:
         help="TD(λ): the decay of the eligibility traces, one per weight and output (issue 51; default 0: plain "
         "TD(0); a 160-hidden positional net trains about 1.7 times slower at 0.7)",
     )
+    ap.add_argument(
+        "--phases",
+        action="store_true",
+        help="a contact net and a race net (issue 51's phase split), both starting as the net (with --warm-start: "
+        "copies of it), each valuing and trained on the positions of its own class; TD(0) only",
+    )
     ap.add_argument("--games", type=int, required=True, help="self-play games in all")
     ap.add_argument("--alpha", type=float, default=0.1, help="step size (default 0.1)")
     ap.add_argument(
@@ -147,6 +158,8 @@ def _check(a: argparse.Namespace) -> None:
         raise ValueError(f"--lookahead must be a share in [0, 1], got {a.lookahead}")
     if not 0.0 <= a.lam <= 1.0:
         raise ValueError(f"--lambda must be in [0, 1], got {a.lam}")
+    if a.phases and a.lam:
+        raise ValueError("--phases is TD(0) only: TD(λ)'s traces are not split between the two nets (drop --lambda)")
     if a.backgammon_outputs and a.arch != "free":
         raise ValueError(f"--backgammon-outputs is for --arch free only, got --arch {a.arch}")
     if (a.alpha_final is None) != (a.final_after is None):
@@ -207,12 +220,13 @@ def _resumable(saved: dict | None, spec: dict, done: int) -> bool:
 def net_name(spec: dict, games: int) -> str:
     """The one name of a net of notebook 09 (its file stem and its name in the code), from its training spec and
     games: ``symgammon_<arch><hidden>_<inputs>[_bg][_<lever>…]_<games>k``, the levers ``anneal`` (a third, annealed
-    step size), ``bearoff`` (the bear-off table at play), ``lambda<λ without its point>`` (TD(λ): ``lambda07``),
-    ``lookahead`` (lookahead targets) and ``averaged`` (the mean of the weights over the run's last snapshots):
-    ``symgammon_free160_contact_bg_4800k``."""
+    step size), ``bearoff`` (the bear-off table at play), ``phases`` (a race and a contact net), ``lambda<λ without
+    its point>`` (TD(λ): ``lambda07``), ``lookahead`` (lookahead targets) and ``averaged`` (the mean of the weights
+    over the run's last snapshots): ``symgammon_free160_contact_bg_4800k``."""
     levers = ["bg"] if spec.get("backgammons") else []
     levers += ["anneal"] if "alpha_final" in spec else []
     levers += ["bearoff"] if spec.get("bearoff") else []
+    levers += ["phases"] if spec.get("phases") else []
     levers += [f"lambda{spec['lam']:g}".replace(".", "")] if spec.get("lam") else []
     levers += ["lookahead"] if spec.get("lookahead") else []
     levers += ["averaged"] if spec.get("average_from") is not None else []
@@ -223,7 +237,8 @@ def net_name(spec: dict, games: int) -> str:
 def _name_spec(a: argparse.Namespace) -> dict:
     spec = {"arch": a.arch, "hidden": a.hidden, "inputs": a.inputs, "backgammons": a.backgammon_outputs}
     extra = {"alpha_final": a.alpha_final} if a.alpha_final is not None else {}
-    levers = {"bearoff": a.bearoff, "lam": a.lam, "lookahead": a.lookahead, "average_from": a.average_from}
+    levers = {"bearoff": a.bearoff, "phases": a.phases, "lam": a.lam, "lookahead": a.lookahead}
+    levers["average_from"] = a.average_from
     return spec | extra | levers
 
 
@@ -256,11 +271,17 @@ def _warm_start(a: argparse.Namespace, spec: dict) -> SymmetricGammon:
         raise ValueError(
             f"--warm-start {path}: it has {games:,} games done; --games must be at least that ({a.games:,})"
         )
-    model = warm.widen(a.inputs)
+    if warm.phases and not a.phases:
+        raise ValueError(f"--warm-start {path}: it is a race and contact pair; this run is one net (add --phases)")
+    if warm.phases and warm.inputs != a.inputs:
+        raise ValueError(f"--warm-start {path}: a pair is not widened; its inputs are {warm.inputs}, not {a.inputs}")
+    model = warm if warm.phases else warm.widen(a.inputs)
     if a.backgammon_outputs and model.outputs != N_OUT_BG:
         model = model.with_backgammons()
     if a.bearoff:
         model = model.with_bearoff()
+    if a.phases:
+        model = model.split()
     spec["warm_start"] = {
         "file": path.as_posix(),
         "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
@@ -298,6 +319,8 @@ class SymmetricGammonTrainer(driver.Trainer):
             spec["backgammons"] = True
         if a.bearoff:
             spec["bearoff"] = True
+        if a.phases:
+            spec["phases"] = True
         if a.lam:
             spec["lam"] = a.lam
         if a.lookahead:
@@ -351,6 +374,8 @@ class SymmetricGammonTrainer(driver.Trainer):
                 backgammons=a.backgammon_outputs,
                 bearoff=a.bearoff,
             )
+            if a.phases:
+                model = model.split()
             model.info.update(spec=spec, games_done=0, wall_time_s=0.0)
         stages = _stages(a)
         done = int(model.info["games_done"])
