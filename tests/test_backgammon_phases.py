@@ -8,8 +8,6 @@ the exact ones to a few parts in a million, the same seed the same bytes."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 
@@ -103,7 +101,8 @@ def test_a_pair_is_one_file_and_a_broken_pair_is_refused_by_name(tmp_path, posit
         arrays = {k: z[k] for k in z.files}
     broken = tmp_path / "broken.npz"
     np.savez(broken, **{k: v for k, v in arrays.items() if k != f"aux_{RACE_ARRAYS[1]}"})
-    with pytest.raises(ValueError, match=f"broken.npz: a race and contact pair without its race net's {RACE_ARRAYS[1]}"):
+    missing = f"broken.npz: a race and contact pair without its race net's {RACE_ARRAYS[1]}"
+    with pytest.raises(ValueError, match=missing):
         SymmetricGammon.load(broken)
     for what in ("widen", "with_backgammons"):
         with pytest.raises(ValueError, match="not a race and contact pair"):
