@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
+from tdbook.core.parallel import local_cluster
 from tdbook.experiments.backgammon import rollout_consistency as rc
 from tdbook.experiments.backgammon.rollout_targets import RolloutSpec, rollout_targets
 from tdbook.experiments.backgammon.symmetric_gammon import best_shipped, load_shipped
@@ -155,16 +156,13 @@ def bench_net(name: str, a: argparse.Namespace) -> None:
         run = gnubg_rollouts(positions, a.trials, False, a.truncate)
         line(f"gnubg 0-ply, truncated {a.truncate}", n, a.positions, best_cpu(run, a.repeat))
     if a.workers:
-        from distributed import Client, LocalCluster
-
         spec = RolloutSpec(a.trials, a.truncate, 0, True)
-        with LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True, dashboard_address=None) as lc:
-            with Client(lc):
-                rollout_targets(model, positions[:2], spec, seed=0, chunk=1, progress=False)  # compile there
-                t = time.perf_counter()
-                rollout_targets(model, positions, spec, seed=1, chunk=max(1, a.positions // (4 * a.workers)),
-                                progress=False)  # fmt: skip
-                wall = time.perf_counter() - t
+        with local_cluster(a.workers):
+            rollout_targets(model, positions[:2], spec, seed=0, chunk=1, progress=False)  # compile there
+            t = time.perf_counter()
+            rollout_targets(model, positions, spec, seed=1, chunk=max(1, a.positions // (4 * a.workers)),
+                            progress=False)  # fmt: skip
+            wall = time.perf_counter() - t
         line(f"ours, truncated {a.truncate}, {a.workers} Dask workers (wall)", n, a.positions, wall, a.workers)
 
 

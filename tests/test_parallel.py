@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pytest
 
-from tdbook.core.parallel import map_seeded, map_tasks, task_seed
+from tdbook.core.parallel import local_cluster, map_seeded, map_tasks, task_seed
 
 
 def _draws(item: int, seed: int) -> list[float]:
@@ -24,6 +24,17 @@ def test_task_seeds_depend_on_seed_and_index_only():
     assert len(seeds) == 1000 and all(0 <= x < 2**63 for x in seeds)
     with pytest.raises(ValueError, match="must be ints"):
         task_seed(1.5, 0)
+
+
+def test_local_cluster_runs_the_tasks_on_n_workers_with_the_same_results():
+    from distributed import get_client
+
+    here = map_seeded(_draws, list(range(4)), seed=5, progress=False)
+    with local_cluster(1):
+        assert map_seeded(_draws, list(range(4)), seed=5, progress=False) == here
+    with local_cluster(2):
+        assert len(get_client().scheduler_info()["workers"]) == 2
+        assert map_seeded(_draws, list(range(4)), seed=5, progress=False) == here
 
 
 @pytest.fixture(scope="module")

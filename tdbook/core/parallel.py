@@ -12,8 +12,9 @@ pure function of its arguments), and the results do not change.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from tqdm.auto import tqdm
@@ -33,6 +34,21 @@ def task_seed(seed: int, index: int) -> int:
 
 
 _clients: dict[str, Any] = {}
+
+
+@contextlib.contextmanager
+def local_cluster(n: int) -> Iterator[None]:
+    """While the block runs, :func:`map_tasks` sends its tasks to a Dask ``LocalCluster`` of ``n`` one-thread worker
+    processes on this machine (``n`` ≤ 1: no cluster, the tasks run here).  Seeded tasks give the same bytes
+    either way."""
+    if n <= 1:
+        yield
+        return
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with Client(cluster):
+            yield
 
 
 def active_client() -> Any | None:

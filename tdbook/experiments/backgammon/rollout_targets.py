@@ -17,7 +17,7 @@ position).  Three things make one affordable on two cores (Tesauro & Galperin 19
   the same dice: their difference is a paired one.
 - **Fast hidden units** (``fast``): the play-outs' evaluations take each hidden unit's tanh by a rational function
   within 3e-7 of it (:func:`~tdbook.learners.backgammon_symmetric.tanh_fast`), as GNU Backgammon takes its sigmoid
-  from a table: the same net to six decimals, about a third cheaper per evaluation (``benchmarks/bench_rollouts.py``).
+  from a table; truncated play-outs about a quarter cheaper (``benchmarks/bench_rollouts.py``).
 - **Luck adjustment** (``vr_plies`` = v, the variance reduction of the net's own evaluation): at each of the first
   v plies the luck of the roll — the outputs after the net's move for the roll it got, minus their mean over the
   21 rolls (the position one ply deeper, :func:`~tdbook.learners.backgammon_symmetric.lookahead_outputs`) — is

@@ -27,11 +27,9 @@ per-iteration log, the command and the parent's SHA-256 in its sidecar.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import hashlib
 import math
 import time
-from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,7 +38,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from ...claims import Estimate
-from ...core.parallel import task_seed
+from ...core.parallel import local_cluster, task_seed
 from ...core.paths import repo_root
 from ...core.storage import code_version, sidecar_path
 from ...games.backgammon import NSLOT, is_race, make_buffers
@@ -311,8 +309,8 @@ def _options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--no-bearoff-stop", action="store_true",
                     help="play bear-offs out instead of taking the exact one-sided table's value")  # fmt: skip
     ap.add_argument("--fast", action="store_true",
-                    help="play-outs with the hidden units' tanh by a rational function within 3e-7 (about a third "
-                    "cheaper)")  # fmt: skip
+                    help="play-outs with the hidden units' tanh by a rational function within 3e-7 (about a "
+                    "quarter cheaper)")  # fmt: skip
     ap.add_argument("--epochs", type=int, default=LoopSpec.epochs, help="passes over the window's positions per fit")
     ap.add_argument("--alpha", type=float, default=LoopSpec.alpha, help="step size of the supervised fit")
     ap.add_argument("--window", type=int, default=LoopSpec.window, help="iterations of positions each fit uses")
@@ -322,21 +320,6 @@ def _options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--workers", type=int, default=1,
                     help="roll out on a Dask LocalCluster of this many one-thread workers (1: in this process); "
                     "the same bytes either way")  # fmt: skip
-
-
-@contextlib.contextmanager
-def workers(n: int) -> Iterator[None]:
-    """The rollouts' chunks (:func:`~tdbook.core.parallel.map_tasks`) on a ``LocalCluster`` of ``n`` one-thread worker
-    processes while the block runs (``n`` = 1: in this process, no cluster). Each task carries its own seed, so the
-    targets are the same bytes with any ``n``."""
-    if n <= 1:
-        yield
-        return
-    from distributed import Client, LocalCluster
-
-    with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        with Client(cluster):
-            yield
 
 
 def net_name(parent: str, iterations: int) -> str:
@@ -422,7 +405,7 @@ class RolloutTrainer(driver.Trainer):
                 m.save(plan.out.with_name(f"{plan.out.stem}_it{it}.snap.npz"), aux=None)
 
         t = time.perf_counter()
-        with workers(a.workers):
+        with local_cluster(a.workers):
             state = run_loop(model, a.spec, a.iterations, state, checkpoint=ckpt, snapshot=snap,
                              chunk=a.checkpoint_every, progress=not a.no_progress)  # fmt: skip
         a.state = state

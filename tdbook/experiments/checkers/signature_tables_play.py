@@ -43,7 +43,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from tqdm.auto import tqdm
 
-from ...core.parallel import map_tasks
+from ...core.parallel import local_cluster, map_tasks
 from ...core.paths import data_dir
 from ...core.storage import atomic_write_bytes, code_version, read_sidecar, write_sidecar
 from ...games.checkers import Checkers, CheckersState, moves_of
@@ -403,16 +403,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     write_sidecar(files[0], {"command": command, "code_version": code_version(), "seed": a.seed,
                              "positions": train.n,
                              "mul_men_per_sd": a.mul})  # fmt: skip
-    client = None
-    if a.workers > 1:
-        from distributed import Client, LocalCluster
-
-        client = Client(LocalCluster(n_workers=a.workers, threads_per_worker=1, dashboard_address=None))
-    try:
+    with local_cluster(a.workers):
         rr = round_robin(pl, PAIRS, a.ballots, a.depths)
-    finally:
-        if client is not None:
-            client.close()
     atomic_write_bytes(files[1], matches_bytes(rr))
     write_sidecar(files[1], {"command": command, "code_version": code_version(), "ballots": a.ballots,
                              "depths": list(a.depths), "models_sha256": file_sha256(files[0]),
