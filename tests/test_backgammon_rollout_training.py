@@ -298,6 +298,32 @@ def test_fit_trials_fit_copies_and_measure_the_held_out_gap():
     assert [(o["alpha"], o["epochs"]) for o in out] == [(0.05, 1), (0.05, 8)]
     assert out[0]["before"] == out[1]["before"] and out[0]["before"]["n"] == 10
     assert out[0]["after"] != out[1]["after"]
+    assert [o["hidden"] for o in out] == [6, 6] and out[1]["train"]["n"] == 30
+    wide = fit_trials(model, pos, r["targets"], r["se"], [(0.05, 8)], holdout=0.25, seed=1, hidden=9)
+    assert np.array_equal(model.W1, w) and wide[0]["hidden"] == 9
+    assert wide[0]["before"] == out[0]["before"] and wide[0]["after"] != out[1]["after"]
+
+
+def test_a_wider_net_values_exactly_as_its_parent_until_it_trains():
+    model = _net(True, bearoff=True)
+    pos = _positions(8)
+    wide = model.with_hidden(10, init=0.1, seed=4)
+    assert wide.hidden == 10 and wide.bearoff and wide.outputs == model.outputs
+    for p in pos:
+        assert np.array_equal(wide.probabilities(p), model.probabilities(p))
+    assert np.array_equal(wide.W1[:, :6], model.W1) and np.abs(wide.W1[:, 6:]).max() > 0
+    assert np.array_equal(model.with_hidden(10, init=0.1, seed=4).W1, wide.W1)  # the seed draws the new units
+    r = rollout_targets(model, pos, RolloutSpec(4, 3), seed=2, progress=False)
+    wide.fit(pos, r["targets"], np.arange(len(pos)), 0.1)
+    assert np.abs(wide.W2[6:-1]).max() > 0  # the new units learn
+    with pytest.raises(ValueError, match="hidden must be an int >= this net's 6"):
+        model.with_hidden(5)
+    with pytest.raises(ValueError, match="init must be a number >= 0"):
+        model.with_hidden(8, init=-1.0)
+    with pytest.raises(ValueError, match="a race and contact pair"):
+        model.split().with_hidden(8)
+    with pytest.raises(ValueError, match="'free' architecture only"):
+        SymmetricGammon.new("symmetric", hidden=4).with_hidden(8)
 
 
 def test_rollouts_on_two_dask_workers_are_the_same_bytes_as_here():

@@ -871,6 +871,28 @@ class SymmetricGammon:
         net.W2[:] = self.W2
         return SymmetricGammon(net, self.arch, dict(self.info), inputs=inputs, bearoff=self.bearoff)
 
+    def with_hidden(self, hidden: int, init: float = 0.05, seed: int = 0) -> SymmetricGammon:
+        """This net with ``hidden`` hidden units (issue 51's wider net, a warm start): the units it has keep their
+        weights; each new unit's input weights are drawn uniformly from ±``init`` (by ``seed``) and its output
+        weights start at zero, so the wider net computes exactly what this one does until it trains on.
+        ValueError for fewer units than it has, a bad ``init``, a race and contact pair, or a net other than
+        ``"free"`` (the symmetric nets' centred output weights would move)."""
+        self._single("with_hidden()")
+        if self.kind != ARCH_FREE:
+            raise ValueError(f"with_hidden() is for the 'free' architecture only, not {self.arch!r}")
+        if isinstance(hidden, bool) or not isinstance(hidden, (int, np.integer)) or hidden < self.hidden:
+            raise ValueError(f"hidden must be an int >= this net's {self.hidden} units, got {hidden!r}")
+        if not (isinstance(init, (int, float)) and math.isfinite(init) and init >= 0):
+            raise ValueError(f"init must be a number >= 0, got {init!r}")
+        h = self.hidden
+        net = TDNet(self.net.n_in, int(hidden), self.outputs, alpha=self.net.alpha, lam=0.0, init=0.0, seed=0)
+        net.W1[:, :h] = self.W1
+        net.W1[:, h:] = np.random.default_rng(seed).uniform(-init, init, (net.W1.shape[0], int(hidden) - h))
+        net.W2[:] = 0.0
+        net.W2[:h] = self.W2[:h]
+        net.W2[-1] = self.W2[-1]  # the output biases
+        return SymmetricGammon(net, self.arch, dict(self.info), inputs=self.inputs, bearoff=self.bearoff)
+
     def with_backgammons(self) -> SymmetricGammon:
         """This free net with two backgammon outputs added (a warm start): the other weights are kept and each
         backgammon node starts as a copy of its gammon node with the bias lowered by :data:`BG_START_SHIFT`, so

@@ -448,11 +448,15 @@ def fit_trials(
     settings: list[tuple[float, int]],
     holdout: float = 0.2,
     seed: int = 0,
+    hidden: int | None = None,
 ) -> list[dict[str, Any]]:
     """How well fitting generalises, to choose a loop's ``alpha`` and ``epochs``: for each ``(alpha, epochs)`` of
     ``settings``, a copy of ``model`` fitted to all but a held-out share ``holdout`` of the rolled-out ``positions``
     (an order drawn by ``seed``), and its gap (RMS of target − net equity, the targets' noise ``se`` removed) and bias
-    on the held-out positions, before and after; ``[{"alpha", "epochs", "before", "after", "bias_after"}]``."""
+    on the held-out positions, before and after, and the gap on the positions it was fitted to (``"train"``);
+    ``[{"alpha", "epochs", "hidden", "before", "after", "bias_after", "train"}]``.  ``hidden``: the copy is first
+    widened to this many hidden units (:meth:`~SymmetricGammon.with_hidden`, new units drawn by ``seed``) — whether
+    the data supports a wider net (issue 51)."""
     rng = np.random.default_rng(seed)
     perm = rng.permutation(len(positions))
     k = int(round(len(positions) * holdout))
@@ -462,10 +466,13 @@ def fit_trials(
     out = []
     for alpha, epochs in settings:
         m = SymmetricGammon.averaged([model])  # a copy
+        if hidden is not None:
+            m = m.with_hidden(hidden, seed=seed)
         order = np.concatenate([train[rng.permutation(len(train))] for _ in range(epochs)])
         m.fit(positions, targets, order, alpha)
         after = np.array([m.equity(p) for p in positions[test]])
         gap, bias = _gap(targets[test], se[test], after)
-        out.append({"alpha": alpha, "epochs": epochs, "before": _record(before), "after": _record(gap),
-                    "bias_after": _record(bias)})  # fmt: skip
+        fitted, _ = _gap(targets[train], se[train], np.array([m.equity(p) for p in positions[train]]))
+        out.append({"alpha": alpha, "epochs": epochs, "hidden": m.hidden, "before": _record(before),
+                    "after": _record(gap), "bias_after": _record(bias), "train": _record(fitted)})  # fmt: skip
     return out
