@@ -181,6 +181,11 @@ def write_checkpoint(path: str | Path, model: SymmetricGammon, spec: LoopSpec, s
     model.save(path, aux=state.aux())
 
 
+def _equities(model: SymmetricGammon, positions: np.ndarray) -> np.ndarray:
+    """The net's equity of each of ``positions`` (side on roll's view)."""
+    return np.array([model.equity(p) for p in positions])
+
+
 def _gap(targets: np.ndarray, se: np.ndarray, net: np.ndarray) -> tuple[Estimate, Estimate]:
     """(gap, bias): the RMS of target − net equity with the targets' noise removed, and the mean of target − net."""
     d = np.array([equity(t) for t in targets]) - net
@@ -249,7 +254,7 @@ def run_loop(
                 t0 = now
                 save()
                 bar.update(b - a)
-        net_eq = np.array([model.equity(p) for p in st.cur_pos])
+        net_eq = _equities(model, st.cur_pos)
         contact = np.array([not is_race(p) for p in st.cur_pos], bool)
         gap, bias = _gap(st.cur_tgt, st.cur_se, net_eq)
         gap_c, bias_c = _gap(st.cur_tgt[contact], st.cur_se[contact], net_eq[contact])
@@ -262,7 +267,7 @@ def run_loop(
         t1 = time.perf_counter()
         sq = model.fit(st.db_pos, st.db_tgt, order, spec.alpha)
         fit_s = time.perf_counter() - t1
-        after = np.array([model.equity(p) for p in st.cur_pos])
+        after = _equities(model, st.cur_pos)
         eq_t = np.array([equity(t) for t in st.cur_tgt])
         epoch = len(st.db_pos)
         st.log.append(
@@ -461,7 +466,7 @@ def fit_trials(
     perm = rng.permutation(len(positions))
     k = int(round(len(positions) * holdout))
     test, train = perm[:k], perm[k:]
-    net_before = np.array([model.equity(p) for p in positions[test]])
+    net_before = _equities(model, positions[test])
     before, _ = _gap(targets[test], se[test], net_before)
     out = []
     for alpha, epochs in settings:
@@ -470,9 +475,9 @@ def fit_trials(
             m = m.with_hidden(hidden, seed=seed)
         order = np.concatenate([train[rng.permutation(len(train))] for _ in range(epochs)])
         m.fit(positions, targets, order, alpha)
-        after = np.array([m.equity(p) for p in positions[test]])
+        after = _equities(m, positions[test])
         gap, bias = _gap(targets[test], se[test], after)
-        fitted, _ = _gap(targets[train], se[train], np.array([m.equity(p) for p in positions[train]]))
+        fitted, _ = _gap(targets[train], se[train], _equities(m, positions[train]))
         out.append({"alpha": alpha, "epochs": epochs, "hidden": m.hidden, "before": _record(before),
                     "after": _record(gap), "bias_after": _record(bias), "train": _record(fitted)})  # fmt: skip
     return out
