@@ -13,6 +13,7 @@ from tdbook.experiments.backgammon.match import sample_positions
 from tdbook.games import backgammon as bg
 from tdbook.games.backgammon_features import (
     FEATURE_NAMES,
+    JUMPS,
     N_CONTACT,
     N_FEATURES,
     N_POSITIONAL,
@@ -21,6 +22,7 @@ from tdbook.games.backgammon_features import (
     double_shots,
     escape_share,
     features,
+    held_mask,
     jumps,
     longest_prime,
     shot_counts,
@@ -164,6 +166,112 @@ def test_the_flip_exchanges_the_two_sides_features_exactly(seed):
         assert f[6] <= 1.0 and f[n + 6] <= 1.0
         assert f[7] <= f[1] and f[n + 7] <= f[n + 1]  # a double shot is a shot
         assert np.all(f[8:11] <= 1.0) and f[13] <= 1.0
+
+
+# The shot counts by their plain per-roll definitions (module doc), roll by roll and blot by blot — the form the
+# features were first written in; the module counts them by point masks, and must agree on every board.
+def _source(pos, q: int) -> int:
+    """Opponent checkers on ``q`` that may hit: only the bar's while the opponent has a checker there."""
+    if pos[0] < 0:
+        return -int(pos[0]) if q == 0 else 0
+    return -int(pos[q]) if 1 <= q <= 23 and pos[q] < 0 else 0
+
+
+def _hits(pos, q: int, p: int, d1: int, d2: int) -> bool:
+    dist = p - q
+    if d1 != d2:
+        if dist in (d1, d2):
+            return True
+        return dist == d1 + d2 and (pos[q + d1] < 2 or pos[q + d2] < 2)
+    return any(dist == k * d1 and all(pos[q + i * d1] < 2 for i in range(1, k)) for k in range(1, 5))
+
+
+ROLLS21 = [(d1, d2) for d1 in range(1, 7) for d2 in range(d1, 7)]
+
+
+def reference_shot_counts(pos) -> tuple[int, int]:
+    blots = [p for p in range(1, 25) if pos[p] == 1]
+    srcs = [q for q in range(0, 24) if _source(pos, q)]
+    count = loss = 0
+    for d1, d2 in ROLLS21:
+        hit = [p for p in blots if any(p > q and _hits(pos, q, p, d1, d2) for q in srcs)]
+        if hit:  # the lowest blot hit is the costliest
+            w = 1 if d1 == d2 else 2
+            count += w
+            loss += w * (25 - hit[0])
+    return count, loss
+
+
+def reference_double_shots(pos) -> int:
+    blots = [p for p in range(1, 25) if pos[p] == 1]
+    count = 0
+    for d1, d2 in ROLLS21:
+        two = False
+        if d1 != d2:
+            for p in blots:
+                h1, h2 = _source(pos, p - d1), _source(pos, p - d2)
+                if (h1 and p + d2 in blots) or (h2 and p + d1 in blots):  # one checker hits both
+                    two = True
+                elif h1 and any(c != p and _source(pos, c - d2) and (c - d2 != p - d1 or h1 >= 2) for c in blots):
+                    two = True  # each die hits a different blot, by two different checkers
+        else:
+            steps = []  # each blot's nearest hitter, in steps of d1 over points open to the opponent
+            for p in blots:
+                passed, k_hit = False, 0
+                for k in range(1, 5):
+                    x = p - k * d1
+                    if x < 0:
+                        break
+                    if _source(pos, x):
+                        k_hit = k
+                        two = two or passed  # one path through both blots
+                        break
+                    if x == 0 or pos[x] >= 2:
+                        break
+                    passed = passed or pos[x] == 1
+                steps.append(k_hit)
+            hit = [k for k in steps if k]
+            two = two or any(a + b <= 4 for i, a in enumerate(hit) for b in hit[i + 1 :])
+        count += (1 if d1 == d2 else 2) if two else 0
+    return count
+
+
+@st.composite
+def boards(draw) -> np.ndarray:
+    """Any board in play: each side's 15 checkers on points, its bar or off, never on a point the other holds."""
+    pos = np.zeros(bg.NSLOT, np.int8)
+    mine = draw(st.lists(st.integers(1, 26), min_size=15, max_size=15))  # 25 = bar, 26 = off
+    for x in mine:
+        pos[min(x, 25)] += x <= 25
+    pos[bg.OFF] = sum(x == 26 for x in mine)
+    for x in draw(st.lists(st.integers(-1, 24), min_size=15, max_size=15)):  # 0 = their bar, -1 = off
+        if x == -1 or pos[x] > 0:
+            pos[bg.OPP_OFF] -= 1
+        else:
+            pos[x] -= 1
+    return pos
+
+
+def check_against_reference(pos) -> None:
+    assert shot_counts(pos) == reference_shot_counts(pos)
+    assert double_shots(pos) == reference_double_shots(pos)
+    held = held_mask(pos)
+    for r in range(1, 26):
+        assert JUMPS[(held >> (r - 1)) & 0xFFF] == jumps(pos, r)
+
+
+@settings(max_examples=400, deadline=None)
+@given(pos=boards())
+def test_shot_counts_by_point_masks_equal_the_per_roll_definitions(pos):
+    check_against_reference(pos)
+    check_against_reference(bg.flipped(pos))
+
+
+def test_shot_counts_by_point_masks_equal_the_per_roll_definitions_in_play():
+    positions, _ = sample_positions(30, seed=11, every=1)  # every position of 30 random-play games (~3,000)
+    for pos in positions:
+        check_against_reference(pos)
+        check_against_reference(bg.flipped(pos))
 
 
 def test_features_refuse_an_unknown_set_size():

@@ -93,70 +93,81 @@ N_POSITIONAL = 18  # the "positional" set: all eighteen
 SET_SIZES = (N_FEATURES, N_CONTACT, N_POSITIONAL)
 
 
+#: Bit ``x + MASK_SHIFT`` of a point mask stands for point ``x`` (0 = the opponent's bar .. 24), so that masks shifted
+#: back by a roll's dice (``>> d``, ``d`` ≤ 6) keep the points below 1 they reach.
+MASK_SHIFT = 8
+
+
 @njit(cache=True, inline="always")
-def _blocked(pos, x) -> bool:
-    """Point ``x`` (1..24) is closed to the opponent (the side holds it with two or more)."""
-    return pos[x] >= 2
+def _bit(x) -> int:
+    return np.int64(1) << (x + MASK_SHIFT)
 
 
 @njit(cache=True)
-def _hits(pos, q, p, d1, d2) -> bool:
-    """Can an opponent checker on ``q`` (0 = its bar) reach the blot on ``p > q`` with roll ``d1, d2``?"""
-    dist = p - q
+def point_masks(pos) -> tuple:
+    """(the mover's blots, its made points, the opponent's checkers that may hit, those of them on a point with two or
+    more) as point masks (:data:`MASK_SHIFT`): blots and made points on 1..24; hitters on the opponent's bar only
+    while it has a checker there (entering first is compulsory), else on 1..23 (a checker on 24 has nothing ahead)."""
+    blots = 0
+    made = 0
+    src = 0
+    src2 = 0
+    for x in range(1, 25):
+        c = pos[x]
+        if c == 1:
+            blots |= _bit(x)
+        elif c >= 2:
+            made |= _bit(x)
+    if pos[0] < 0:
+        src = _bit(0)
+        if pos[0] <= -2:
+            src2 = src
+    else:
+        for x in range(1, 24):
+            if pos[x] < 0:
+                src |= _bit(x)
+                if pos[x] <= -2:
+                    src2 |= _bit(x)
+    return blots, made, src, src2
+
+
+@njit(cache=True, inline="always")
+def _hit_blots(blots, made, src, d1, d2) -> int:
+    """The mask of the mover's blots the opponent can hit with the roll ``d1, d2`` (``d1 ≤ d2``): by one die; by both
+    through an open intermediate point; doubles up to four steps through open points."""
     if d1 != d2:
-        if dist == d1 or dist == d2:  # a direct shot lands on the blot itself
-            return True
-        if dist == d1 + d2:
-            return (not _blocked(pos, q + d1)) or (not _blocked(pos, q + d2))
-        return False
-    for k in range(1, 5):
-        if dist == k * d1:
-            for i in range(1, k):
-                if _blocked(pos, q + i * d1):
-                    return False
-            return True
-    return False
+        hit = blots & ((src << d1) | (src << d2))
+        open_ = ~made
+        return hit | (blots & ((src & ((open_ >> d1) | (open_ >> d2))) << (d1 + d2)))
+    hit = 0
+    reach = src
+    for _ in range(4):
+        reach = reach << d1
+        hit |= blots & reach
+        reach &= ~made
+    return hit
 
 
 @njit(cache=True)
 def shot_counts(pos) -> tuple:
     """(rolls of 36 on which the opponent can hit a blot of the mover, Σ over rolls of the most pips it
-    loses to that hit: ``25 − p`` for a blot on ``p``) — see the module doc for the shots counted."""
-    nb = 0
-    blots = np.empty(24, np.int64)
-    for p in range(1, 25):  # ascending: the first blot hit on a roll is the costliest
-        if pos[p] == 1:
-            blots[nb] = p
-            nb += 1
-    if nb == 0:
-        return 0, 0
-    ns = 0
-    srcs = np.empty(25, np.int64)
-    if pos[0] < 0:  # the opponent must enter first: only its bar checkers can hit
-        srcs[0] = 0
-        ns = 1
-    else:
-        for q in range(1, 24):
-            if pos[q] < 0:
-                srcs[ns] = q
-                ns += 1
+    loses to that hit: ``25 − p`` for a blot on ``p``, the lowest blot hit) — see the module doc for the shots
+    counted.  Point masks (:func:`point_masks`), one word operation per roll and way to hit."""
+    blots, made, src, _ = point_masks(pos)
     count = 0
     loss = 0
+    if blots == 0 or src == 0:
+        return 0, 0
     for d1 in range(1, 7):
         for d2 in range(d1, 7):
-            w = 1 if d1 == d2 else 2
-            for b in range(nb):
-                p = blots[b]
-                hit = False
-                for a in range(ns):
-                    q = srcs[a]
-                    if p > q and _hits(pos, q, p, d1, d2):
-                        hit = True
-                        break
-                if hit:
-                    count += w
-                    loss += w * (25 - p)
-                    break
+            hit = _hit_blots(blots, made, src, d1, d2)
+            if hit:
+                w = 1 if d1 == d2 else 2
+                p = 1
+                while not hit & _bit(p):
+                    p += 1
+                count += w
+                loss += w * (25 - p)
     return count, loss
 
 
@@ -270,90 +281,110 @@ def jumps(pos, r) -> int:
     return count
 
 
+def _jumps_table() -> np.ndarray:
+    """:func:`jumps` of a checker on ``r`` as a function of which of the 12 points in front of it, ``r − 12 .. r − 1``
+    (bit ``k``: point ``r − 12 + k``), the opponent holds — all it depends on; points below 1 are never held."""
+    b = np.arange(1 << 12)
+
+    def held(steps: int) -> np.ndarray:  # the point `steps` in front of r
+        return (b >> (12 - steps)) & 1 == 1
+
+    count = np.zeros(1 << 12, np.int64)
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            blocked = held(d1 + d2) | (held(d1) & held(d2))
+            count += np.where(blocked, 0, 1 if d1 == d2 else 2)
+    return count
+
+
+#: :func:`jumps` by the pattern of held points in front (:func:`_jumps_table`; equal to it on every board, tested).
+JUMPS = _jumps_table()
+
+
+@njit(cache=True)
+def held_mask(pos) -> int:
+    """The points 1..24 the opponent holds with two or more, bit ``x + 11`` for point ``x``: shifted right by
+    ``r − 1`` its low 12 bits are :data:`JUMPS`'s index for a checker on ``r``."""
+    m = 0
+    for x in range(1, 25):
+        if pos[x] <= -2:
+            m |= np.int64(1) << (x + 11)
+    return m
+
+
 @njit(cache=True)
 def contained(pos) -> float:
     """One minus the smallest :func:`jumps` share of a mover's checker standing on any of its points 15..24."""
+    held = held_mask(pos)
     worst = 36
     for r in range(15, 25):
-        e = jumps(pos, r)
+        e = JUMPS[(held >> (r - 1)) & 0xFFF]
         if e < worst:
             worst = e
     return 1.0 - worst / 36.0
 
 
-@njit(cache=True, inline="always")
-def _source(pos, q) -> int:
-    """Opponent checkers on ``q`` that may hit (only the bar's while the opponent has a checker there)."""
-    if pos[0] < 0:
-        return -pos[0] if q == 0 else 0
-    if 1 <= q <= 23 and pos[q] < 0:
-        return -pos[q]
-    return 0
-
-
 @njit(cache=True)
 def double_shots(pos) -> int:
     """Rolls of 36 on which the opponent can hit two of the mover's blots (see the module doc; the same
-    sources as :func:`shot_counts`: only the bar while the opponent has a checker there)."""
-    nb = 0
-    blots = np.empty(24, np.int64)
-    for p in range(1, 25):
-        if pos[p] == 1:
-            blots[nb] = p
-            nb += 1
-    if nb < 2:
+    sources as :func:`shot_counts`: only the bar while the opponent has a checker there), by point masks
+    (:func:`point_masks`)."""
+    blots, made, src, src2 = point_masks(pos)
+    if blots & (blots - 1) == 0 or src == 0:  # fewer than two blots, or nothing to hit them
         return 0
+    at = np.empty(15, np.int64)  # the blots' points, ascending
+    nb = 0
+    for p in range(1, 25):
+        if blots & _bit(p):
+            at[nb] = p
+            nb += 1
     count = 0
-    kmin = np.zeros(24, np.int64)
     for d1 in range(1, 7):
         for d2 in range(d1, 7):
             two = False
             if d1 != d2:
+                # the opponent's hitters d2 behind a blot: bit x for a hitter on x with a blot on x + d2
+                behind2 = (blots >> d2) & src
                 for b in range(nb):
-                    p = blots[b]
-                    h1 = _source(pos, p - d1)
-                    h2 = _source(pos, p - d2)
+                    p = at[b]
+                    h1 = src & _bit(p - d1) if p >= d1 else 0
+                    h2 = src & _bit(p - d2) if p >= d2 else 0
                     # one checker hits and goes on to the next blot with the other die
-                    if (h1 and p + d2 <= 24 and pos[p + d2] == 1) or (h2 and p + d1 <= 24 and pos[p + d1] == 1):
+                    if (h1 and blots & _bit(p + d2)) or (h2 and blots & _bit(p + d1)):
                         two = True
                         break
                     if not h1:
                         continue
-                    for c in range(nb):  # or each die hits a different blot, by two different checkers
-                        q = blots[c] - d2
-                        if c != b and _source(pos, q) and (q != p - d1 or h1 >= 2):
-                            two = True
-                            break
-                    if two:
+                    # or each die hits a different blot, by two different checkers
+                    other = behind2 & ~_bit(p - d2)
+                    if other & ~_bit(p - d1) or (other & _bit(p - d1) and src2 & _bit(p - d1)):
+                        two = True
                         break
             else:
-                for c in range(nb):  # walk back from each blot in steps of d1 over points open to the opponent
-                    kmin[c] = 0
-                    passed = False
+                n1 = n2 = n3 = 0  # blots whose nearest hitter is 1, 2, 3 steps of d1 behind
+                for b in range(nb):
+                    p = at[b]
+                    passed = False  # walk back in steps of d1 over points open to the opponent
                     for k in range(1, 5):
-                        x = blots[c] - k * d1
+                        x = p - k * d1
                         if x < 0:
                             break
-                        if _source(pos, x):
-                            kmin[c] = k
-                            if passed:  # one path through both: a blot lies between the source and this one
+                        if src & _bit(x):
+                            n1 += k == 1
+                            n2 += k == 2
+                            n3 += k == 3
+                            if passed:  # one path through both: a blot lies between the hitter and this one
                                 two = True
                             break
-                        if x == 0 or pos[x] >= 2:
+                        if x == 0 or made & _bit(x):
                             break
-                        if pos[x] == 1:
+                        if blots & _bit(x):
                             passed = True
                     if two:
                         break
-                for b in range(nb):
-                    if two:
-                        break
-                    if kmin[b] == 0:
-                        continue
-                    for c in range(b + 1, nb):
-                        if kmin[c] and kmin[b] + kmin[c] <= 4:
-                            two = True
-                            break
+                # or two blots hit from k and l steps behind, k + l <= 4
+                if n1 >= 2 or n2 >= 2 or (n1 and (n2 or n3)):
+                    two = True
             if two:
                 count += 1 if d1 == d2 else 2
     return count
@@ -382,6 +413,7 @@ def positional(pos, out, base: int) -> None:
             anchors += 1
         if pos[p] > 0:
             there += pos[p]
+    held = held_mask(pos)
     mobility = 0
     timing = 0
     n = 0
@@ -393,7 +425,7 @@ def positional(pos, out, base: int) -> None:
         n += c
         total += c * p
         if p > 6:
-            mobility += c * jumps(pos, p) * (p - 6)
+            mobility += c * JUMPS[(held >> (p - 1)) & 0xFFF] * (p - 6)  # jumps(pos, p)
             timing += c * (p - 6)
         elif c > 2:
             timing += (c - 2) * (p - 1)

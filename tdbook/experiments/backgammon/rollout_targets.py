@@ -22,7 +22,8 @@ position).  Three things make one affordable on two cores (Tesauro & Galperin 19
   v plies the luck of the roll — the outputs after the net's move for the roll it got, minus their mean over the
   21 rolls (the position one ply deeper, :func:`~tdbook.learners.backgammon_symmetric.lookahead_outputs`) — is
   subtracted from the play-out's result.  Its mean is zero under the net's own play, so the estimate stays
-  unbiased; the cost is 21 move choices per adjusted ply.
+  unbiased; the cost is 21 move choices per adjusted ply, those of the root made once per position and shared by its
+  play-outs (the same bits as making them in each).
 
 Every estimate is the vector of the net's outputs (P(win), P(gammon win), P(gammon loss)[, P(backgammon win),
 P(backgammon loss)]) of the rolled-out position's side on roll — results as outcome indicators, the values of the
@@ -143,6 +144,24 @@ def _add_rooted(acc, v, odd, sign, tmp) -> None:
 
 
 @njit(cache=True)
+def _luck_choices(net, pos, out_pos, out_mv, ws, b, tmp, s, o, q, act, chosen) -> None:
+    """The luck adjustment's look one ply deeper from ``pos`` (side on roll): for each of the 21 rolls of
+    :data:`ROLLS` the net's 1-ply choice ``chosen[r]`` and its outputs for the mover ``act[r]``
+    (:func:`_mover_outputs`), and ``q`` their mean over the 36 rolls."""
+    n_out = q.shape[0]
+    q[:] = 0.0
+    for r in range(21):
+        n = gen_afterstates(pos, ROLLS[r, 0], ROLLS[r, 1], out_pos, out_mv, ws)
+        k = choose_sym_1ply(net, out_pos, n, b)
+        _mover_outputs(net, out_pos[k], tmp, s, o)
+        w = ROLL_WEIGHTS[r] / 36.0
+        for c in range(n_out):
+            q[c] += w * o[c]
+        act[r] = o
+        chosen[r] = out_pos[k]
+
+
+@njit(cache=True)
 def rollout_position(net, stop_bo, pos0, seed, index, trials, truncate, vr_plies, est, plies) -> None:
     """Play ``pos0`` (side on roll's view, before its roll) out ``trials`` times by the :class:`SymNet` ``net``
     greedy at 1-ply for both sides (see the module docstring): ``est[t]`` the outputs estimated by play-out ``t`` in
@@ -167,6 +186,13 @@ def rollout_position(net, stop_bo, pos0, seed, index, trials, truncate, vr_plies
             est[t] = o
             plies[t] = 0
         return
+    # The luck adjustment's 21 choices at the root are the same in every play-out: made once (the same bits).
+    root_q = np.zeros(n_out)
+    root_act = np.zeros((21, n_out))
+    root_chosen = np.zeros((21, NSLOT), np.int8)
+    ply_act, ply_chosen = np.zeros((21, n_out)), np.zeros((21, NSLOT), np.int8)
+    if vr_plies > 0:
+        _luck_choices(net, pos0, out_pos, out_mv, ws, b, tmp, s, o, root_q, root_act, root_chosen)
     for t in range(trials):
         dice = seed_state(seed, base + t)
         pos[:] = pos0
@@ -185,17 +211,14 @@ def rollout_position(net, stop_bo, pos0, seed, index, trials, truncate, vr_plies
             ri = _roll_index(d1, d2)
             odd = ply % 2 == 1
             if ply < vr_plies:  # the 21 rolls' choices: their mean, and the one the dice gave
-                q[:] = 0.0
-                for r2 in range(21):
-                    n = gen_afterstates(pos, ROLLS[r2, 0], ROLLS[r2, 1], out_pos, out_mv, ws)
-                    k = choose_sym_1ply(net, out_pos, n, b)
-                    _mover_outputs(net, out_pos[k], tmp, s, o)
-                    w = ROLL_WEIGHTS[r2] / 36.0
-                    for c in range(n_out):
-                        q[c] += w * o[c]
-                    if r2 == ri:
-                        chosen[:] = out_pos[k]
-                        act[:] = o
+                if ply == 0:
+                    q[:] = root_q
+                    act[:] = root_act[ri]
+                    chosen[:] = root_chosen[ri]
+                else:
+                    _luck_choices(net, pos, out_pos, out_mv, ws, b, tmp, s, o, q, ply_act, ply_chosen)
+                    act[:] = ply_act[ri]
+                    chosen[:] = ply_chosen[ri]
                 _add_rooted(e, act, odd, -1.0, scratch)  # the luck: what the roll gave, minus its mean
                 _add_rooted(e, q, odd, 1.0, scratch)
             else:
