@@ -100,6 +100,7 @@ MASK_SHIFT = 8
 
 @njit(cache=True, inline="always")
 def _bit(x) -> int:
+    """The point mask of point ``x`` alone."""
     return np.int64(1) << (x + MASK_SHIFT)
 
 
