@@ -19,7 +19,8 @@ Rows, one core each (CPU time of this process, so other work on the machine does
   that it played the play-outs asked is seen in its time growing with ``--trials``.  Each timed gnubg call starts
   from an empty evaluation cache: gnubg keeps its evaluations between commands, and a call on the dice of the call
   before it (every row here uses the same seeds) reuses them — the truncated row measured straight after the full one
-  ran twice as fast as on its own.  Within a call the cache is gnubg's own speed, as it is in its rollouts.
+  ran three times as fast (5,765 play-outs/s against 1,888 with the cache emptied).  Within a call the cache is
+  gnubg's own speed, as it is in its rollouts.
 
 ``--workers 2`` adds the truncated setting over a Dask LocalCluster of that many one-thread workers (wall time,
 play-outs/s in all and per worker; meaningful only on an otherwise quiet machine).  Each row prints play-outs/s per
