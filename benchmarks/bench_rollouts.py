@@ -10,7 +10,9 @@ Rows, one core each (CPU time of this process, so other work on the machine does
   (:mod:`tdbook.experiments.backgammon.rollout_targets`), as gnubg's cubeless rollouts stop at its one-sided
   database;
 - ``ours, truncated k`` (the rollout-training loop's targets) and with the luck of every ply taken out, each also with
-  the hidden units' fast tanh (``RolloutSpec.fast``);
+  the hidden units' fast tanh (``RolloutSpec.fast``), and fast with each roll's afterstates valued from a base
+  (``RolloutSpec.from_base``: only the inputs a move changes summed again, as gnubg evaluates; the benchmark prints
+  how many inputs that is on its positions);
 - ``gnubg 0-ply``: the ``rollout`` command of the gnubg Python module (its chequer play at 0-ply, cubeless,
   quasi-random dice, one thread, no variance reduction, no truncation but its one-sided bear-off database — its
   defaults for a cubeless rollout), with ``--gnubg-vr`` also with its lookahead variance reduction, and truncated
@@ -41,6 +43,9 @@ from tdbook.core.parallel import local_cluster
 from tdbook.experiments.backgammon import rollout_consistency as rc
 from tdbook.experiments.backgammon.rollout_targets import RolloutSpec, rollout_targets
 from tdbook.experiments.backgammon.symmetric_gammon import best_shipped, load_shipped
+from tdbook.games.backgammon import NSLOT, flip, gen_afterstates, make_buffers
+from tdbook.learners.backgammon_net import ROLLS
+from tdbook.learners.backgammon_symmetric import MAX_NNZ, SymmetricGammon, encode
 from tdbook.players.backgammon_symmetric import sym_net
 
 
@@ -125,6 +130,29 @@ def gnubg_rollouts(positions: np.ndarray, trials: int, vr: bool, truncate: int =
     return run
 
 
+def changed_inputs(model: SymmetricGammon, positions: np.ndarray) -> tuple[float, float]:
+    """(mean inputs of an afterstate, mean inputs changed from the afterstate generated before it) over the 21 rolls'
+    afterstates of ``positions`` — what a rollout from a base sums again."""
+    out, mv, ws = make_buffers()
+    tmp = np.zeros(NSLOT, np.int8)
+    idx, val = np.zeros(MAX_NNZ, np.int64), np.zeros(MAX_NNZ)
+    n_in = model.W1.shape[0] // (2 if model.phases else 1) - 1
+    total = changed = count = 0
+    for p in positions:
+        for r in range(21):
+            last = None
+            for k in range(gen_afterstates(p, ROLLS[r, 0], ROLLS[r, 1], out, mv, ws)):
+                flip(out[k], tmp)
+                n = encode(model.code, tmp, idx, val)
+                x = np.zeros(n_in)
+                x[idx[:n]] = val[:n]
+                total += n
+                changed += n if last is None else np.count_nonzero(x != last)
+                count += 1
+                last = x
+    return total / count, changed / count
+
+
 def line(what: str, playouts: int, positions: int, seconds: float, cores: int = 1) -> None:
     per_core = playouts / seconds / cores
     print(f"  {what:44s} {per_core:8.0f} play-outs/s per core  {positions / seconds / cores * 3600:10,.0f} positions "
@@ -138,6 +166,9 @@ def bench_net(name: str, a: argparse.Namespace) -> None:
     net = sym_net(model)
     positions = rc.contact_positions(model, a.positions, seed=1)
     print(f"{name}: {a.positions} contact positions of its own self-play × {a.trials} play-outs, one core")
+    nnz, changed = changed_inputs(model, positions)
+    print(f"  (the afterstates of a roll: {nnz:.1f} inputs each, {changed:.1f} of them changed from the afterstate "
+          f"before — the rows summed from a base)")  # fmt: skip
     res = np.zeros(a.trials, np.int64)
 
     def full(k: int) -> None:
@@ -151,7 +182,13 @@ def bench_net(name: str, a: argparse.Namespace) -> None:
         (f"ours, truncated {a.truncate}", RolloutSpec(a.trials, a.truncate, 0, True)),
         (f"ours, truncated {a.truncate}, fast tanh", RolloutSpec(a.trials, a.truncate, 0, True, True)),
         (f"ours, truncated {a.truncate}, luck out of every ply", RolloutSpec(a.trials, a.truncate, a.truncate)),
+        ("ours, bear-off stop, fast, from base", RolloutSpec(a.trials, 0, 0, True, True, True)),
+        (f"ours, truncated {a.truncate}, fast, from base", RolloutSpec(a.trials, a.truncate, 0, True, True, True)),
         (f"ours, truncated {a.truncate}, luck out, fast", RolloutSpec(a.trials, a.truncate, a.truncate, True, True)),
+        (
+            f"ours, truncated {a.truncate}, luck out, fast, from base",
+            RolloutSpec(a.trials, a.truncate, a.truncate, True, True, True),
+        ),
     ):
         out: dict = {}
 

@@ -19,7 +19,16 @@ from numba import njit
 from ..games.backgammon import MAX_AFTER, NSLOT, OFF, WS_SIZE, flip, gen_afterstates, win_multiplier
 from ..games.backgammon_bearoff import NO_TABLE
 from ..learners.backgammon_net import ROLL_WEIGHTS, ROLLS
-from ..learners.backgammon_symmetric import MAX_NNZ, SymmetricGammon, choose_1ply, score_afterstates
+from ..learners.backgammon_symmetric import (
+    FROM_BASE,
+    MAX_NNZ,
+    PHASES,
+    SymmetricGammon,
+    choose_1ply,
+    first_best,
+    score_afterstates,
+    score_afterstates_from_base,
+)
 from .backgammon import best_first
 
 
@@ -55,13 +64,26 @@ class Replies(NamedTuple):
     tmp2: np.ndarray
 
 
+class BaseScratch(NamedTuple):
+    """What :func:`~tdbook.learners.backgammon_symmetric.score_afterstates_from_base` keeps of the afterstate it
+    valued last: its dense inputs, input marks, hidden sums, sparse input indices, and (their count, net block, mark
+    stamp)."""
+
+    x: np.ndarray
+    mark: np.ndarray
+    h: np.ndarray
+    bidx: np.ndarray
+    state: np.ndarray
+
+
 class SymBuffers(NamedTuple):
-    """Scratch of a symmetric net choosing 1-ply inside a jitted match loop: move scores, a position buffer and
-    the evaluator's :class:`Scratch`."""
+    """Scratch of a symmetric net choosing 1-ply inside a jitted match loop: move scores, a position buffer,
+    the evaluator's :class:`Scratch` and, for a net valued from a base (``FROM_BASE``), :class:`BaseScratch`."""
 
     scores: np.ndarray
     tmp: np.ndarray
     s: Scratch
+    base: BaseScratch
 
 
 #: The symmetric-net slot of a match seat that is not a symmetric net: never read.
@@ -80,14 +102,27 @@ def sym_buffers(net) -> SymBuffers:
     s = Scratch(
         np.zeros(MAX_NNZ, np.int64), np.zeros(MAX_NNZ), np.zeros(net.W1.shape[1]), np.zeros(n_out), np.zeros(n_out)
     )
-    return SymBuffers(np.zeros(MAX_AFTER), np.zeros(NSLOT, np.int8), s)
+    n_in = net.W1.shape[0] // (2 if net.arch & PHASES else 1) - 1
+    base = BaseScratch(
+        np.zeros(n_in), np.zeros(n_in, np.int64), np.zeros(net.W1.shape[1]), np.zeros(MAX_NNZ, np.int64),
+        np.zeros(3, np.int64),
+    )  # fmt: skip
+    return SymBuffers(np.zeros(MAX_AFTER), np.zeros(NSLOT, np.int8), s, base)
 
 
 @njit(cache=True)
 def choose_sym_1ply(net, out_pos, n, b) -> int:
     """:func:`~tdbook.learners.backgammon_symmetric.choose_1ply` of the :class:`SymNet` ``net`` with the
-    :class:`SymBuffers` ``b`` (the form a jitted match loop calls)."""
+    :class:`SymBuffers` ``b`` (the form a jitted match loop calls); with :data:`FROM_BASE` in its code, the
+    afterstates valued from a base (:func:`~tdbook.learners.backgammon_symmetric.score_afterstates_from_base`)."""
     s = b.s
+    if net.arch & FROM_BASE and n > 1:
+        e = b.base
+        score_afterstates_from_base(
+            net.arch, net.W1, net.W2, net.bo, out_pos, n, b.scores, b.tmp, s.idx, s.val, s.g, s.z, s.p,
+            e.x, e.mark, e.h, e.bidx, e.state,
+        )  # fmt: skip
+        return first_best(b.scores, n)
     return choose_1ply(net.arch, net.W1, net.W2, net.bo, out_pos, n, b.scores, b.tmp, s.idx, s.val, s.g, s.z, s.p)
 
 

@@ -3,7 +3,7 @@
 A *rollout* of a position (side on roll's view, before its roll) plays it out ``trials`` times, the net greedy at
 1-ply for both sides, and averages the results — the net's own value of its own play, which self-play TD(0) only
 approaches one ply at a time (notebook 09 §4.5: the best net is 0.07 ppg off its rollouts in a typical contact
-position).  Three things make one affordable on two cores (Tesauro & Galperin 1997 ran theirs on a parallel machine):
+position).  These make one affordable on two cores (Tesauro & Galperin 1997 ran theirs on a parallel machine):
 
 - **Truncation** (``truncate`` = k): a play-out stops after k plies and takes the net's outputs of the position it
   reached (a k-step target of the net's own play); 0 plays to the end.  With ``bearoff_stop`` a play-out also stops
@@ -18,6 +18,11 @@ position).  Three things make one affordable on two cores (Tesauro & Galperin 19
 - **Fast hidden units** (``fast``): the play-outs' evaluations take each hidden unit's tanh by a rational function
   within 3e-7 of it (:func:`~tdbook.learners.backgammon_symmetric.tanh_fast`), as GNU Backgammon takes its sigmoid
   from a table; truncated play-outs about a quarter cheaper (``benchmarks/bench_rollouts.py``).
+- **Evaluation from a base** (``from_base``, opt-in): the afterstates of a roll differ only in the inputs their
+  move changes (16 of the best net's 65 on its own positions, ``benchmarks/bench_rollouts.py``), so each one's hidden
+  sums are carried over from the afterstate valued before it and only those rows added, as GNU Backgammon
+  evaluates (:func:`~tdbook.learners.backgammon_symmetric.score_afterstates_from_base`); scores within 1e-12 of the
+  plain sums, not the same bits, so not the default.  Truncated play-outs about a quarter cheaper again.
 - **Luck adjustment** (``vr_plies`` = v, the variance reduction of the net's own evaluation): at each of the first
   v plies the luck of the roll — the outputs after the net's move for the roll it got, minus their mean over the
   21 rolls (the position one ply deeper, :func:`~tdbook.learners.backgammon_symmetric.lookahead_outputs`) — is
@@ -50,7 +55,7 @@ from ...games.backgammon import NSLOT, OFF, OPP_OFF, flip, gen_afterstates, roll
 from ...games.backgammon_bearoff import NO_TABLE, combined_cached, is_bearoff
 from ...games.backgammon_bearoff import probabilities as bearoff_probabilities
 from ...learners.backgammon_net import ROLL_WEIGHTS, ROLLS
-from ...learners.backgammon_symmetric import FAST, N_OUT_BG, SymmetricGammon, equity, evaluate
+from ...learners.backgammon_symmetric import FAST, FROM_BASE, N_OUT_BG, SymmetricGammon, equity, evaluate
 from ...players.backgammon_symmetric import SymNet, choose_sym_1ply, sym_buffers, sym_net
 from .match import new_board
 
@@ -60,20 +65,23 @@ class RolloutSpec:
     """How a position is rolled out: ``trials`` play-outs, each ``truncate`` plies long (0: to the end), the luck of
     the first ``vr_plies`` rolls taken out, stopping at a bear-off position with ``bearoff_stop``; with ``fast`` the
     net's hidden units use :func:`~tdbook.learners.backgammon_symmetric.tanh_fast` (within 3e-7 of tanh) in the
-    play-outs and at their ends."""
+    play-outs and at their ends; with ``from_base`` the afterstates of each roll are valued from a base
+    (:func:`~tdbook.learners.backgammon_symmetric.score_afterstates_from_base`: their scores within 1e-12 of the
+    plain sums')."""
 
     trials: int = 36
     truncate: int = 10
     vr_plies: int = 0
     bearoff_stop: bool = True
     fast: bool = False
+    from_base: bool = False
 
     def check(self) -> RolloutSpec:
         for name, low in (("trials", 2), ("truncate", 0), ("vr_plies", 0)):
             v = getattr(self, name)
             if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < low:
                 raise ValueError(f"{name} must be an int >= {low}, got {v!r}")
-        for name in ("bearoff_stop", "fast"):
+        for name in ("bearoff_stop", "fast", "from_base"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
         return self
@@ -300,7 +308,7 @@ def rollout_targets(
     if not isinstance(chunk, (int, np.integer)) or chunk < 1:
         raise ValueError(f"chunk must be an int >= 1, got {chunk!r}")
     net = sym_net(model)
-    code = net.arch | (FAST if spec.fast else 0)
+    code = net.arch | (FAST if spec.fast else 0) | (FROM_BASE if spec.from_base else 0)
     tasks = [
         (code, net.W1, net.W2, model.bearoff, spec.bearoff_stop, positions[s : s + chunk], int(seed), int(first) + s,
          (spec.trials, spec.truncate, spec.vr_plies))

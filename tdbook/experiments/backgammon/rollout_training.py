@@ -316,6 +316,9 @@ def _options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--fast", action="store_true",
                     help="play-outs with the hidden units' tanh by a rational function within 3e-7 (about a "
                     "quarter cheaper)")  # fmt: skip
+    ap.add_argument("--from-base", action="store_true",
+                    help="play-outs valuing each roll's afterstates from a base (only the inputs a move changes "
+                    "summed again; scores within 1e-12)")  # fmt: skip
     ap.add_argument("--epochs", type=int, default=LoopSpec.epochs, help="passes over the window's positions per fit")
     ap.add_argument("--alpha", type=float, default=LoopSpec.alpha, help="step size of the supervised fit")
     ap.add_argument("--window", type=int, default=LoopSpec.window, help="iterations of positions each fit uses")
@@ -356,7 +359,7 @@ class RolloutTrainer(driver.Trainer):
         spec = LoopSpec(
             positions=a.positions,
             race_share=a.race_share,
-            rollout=RolloutSpec(a.trials, a.truncate, a.vr_plies, not a.no_bearoff_stop, a.fast),
+            rollout=RolloutSpec(a.trials, a.truncate, a.vr_plies, not a.no_bearoff_stop, a.fast, a.from_base),
             epochs=a.epochs,
             alpha=a.alpha,
             window=a.window,
