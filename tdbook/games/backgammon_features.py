@@ -155,9 +155,21 @@ def shot_counts(pos) -> tuple:
     loses to that hit: ``25 − p`` for a blot on ``p``, the lowest blot hit) — see the module doc for the shots
     counted.  Point masks (:func:`point_masks`), one word operation per roll and way to hit."""
     blots, made, src, _ = point_masks(pos)
+    return _shot_counts(blots, made, src)
+
+
+@njit(cache=True, inline="always")
+def _apart(blots, src) -> bool:
+    """No blot can be hit: none, nothing to hit with, or every blot behind every hitter (a race)."""
+    return blots == 0 or src == 0 or blots < (src & -src)
+
+
+@njit(cache=True, inline="always")
+def _shot_counts(blots, made, src) -> tuple:
+    """:func:`shot_counts` from the point masks."""
     count = 0
     loss = 0
-    if blots == 0 or src == 0:
+    if _apart(blots, src):
         return 0, 0
     for d1 in range(1, 7):
         for d2 in range(d1, 7):
@@ -329,57 +341,61 @@ def contained(pos) -> float:
 def double_shots(pos) -> int:
     """Rolls of 36 on which the opponent can hit two of the mover's blots (see the module doc; the same
     sources as :func:`shot_counts`: only the bar while the opponent has a checker there), by point masks
-    (:func:`point_masks`)."""
+    (:func:`point_masks`): a few word operations per roll, a loop only over the blots one die can hit."""
     blots, made, src, src2 = point_masks(pos)
-    if blots & (blots - 1) == 0 or src == 0:  # fewer than two blots, or nothing to hit them
+    return _double_shots(blots, made, src, src2)
+
+
+@njit(cache=True, inline="always")
+def _double_shots(blots, made, src, src2) -> int:
+    """:func:`double_shots` from the point masks."""
+    if blots & (blots - 1) == 0 or _apart(blots, src):  # fewer than two blots, or none can be hit
         return 0
-    at = np.empty(15, np.int64)  # the blots' points, ascending
-    nb = 0
-    for p in range(1, 25):
-        if blots & _bit(p):
-            at[nb] = p
-            nb += 1
     count = 0
     for d1 in range(1, 7):
         for d2 in range(d1, 7):
             two = False
             if d1 != d2:
-                # the opponent's hitters d2 behind a blot: bit x for a hitter on x with a blot on x + d2
-                behind2 = (blots >> d2) & src
-                for b in range(nb):
-                    p = at[b]
-                    h1 = src & _bit(p - d1) if p >= d1 else 0
-                    h2 = src & _bit(p - d2) if p >= d2 else 0
-                    # one checker hits and goes on to the next blot with the other die
-                    if (h1 and blots & _bit(p + d2)) or (h2 and blots & _bit(p + d1)):
-                        two = True
-                        break
-                    if not h1:
-                        continue
-                    # or each die hits a different blot, by two different checkers
-                    other = behind2 & ~_bit(p - d2)
-                    if other & ~_bit(p - d1) or (other & _bit(p - d1) and src2 & _bit(p - d1)):
-                        two = True
-                        break
+                hit1 = (src << d1) & blots  # the blots a checker hits with d1, and with d2
+                hit2 = (src << d2) & blots
+                # one checker hits and goes on to the next blot with the other die
+                if (hit1 << d2) & blots or (hit2 << d1) & blots:
+                    two = True
+                else:
+                    # or each die hits a different blot, by two different checkers: for a blot p hit with d1
+                    # (from p - d1), a hitter with d2 of another blot than p, on another point than p - d1 or
+                    # with two checkers there
+                    behind2 = hit2 >> d2  # the hitters with d2
+                    rest = hit1
+                    while rest:
+                        t = rest & -rest  # the blot p
+                        rest ^= t
+                        x1 = t >> d1  # its hitter with d1
+                        other = behind2 & ~(t >> d2)
+                        if other & ~x1 or (other & x1 and src2 & x1):
+                            two = True
+                            break
             else:
                 n1 = n2 = n3 = 0  # blots whose nearest hitter is 1, 2, 3 steps of d1 behind
-                for b in range(nb):
-                    p = at[b]
+                rest = blots
+                while rest:
+                    t = rest & -rest  # a blot
+                    rest ^= t
                     passed = False  # walk back in steps of d1 over points open to the opponent
                     for k in range(1, 5):
-                        x = p - k * d1
-                        if x < 0:
+                        x = t >> (k * d1)
+                        if x < _bit(0):  # before the opponent's bar
                             break
-                        if src & _bit(x):
+                        if src & x:
                             n1 += k == 1
                             n2 += k == 2
                             n3 += k == 3
                             if passed:  # one path through both: a blot lies between the hitter and this one
                                 two = True
                             break
-                        if x == 0 or made & _bit(x):
+                        if x == _bit(0) or made & x:
                             break
-                        if blots & _bit(x):
+                        if blots & x:
                             passed = True
                     if two:
                         break
@@ -471,13 +487,14 @@ def side_features(pos, out, base: int, nf: int = N_FEATURES) -> None:
     """The first ``nf`` (one of :data:`SET_SIZES`) features of the mover of ``pos`` into ``out[base : base + nf]``."""
     out[base] = pip_counts(pos)[0] / 167.0
     if nf > N_FEATURES:
-        count, loss = shot_counts(pos)
+        blots, made, src, src2 = point_masks(pos)
+        count, loss = _shot_counts(blots, made, src)
         out[base + 1] = count / 36.0
         out[base + 4] = loss / (36.0 * 24.0)
         out[base + 5] = break_contact(pos) / 152.0
         out[base + 6] = contained(pos)
         if nf > N_CONTACT:
-            out[base + 7] = double_shots(pos) / 36.0
+            out[base + 7] = _double_shots(blots, made, src, src2) / 36.0
             positional(pos, out, base + 8)
     else:
         out[base + 1] = shot_share(pos)
