@@ -17,12 +17,13 @@ position).  These make one affordable on two cores (Tesauro & Galperin 1997 ran 
   the same dice: their difference is a paired one.
 - **Fast hidden units** (``fast``): the play-outs' evaluations take each hidden unit's tanh by a rational function
   within 3e-7 of it (:func:`~tdbook.learners.backgammon_symmetric.tanh_fast`), as GNU Backgammon takes its sigmoid
-  from a table; truncated play-outs about a quarter cheaper (``benchmarks/bench_rollouts.py``).
+  from a table; truncated play-outs about two-fifths cheaper (``benchmarks/bench_rollouts.py``: the rational
+  function's loop vectorizes, tanh's library call does not).
 - **Evaluation from a base** (``from_base``, opt-in): the afterstates of a roll differ only in the inputs their
   move changes (16 of the best net's 65 on its own positions, ``benchmarks/bench_rollouts.py``), so each one's hidden
   sums are carried over from the afterstate valued before it and only those rows added, as GNU Backgammon
   evaluates (:func:`~tdbook.learners.backgammon_symmetric.score_afterstates_from_base`); scores within 1e-12 of the
-  plain sums, not the same bits, so not the default.  Truncated play-outs about a quarter cheaper again.
+  plain sums, not the same bits, so not the default.  Truncated fast play-outs about a fifth cheaper again.
 - **Luck adjustment** (``vr_plies`` = v, the variance reduction of the net's own evaluation): at each of the first
   v plies the luck of the roll — the outputs after the net's move for the roll it got, minus their mean over the
   21 rolls (the position one ply deeper, :func:`~tdbook.learners.backgammon_symmetric.lookahead_outputs`) — is
