@@ -24,6 +24,10 @@ Rows, one core each (CPU time of this process, so other work on the machine does
   ran three times as fast (5,765 play-outs/s against 1,888 with the cache emptied).  Within a call the cache is
   gnubg's own speed, as it is in its rollouts.
 
+A last line gives our from-base rows over gnubg's of the same run (truncated; to the end, our bear-off stop against
+its database stop): the machine's speed varies between runs, the ratio within one run is the comparison (issue
+51's goal: at least 1).
+
 ``--workers 2`` adds the truncated setting over a Dask LocalCluster of that many one-thread workers (wall time,
 play-outs/s in all and per worker; meaningful only on an otherwise quiet machine).  Each row prints play-outs/s per
 core and positions rolled out per core-hour.  Run: ``.venv/bin/python benchmarks/bench_rollouts.py``.
@@ -153,10 +157,12 @@ def changed_inputs(model: SymmetricGammon, positions: np.ndarray) -> tuple[float
     return total / count, changed / count
 
 
-def line(what: str, playouts: int, positions: int, seconds: float, cores: int = 1) -> None:
+def line(what: str, playouts: int, positions: int, seconds: float, cores: int = 1) -> float:
+    """Print a row; return its play-outs/s per core."""
     per_core = playouts / seconds / cores
     print(f"  {what:44s} {per_core:8.0f} play-outs/s per core  {positions / seconds / cores * 3600:10,.0f} positions "
           f"per core-hour")  # fmt: skip
+    return per_core
 
 
 def bench_net(name: str, a: argparse.Namespace) -> None:
@@ -175,7 +181,7 @@ def bench_net(name: str, a: argparse.Namespace) -> None:
         for i, p in enumerate(positions):
             rc.rollout_results(net, p, 1 + max(k, 0), i * a.trials, res, 3)
 
-    line("ours, to the end", n, a.positions, best_cpu(full, a.repeat))
+    rate = {"to the end": line("ours, to the end", n, a.positions, best_cpu(full, a.repeat))}
     for what, spec in (
         ("ours, bear-off stop", RolloutSpec(a.trials, 0, 0, True)),
         ("ours, bear-off stop, fast tanh", RolloutSpec(a.trials, 0, 0, True, True)),
@@ -195,15 +201,22 @@ def bench_net(name: str, a: argparse.Namespace) -> None:
         def ours(k: int, spec: RolloutSpec = spec, out: dict = out) -> None:
             out.update(rollout_targets(model, positions, spec, seed=max(k, 0), progress=False))
 
-        line(what, n, a.positions, best_cpu(ours, a.repeat))
+        rate[what] = line(what, n, a.positions, best_cpu(ours, a.repeat))
         print(f"    (standard error of a position's equity: {np.sqrt(np.mean(out['se'] ** 2)):.3f}; "
               f"{np.mean(out['plies']):.1f} plies a play-out)")  # fmt: skip
     if not a.no_gnubg:
         for vr in (False, True) if a.gnubg_vr else (False,):
             run = gnubg_rollouts(positions, a.trials, vr)
-            line(f"gnubg 0-ply{', variance reduction' if vr else ''}", n, a.positions, best_cpu(run, a.repeat))
+            rate[f"gnubg{vr}"] = line(f"gnubg 0-ply{', variance reduction' if vr else ''}", n, a.positions,
+                                      best_cpu(run, a.repeat))  # fmt: skip
         run = gnubg_rollouts(positions, a.trials, False, a.truncate)
-        line(f"gnubg 0-ply, truncated {a.truncate}", n, a.positions, best_cpu(run, a.repeat))
+        rate["gnubg truncated"] = line(f"gnubg 0-ply, truncated {a.truncate}", n, a.positions, best_cpu(run, a.repeat))
+        # the machine's speed varies between runs; the ratio within one run is the comparison (issue 51's goal: >= 1)
+        print(f"  ours / gnubg, this run: truncated {a.truncate}, fast, from base "
+              f"{rate[f'ours, truncated {a.truncate}, fast, from base'] / rate['gnubg truncated']:.2f} "
+              f"(fast: {rate[f'ours, truncated {a.truncate}, fast tanh'] / rate['gnubg truncated']:.2f}); "
+              f"bear-off stop, fast, from base / gnubg to the end "
+              f"{rate['ours, bear-off stop, fast, from base'] / rate['gnubgFalse']:.2f}")  # fmt: skip
     if a.workers:
         spec = RolloutSpec(a.trials, a.truncate, 0, True)
         with local_cluster(a.workers):
