@@ -5,6 +5,8 @@ any chunking, a resumed loop equals an uninterrupted one, and bad input is refus
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -245,6 +247,7 @@ def test_cli_writes_the_net_with_its_log_and_resumes(tmp_path, capsys):
     a = SymmetricGammon.load(one)
     side = __import__("json").loads(one.with_suffix(".json").read_text())
     assert len(side["log"]) == 2 and side["spec"]["warm_start"]["games"] == 40 and side["iterations"] == 2
+    assert side["spec"]["loop"]["rollout"]["from_base"] is False
     two, ck = tmp_path / "two.npz", tmp_path / "t.ckpt.npz"
     assert train_main([*base, "--iterations", "1", "--out", str(two), "--checkpoint", str(ck)]) == 0
     # resumed on two Dask workers (--workers 2): the same bytes as the uninterrupted run in one process
@@ -253,6 +256,9 @@ def test_cli_writes_the_net_with_its_log_and_resumes(tmp_path, capsys):
     assert a.W1.tobytes() == b.W1.tobytes() and a.W2.tobytes() == b.W2.tobytes()
     capsys.readouterr()
     assert train_main([*base, "--alpha", "0.5", "--iterations", "3", "--out", str(two), "--checkpoint", str(ck)]) == 2
+    assert "another run" in capsys.readouterr().err
+    # valued from a base: other bits, so a run with it is another run, never a resumption of one without it
+    assert train_main([*base, "--from-base", "--iterations", "3", "--out", str(two), "--checkpoint", str(ck)]) == 2
     assert "another run" in capsys.readouterr().err
     assert train_main([*base, "--truncate", "-1", "--iterations", "1"]) == 2
     assert "truncate must be an int >= 0" in capsys.readouterr().err
@@ -331,9 +337,13 @@ def test_rollouts_on_two_dask_workers_are_the_same_bytes_as_here():
 
     model = _net(True)
     pos = _positions(6)
+    based = replace(SPEC, fast=True, from_base=True)
     here = rollout_targets(model, pos, SPEC, seed=5, chunk=2, progress=False)
+    here_b = rollout_targets(model, pos, based, seed=5, chunk=2, progress=False)
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         with Client(cluster):
             there = rollout_targets(model, pos, SPEC, seed=5, chunk=2, progress=False)
+            there_b = rollout_targets(model, pos, based, seed=5, chunk=2, progress=False)
     for k in here:
         assert here[k].tobytes() == there[k].tobytes()
+        assert here_b[k].tobytes() == there_b[k].tobytes()
