@@ -6,8 +6,9 @@ for every roll of hundreds of positions, for free, symmetric and naive nets, a r
 with the bear-off table, with the same scratch carried across positions and nets; the greedy choice through
 :func:`choose_sym_1ply` is the plain one; rollouts with ``from_base`` are the plain rollouts (the same play-outs,
 targets to 1e-9) and the same seed gives the same bytes.  The kernels' NumPy error model (no zero-division checks,
-so the hidden units' loops vectorize) leaves the plain evaluations' bits as they were: the shipped records' samples
-(``tests/test_backgammon_records.py``) pin that."""
+so the hidden units' loops vectorize) does not change what the plain evaluations compute — their divisors are never
+zero — and the shipped records' samples measured again (``tests/test_backgammon_records.py``) still agree with
+their records."""
 
 from __future__ import annotations
 
