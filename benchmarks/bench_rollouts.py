@@ -140,7 +140,7 @@ def changed_inputs(model: SymmetricGammon, positions: np.ndarray) -> tuple[float
     out, mv, ws = make_buffers()
     tmp = np.zeros(NSLOT, np.int8)
     idx, val = np.zeros(MAX_NNZ, np.int64), np.zeros(MAX_NNZ)
-    n_in = model.W1.shape[0] // (2 if model.phases else 1) - 1
+    n_in = model.net.n_in  # a pair: its contact net's, the race net's the same
     total = changed = count = 0
     for p in positions:
         for r in range(21):
@@ -181,7 +181,8 @@ def bench_net(name: str, a: argparse.Namespace) -> None:
         for i, p in enumerate(positions):
             rc.rollout_results(net, p, 1 + max(k, 0), i * a.trials, res, 3)
 
-    rate = {"to the end": line("ours, to the end", n, a.positions, best_cpu(full, a.repeat))}
+    rate = {}  # play-outs/s per core by row
+    rate["ours, to the end"] = line("ours, to the end", n, a.positions, best_cpu(full, a.repeat))
     for what, spec in (
         ("ours, bear-off stop", RolloutSpec(a.trials, 0, 0, True)),
         ("ours, bear-off stop, fast tanh", RolloutSpec(a.trials, 0, 0, True, True)),
@@ -207,16 +208,17 @@ def bench_net(name: str, a: argparse.Namespace) -> None:
     if not a.no_gnubg:
         for vr in (False, True) if a.gnubg_vr else (False,):
             run = gnubg_rollouts(positions, a.trials, vr)
-            rate[f"gnubg{vr}"] = line(f"gnubg 0-ply{', variance reduction' if vr else ''}", n, a.positions,
-                                      best_cpu(run, a.repeat))  # fmt: skip
+            what = f"gnubg 0-ply{', variance reduction' if vr else ''}"
+            rate[what] = line(what, n, a.positions, best_cpu(run, a.repeat))
         run = gnubg_rollouts(positions, a.trials, False, a.truncate)
-        rate["gnubg truncated"] = line(f"gnubg 0-ply, truncated {a.truncate}", n, a.positions, best_cpu(run, a.repeat))
+        cut = f"gnubg 0-ply, truncated {a.truncate}"
+        rate[cut] = line(cut, n, a.positions, best_cpu(run, a.repeat))
         # the machine's speed varies between runs; the ratio within one run is the comparison (issue 51's goal: >= 1)
+        ours = f"ours, truncated {a.truncate}, fast"
         print(f"  ours / gnubg, this run: truncated {a.truncate}, fast, from base "
-              f"{rate[f'ours, truncated {a.truncate}, fast, from base'] / rate['gnubg truncated']:.2f} "
-              f"(fast: {rate[f'ours, truncated {a.truncate}, fast tanh'] / rate['gnubg truncated']:.2f}); "
+              f"{rate[ours + ', from base'] / rate[cut]:.2f} (fast: {rate[ours + ' tanh'] / rate[cut]:.2f}); "
               f"bear-off stop, fast, from base / gnubg to the end "
-              f"{rate['ours, bear-off stop, fast, from base'] / rate['gnubgFalse']:.2f}")  # fmt: skip
+              f"{rate['ours, bear-off stop, fast, from base'] / rate['gnubg 0-ply']:.2f}")  # fmt: skip
     if a.workers:
         spec = RolloutSpec(a.trials, a.truncate, 0, True)
         with local_cluster(a.workers):

@@ -22,10 +22,10 @@ from ..learners.backgammon_net import ROLL_WEIGHTS, ROLLS
 from ..learners.backgammon_symmetric import (
     FROM_BASE,
     MAX_NNZ,
-    PHASES,
     SymmetricGammon,
     choose_1ply,
     first_best,
+    phase_block,
     score_afterstates,
     score_afterstates_from_base,
 )
@@ -102,7 +102,7 @@ def sym_buffers(net) -> SymBuffers:
     s = Scratch(
         np.zeros(MAX_NNZ, np.int64), np.zeros(MAX_NNZ), np.zeros(net.W1.shape[1]), np.zeros(n_out), np.zeros(n_out)
     )
-    n_in = net.W1.shape[0] // (2 if net.arch & PHASES else 1) - 1
+    n_in = phase_block(net.arch, net.W1, net.W2, False)[0].shape[0] - 1  # a pair's: either net's inputs
     base = BaseScratch(
         np.zeros(n_in), np.zeros(n_in, np.int64), np.zeros(net.W1.shape[1]), np.zeros(MAX_NNZ, np.int64),
         np.zeros(3, np.int64),
