@@ -7,7 +7,9 @@ Each iteration of :func:`run_loop`:
    probability ``race_share`` (the equity-loss diagnosis puts the loss in contact play), until ``positions`` of them
    are drawn (:func:`sample_positions`).
 2. **Rollouts** of each by the current net (:func:`~.rollout_targets.rollout_targets`: truncated, stratified dice,
-   optionally the luck of the first plies taken out), in chunks checkpointed as they finish.
+   optionally the luck of the first plies taken out), in chunks checkpointed as they finish — or, with ``search``
+   set, each position's **2-ply value** by the current net (:func:`~.search_targets.search_targets`: targets from
+   its own stronger play, without noise).
 3. **The signal's learning curve**: before the net sees them, the new positions measure how far the net is from its
    own (truncated) rollouts — the RMS of target − net equity with the rollouts' noise removed (as
    :func:`~.rollout_consistency.consistency_gap` does for full rollouts) and their mean difference.
@@ -47,15 +49,19 @@ from ...players.backgammon_symmetric import sym_net
 from ..common import training_driver as driver
 from .rollout_consistency import selfplay_positions
 from .rollout_targets import RolloutSpec, rollout_targets
+from .search_targets import SearchSpec, search_targets
 from .symmetric_gammon_cli import pubeval_record
 
 #: What a checkpoint of the loop says it is.
 FORMAT = "tdbook.RolloutLoop/1"
+#: What the loop fits each position to (``--targets``): its rollouts, or its 2-ply value.
+TARGETS = ("rollouts", "2-ply")
 
 
 @dataclass(frozen=True)
 class LoopSpec:
-    """Everything an iteration's result depends on besides the net it starts from (module docstring)."""
+    """Everything an iteration's result depends on besides the net it starts from (module docstring); with
+    ``search`` the targets are the net's 2-ply values and ``rollout`` must be left at its defaults (it is not used)."""
 
     positions: int = 20_000
     race_share: float = 0.25
@@ -64,6 +70,7 @@ class LoopSpec:
     alpha: float = 0.01
     window: int = 3
     seed: int = 1
+    search: SearchSpec | None = None
 
     def check(self) -> LoopSpec:
         for name, low in (("positions", 2), ("epochs", 1), ("window", 1), ("seed", 0)):
@@ -75,6 +82,12 @@ class LoopSpec:
         if not (isinstance(self.alpha, (int, float)) and math.isfinite(self.alpha) and self.alpha > 0):
             raise ValueError(f"alpha must be a number > 0, got {self.alpha!r}")
         self.rollout.check()
+        if self.search is not None:
+            if not isinstance(self.search, SearchSpec):
+                raise ValueError(f"search must be a SearchSpec or None, got {self.search!r}")
+            self.search.check()
+            if self.rollout != RolloutSpec():
+                raise ValueError(f"targets from search take no rollout settings, got {self.rollout}")
         return self
 
     def to_dict(self) -> dict[str, Any]:
@@ -82,7 +95,8 @@ class LoopSpec:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> LoopSpec:
-        return cls(**(d | {"rollout": RolloutSpec(**d["rollout"])}))
+        search = d.get("search")  # absent from the records of loops before search targets
+        return cls(**(d | {"rollout": RolloutSpec(**d["rollout"]), "search": SearchSpec(**search) if search else None}))
 
 
 def sample_positions(model: SymmetricGammon, n: int, race_share: float, seed: int) -> np.ndarray:
@@ -246,7 +260,10 @@ def run_loop(
                     return st
                 a = st.cur_done
                 b = min(a + chunk, spec.positions)
-                r = rollout_targets(model, st.cur_pos[a:b], spec.rollout, seed, first=a, progress=False)
+                if spec.search is not None:
+                    r = search_targets(model, st.cur_pos[a:b], spec.search, progress=False)
+                else:
+                    r = rollout_targets(model, st.cur_pos[a:b], spec.rollout, seed, first=a, progress=False)
                 st.cur_tgt[a:b], st.cur_se[a:b], st.cur_plies[a:b] = r["targets"], r["se"], r["plies"]
                 st.cur_done = b
                 now = time.perf_counter()
@@ -305,6 +322,11 @@ def _options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--warm-start", metavar="FILE", required=True, help="the net the loop starts from (a shipped net)")
     ap.add_argument("--iterations", type=int, required=True, help="iterations in all")
     ap.add_argument("--positions", type=int, default=LoopSpec.positions, help="positions rolled out per iteration")
+    ap.add_argument("--targets", choices=TARGETS, default="rollouts",
+                    help="what each position is fitted to: the net's truncated rollouts, or its 2-ply value (the "
+                    "rollout options then do not apply; --fast does)")  # fmt: skip
+    ap.add_argument("--keep", type=int, default=SearchSpec.keep,
+                    help="with --targets 2-ply: moves of each roll re-valued one ply deeper")  # fmt: skip
     ap.add_argument("--race-share", type=float, default=LoopSpec.race_share,
                     help="probability a race or bear-off position is kept (a contact one always is)")  # fmt: skip
     ap.add_argument("--trials", type=int, default=RolloutSpec.trials, help="play-outs per position")
@@ -330,11 +352,11 @@ def _options(ap: argparse.ArgumentParser) -> None:
                     "the same bytes either way")  # fmt: skip
 
 
-def net_name(parent: str, iterations: int) -> str:
-    """The loop's net: its parent's name with the lever ``rollouts<iterations>`` before the games,
-    ``symgammon_free160_positional_bg_rollouts4_7400k``."""
+def net_name(parent: str, iterations: int, lever: str = "rollouts") -> str:
+    """The loop's net: its parent's name with the lever (``rollouts``, or ``search`` for 2-ply targets) and the
+    iterations before the games, ``symgammon_free160_positional_bg_rollouts4_7400k``."""
     head, _, games = parent.rpartition("_")
-    return f"{head}_rollouts{iterations}_{games}" if head and games.endswith("k") else f"{parent}_rollouts{iterations}"
+    return f"{head}_{lever}{iterations}_{games}" if head and games.endswith("k") else f"{parent}_{lever}{iterations}"
 
 
 class RolloutTrainer(driver.Trainer):
@@ -356,10 +378,23 @@ class RolloutTrainer(driver.Trainer):
             raise ValueError(f"--pubeval-pairs must be >= 1, got {a.pubeval_pairs}")
         if a.workers < 1:
             raise ValueError(f"--workers must be >= 1, got {a.workers}")
+        rollout = RolloutSpec(a.trials, a.truncate, a.vr_plies, not a.no_bearoff_stop, a.fast, a.from_base)
+        search = None
+        if a.targets == "2-ply":
+            d = RolloutSpec()
+            keys = ("trials", "truncate", "vr_plies", "from_base")
+            given = [f"--{k.replace('_', '-')}" for k in keys if getattr(a, k) != getattr(d, k)]
+            given += ["--no-bearoff-stop"] if a.no_bearoff_stop else []
+            if given:
+                raise ValueError(f"--targets 2-ply takes no rollout options, got {', '.join(given)}")
+            rollout, search = RolloutSpec(), SearchSpec(a.keep, a.fast)
+        elif a.keep != SearchSpec.keep:
+            raise ValueError("--keep is for --targets 2-ply")
         spec = LoopSpec(
             positions=a.positions,
             race_share=a.race_share,
-            rollout=RolloutSpec(a.trials, a.truncate, a.vr_plies, not a.no_bearoff_stop, a.fast, a.from_base),
+            rollout=rollout,
+            search=search,
             epochs=a.epochs,
             alpha=a.alpha,
             window=a.window,
@@ -380,7 +415,9 @@ class RolloutTrainer(driver.Trainer):
         }
 
     def default_out(self, a: argparse.Namespace) -> Path:
-        return repo_root() / "build" / "rollout_training" / f"{net_name(Path(a.warm_start).stem, a.iterations)}.npz"
+        lever = "search" if a.targets == "2-ply" else "rollouts"
+        name = net_name(Path(a.warm_start).stem, a.iterations, lever)
+        return repo_root() / "build" / "rollout_training" / f"{name}.npz"
 
     def default_checkpoint(self, a: argparse.Namespace, out: Path) -> Path:
         return out.with_name(f"{out.stem}.ckpt.npz")
