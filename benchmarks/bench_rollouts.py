@@ -24,6 +24,10 @@ Rows, one core each (CPU time of this process, so other work on the machine does
   ran three times as fast (5,765 play-outs/s against 1,888 with the cache emptied).  Within a call the cache is
   gnubg's own speed, as it is in its rollouts.
 
+Beside them, the rollout loop's other targets: ``ours, 2-ply search`` (``--search-keep`` moves of each roll
+re-valued one ply deeper, :mod:`tdbook.experiments.backgammon.search_targets`), plain and fast, in positions per
+core-hour (a search has no play-outs).
+
 A last line gives our from-base rows over gnubg's of the same run (truncated; to the end, our bear-off stop against
 its database stop): the machine's speed varies between runs, the ratio within one run is the comparison (issue
 51's goal: at least 1).
@@ -46,6 +50,7 @@ import numpy as np
 from tdbook.core.parallel import local_cluster
 from tdbook.experiments.backgammon import rollout_consistency as rc
 from tdbook.experiments.backgammon.rollout_targets import RolloutSpec, rollout_targets
+from tdbook.experiments.backgammon.search_targets import SearchSpec, search_targets
 from tdbook.experiments.backgammon.symmetric_gammon import best_shipped, load_shipped
 from tdbook.games.backgammon import NSLOT, flip, gen_afterstates, make_buffers
 from tdbook.learners.backgammon_net import ROLLS
@@ -205,6 +210,14 @@ def bench_net(name: str, a: argparse.Namespace) -> None:
         rate[what] = line(what, n, a.positions, best_cpu(ours, a.repeat))
         print(f"    (standard error of a position's equity: {np.sqrt(np.mean(out['se'] ** 2)):.3f}; "
               f"{np.mean(out['plies']):.1f} plies a play-out)")  # fmt: skip
+    for search_spec in (SearchSpec(a.search_keep), SearchSpec(a.search_keep, True)):
+        what = f"ours, 2-ply search, keep {a.search_keep}{', fast' if search_spec.fast else ''}"
+
+        def search(k: int, spec: SearchSpec = search_spec) -> None:
+            search_targets(model, positions[: a.search_positions], spec, progress=False)
+
+        per_pos = best_cpu(search, a.repeat) / a.search_positions
+        print(f"  {what:44s} {per_pos * 1e3:8.1f} ms a position      {3600 / per_pos:10,.0f} positions per core-hour")
     if not a.no_gnubg:
         for vr in (False, True) if a.gnubg_vr else (False,):
             run = gnubg_rollouts(positions, a.trials, vr)
@@ -239,6 +252,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-gnubg", action="store_true")
     ap.add_argument("--gnubg-vr", action="store_true", help="also gnubg with its variance reduction (slow)")
+    ap.add_argument("--search-keep", type=int, default=SearchSpec.keep, help="moves re-valued by the 2-ply rows")
+    ap.add_argument("--search-positions", type=int, default=10, help="positions of the 2-ply rows (the first ones)")
     ap.add_argument("--workers", type=int, default=0, help="also the truncated setting on this many Dask workers")
     a = ap.parse_args()
     for name in a.nets:
