@@ -279,6 +279,11 @@ def _facts(side: dict) -> str:
     for k in ("inputs", "encoding", "backgammons", "bearoff", "lookahead"):
         if spec.get(k) not in (None, False):
             parts.append(k if spec[k] is True else f"{k} {spec[k]}")
+    loop = spec.get("loop")
+    if isinstance(loop, dict):
+        targets = "2-ply values" if loop.get("search") else "rollouts"
+        parts.append(f"{_num(side.get('iterations'))} iteration(s) of the rollout loop, {_num(loop.get('positions'))} "
+                     f"positions each, fitted to the net's own {targets}")  # fmt: skip
     if spec.get("average_from") is not None:
         parts.append(
             f"weights averaged from {_num(spec['average_from'])} games, every {_num(spec.get('average_every'))}"

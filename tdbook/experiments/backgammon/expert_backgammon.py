@@ -64,6 +64,7 @@ from .symmetric_gammon_nets import (
     best_shipped,
     load_shipped,
     net_path,
+    net_spec,
 )
 from .symmetric_gammon_records import Check, check_curve_point, check_rollouts, check_trainer_match, recorded_rollouts
 
@@ -154,7 +155,7 @@ def net_rows() -> list[list[str]]:
     rows = []
     for n in TRAINED:
         side = read_sidecar(net_path(n))
-        sp, sel = side["spec"], side.get("selection", {}).get("vs_pubeval")
+        sp, sel = net_spec(side), side.get("selection", {}).get("vs_pubeval")
         if sp["hidden"] == 40:
             continue
         rows.append(

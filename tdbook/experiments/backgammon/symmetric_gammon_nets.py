@@ -58,7 +58,9 @@ TESAURO_SHIPPED = "td_gammon_80.npz"
 #: trained on over the next 0.2 M games, to 7.4 M, each as it was; then the positional run trained on to 7.6 M
 #: games as it was, and the mean of its weights over those games (``--average-from``, a snapshot every 10,000 games);
 #: last, the same pair over a window five times longer: the run trained on to 8.6 M games as it was, and the mean of
-#: its weights at every 50,000 games from 7.65 M on.
+#: its weights at every 50,000 games from 7.65 M on.  Then the first lever on the training signal that beat its parent
+#: on the selection match (issue 51): the 7.4 M net fitted, one iteration of the rollout loop, to its own 2-ply values
+#: of 16,000 positions of its self-play (``train symmetric-gammon-rollouts --targets 2-ply``).
 TRAINED: dict[str, str] = {
     "symgammon_symmetric40_raw_150k": "",
     "symgammon_naive40_raw_150k": "",
@@ -95,6 +97,7 @@ TRAINED: dict[str, str] = {
     "symgammon_free160_positional_bg_averaged_7600k": "the mean of the positional run's weights from 7.41 M to 7.6 M",
     "symgammon_free160_positional_bg_8600k": "the positional run trained on to 8.6 M games as it was (α 0.02)",
     "symgammon_free160_positional_bg_averaged_8600k": "the mean of the positional run's weights from 7.65 M to 8.6 M",
+    "symgammon_free160_positional_bg_search1_7400k": "the 7.4 M net fitted to its own 2-ply values of 16,000 positions",
 }
 #: The shipped net of each rival (a)–(c) that notebook 09's §1 and §2 measure (§3 trains the rivals anew).
 RIVAL_NETS = {
@@ -105,7 +108,7 @@ RIVAL_NETS = {
 #: The best net by the protocol (the best selection match of :data:`TRAINED`; ``expert_backgammon.best_net`` finds
 #: it from the sidecars and a test checks that it is this one): notebook 09's "How strong can it get" and notebook
 #: 10's aims, diagnoses and sample checks read its weights.
-BEST = "symgammon_free160_positional_bg_7400k"
+BEST = "symgammon_free160_positional_bg_search1_7400k"
 #: The nets whose weights are shipped in ``data/``, because a chapter's table, figure or panel reads them: the post's
 #: nets (a)–(c) (notebook 09 §1–§2); the best net; the nets of notebook 10's diagnoses — (c″) (the weakest net the
 #: rollout diagnosis takes), the 160-hidden net at 4.0 M games without and with the backgammon outputs (the
@@ -184,15 +187,27 @@ def best_shipped() -> str:
     return max(ppg, key=lambda r: ppg[r])
 
 
+def net_spec(side: dict) -> dict:
+    """What a net is, from its sidecar: the trainer's ``spec``; for a net of the rollout loop (whose ``spec`` is the
+    loop's run, ``loop`` and ``warm_start``: :mod:`~.rollout_training`), its parent's, with the loop's ``warm_start``
+    and what the loop changed — ``targets`` (``"2-ply"`` or ``"rollouts"``) and its ``iterations``."""
+    sp = side["spec"]
+    if "loop" not in sp:
+        return sp
+    parent = net_spec(read_sidecar(net_path(Path(sp["warm_start"]["file"]).stem)))
+    targets = "2-ply" if sp["loop"].get("search") else "rollouts"
+    return {**parent, "warm_start": sp["warm_start"], "targets": targets, "iterations": side["iterations"]}
+
+
 def short_name(name: str) -> str:
     """A shipped net's short name from its sidecar, by the notebook's one rule: ``(a)``–``(c)`` for the post's nets;
     else the rival's letter, ′ for (c) with 80 hidden units and the longer schedule, ″ with hand-made inputs, then
     the hidden units unless 80, the games unless 0.8 M, an annealed step size, ``bg`` for backgammon outputs, the
     inputs beyond the expanded ones, ``bear-off`` for the table at play, ``lookahead F`` for lookahead targets on a
-    share ``F`` of contact positions, ``averaged`` for the mean of the run's last weights (``--average-from``):
-    ``(c″, 160, 4.8 M, bg, contact)``."""
+    share ``F`` of contact positions, ``averaged`` for the mean of the run's last weights (``--average-from``),
+    ``2-ply targets`` or ``rollouts targets`` for a net of the rollout loop: ``(c″, 160, 4.8 M, bg, contact)``."""
     side = read_sidecar(net_path(name))
-    sp, games = side["spec"], side["games"]
+    sp, games = net_spec(side), side["games"]
     letter = "abc"[ARCHS[sp["arch"]]]
     inputs = sp.get("inputs", "raw")
     if sp["hidden"] == 40 and inputs == "raw" and "alpha_late" not in sp:
@@ -206,6 +221,7 @@ def short_name(name: str) -> str:
     parts += ["bear-off"] if sp.get("bearoff") else []
     parts += [f"lookahead {sp['lookahead']}"] if sp.get("lookahead") else []
     parts += ["averaged"] if sp.get("average_from") is not None else []
+    parts += [f"{sp['targets']} targets"] if sp.get("targets") else []
     return "(" + ", ".join(parts) + ")"
 
 
@@ -220,18 +236,18 @@ def label_of(name: str) -> str:
     if TRAINED[name]:
         return f"{short} {TRAINED[name]}"
     side = read_sidecar(net_path(name))
-    sp = side["spec"]
+    sp = net_spec(side)
     warm = sp.get("warm_start")
     if not warm:
         return short
     parent = Path(warm["file"]).stem
-    pside = read_sidecar(net_path(parent))
+    psp = net_spec(read_sidecar(net_path(parent)))
     changes = []
-    if sp.get("inputs") != pside["spec"].get("inputs"):
+    if sp.get("inputs") != psp.get("inputs"):
         changes.append(f"the {sp.get('inputs')} inputs")
-    if sp.get("bearoff") and not pside["spec"].get("bearoff"):
+    if sp.get("bearoff") and not psp.get("bearoff"):
         changes.append("the bear-off table")
-    if "alpha_final" in sp and "alpha_final" not in pside["spec"]:
+    if "alpha_final" in sp and "alpha_final" not in psp:
         changes.append(f"the step size annealed to {sp['alpha_final']}")
     how = f"trained on to {side['games'] / 1e6:.1f} M games" if side["games"] > warm["games"] else "as it is"
     return f"{short} {short_label(parent)} {how}" + (f", with {' and '.join(changes)}" if changes else "")
@@ -288,6 +304,9 @@ FAMILIES: dict[str, Family] = {
     "bear-off table": Family("lever-bearoff-table", "targets and play", "the exact one-sided bear-off table at play"),
     "lookahead targets": Family(
         "lever-lookahead-targets", "targets and play", "a tenth of the contact positions trained one ply deeper"
+    ),
+    "2-ply targets": Family(
+        "lever-2ply-targets", "targets and play", "one fit to the net's own 2-ply values of its self-play positions"
     ),
 }
 
@@ -384,6 +403,12 @@ LEVERS: tuple[Lever, ...] = (
         "averaging",
         "symgammon_free160_positional_bg_averaged_8600k",
         "symgammon_free160_positional_bg_8600k",
+    ),
+    Lever(
+        "search-gain",
+        "2-ply targets",
+        "symgammon_free160_positional_bg_search1_7400k",
+        "symgammon_free160_positional_bg_7400k",
     ),
 )
 #: What the constraint costs at a large budget (notebook 09 §3): (a″), the symmetric net with (c″)'s inputs and
