@@ -3,6 +3,8 @@ recipe table and the aim read from the shipped sidecars."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tdbook.core.storage import read_sidecar
@@ -79,11 +81,17 @@ def test_every_shipped_net_has_one_name_by_the_rule_of_its_sidecar():
     """Issue 31: a net's name is its file stem and its name in the code, built by one rule from what its sidecar
     says it is; its label's short name by one rule too; a net renamed since is found by its old name's sidecar."""
     from tdbook.experiments.backgammon import symmetric_gammon_nets
+    from tdbook.experiments.backgammon.rollout_training import net_name as loop_net_name
     from tdbook.experiments.backgammon.symmetric_gammon_cli import net_name
 
     for name in symmetric_gammon_nets.TRAINED:
         side = read_sidecar(symmetric_gammon_nets.net_path(name))
-        assert name == net_name(side["spec"], side["games"]), name
+        sp = side["spec"]
+        if "loop" in sp:  # a net of the rollout loop: its parent's name, the lever and the iterations
+            lever = "search" if sp["loop"].get("search") else "rollouts"
+            assert name == loop_net_name(Path(sp["warm_start"]["file"]).stem, side["iterations"], lever), name
+        else:
+            assert name == net_name(sp, side["games"]), name
         assert (
             symmetric_gammon_nets.LABELS[name].startswith(symmetric_gammon_nets.short_name(name))
             or name in symmetric_gammon_nets.RIVAL_NETS.values()
@@ -98,6 +106,8 @@ def test_every_shipped_net_has_one_name_by_the_rule_of_its_sidecar():
         == "(c″, 160, 4.8 M, bg, contact, bear-off)"
     )
     assert symmetric_gammon_nets.short_name("symgammon_naive40_raw_150k") == "(b)"
+    searched = symmetric_gammon_nets.short_name("symgammon_free160_positional_bg_search1_7400k")
+    assert searched == "(c″, 160, 7.4 M, bg, positional, 2-ply targets)"
     trained = symmetric_gammon_nets.TRAINED
     assert len({symmetric_gammon_nets.LABELS[n] for n in trained}) == len(trained)
     with pytest.raises(ValueError, match="'symgammon_c160bgct' is now called 'symgammon_free160_contact_bg_4800k'"):
