@@ -111,17 +111,23 @@ def _roll_index(d1, d2) -> int:
 
 
 @njit(cache=True)
+def result_outputs(a, o) -> None:
+    """``o`` ← the result, for the side that moved, of its afterstate ``a`` that bears off its last checker: a win,
+    a gammon win and a backgammon win as outcome indicators."""
+    m = win_multiplier(a)
+    o[:] = 0.0
+    o[0] = 1.0
+    o[1] = 1.0 if m >= 2 else 0.0
+    if o.shape[0] == N_OUT_BG:
+        o[3] = 1.0 if m == 3 else 0.0
+
+
+@njit(cache=True)
 def _mover_outputs(net, a, tmp, s, o) -> None:
     """``o`` ← the outputs, for the side that moved, of its afterstate ``a``: the result when it bears off the last
     checker, else the net's outputs of the opponent on roll carried into the mover's frame."""
-    n_out = o.shape[0]
     if a[OFF] == 15:
-        m = win_multiplier(a)
-        o[:] = 0.0
-        o[0] = 1.0
-        o[1] = 1.0 if m >= 2 else 0.0
-        if n_out == N_OUT_BG:
-            o[3] = 1.0 if m == 3 else 0.0
+        result_outputs(a, o)
         return
     flip(a, tmp)
     evaluate(net.arch, net.W1, net.W2, net.bo, tmp, s.idx, s.val, s.g, s.z, s.p)

@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from ...core.parallel import map_tasks
-from ...games.backgammon import MAX_AFTER, NSLOT, OFF, WS_SIZE, flip, gen_afterstates, win_multiplier
+from ...games.backgammon import MAX_AFTER, NSLOT, OFF, WS_SIZE, flip, gen_afterstates
 from ...games.backgammon_bearoff import NO_TABLE, combined_cached, is_bearoff
 from ...games.backgammon_bearoff import probabilities as bearoff_probabilities
 from ...learners.backgammon_net import ROLL_WEIGHTS, ROLLS
@@ -45,7 +45,7 @@ from ...learners.backgammon_symmetric import (
 )
 from ...players.backgammon import best_first
 from ...players.backgammon_symmetric import sym_net
-from .rollout_targets import check_positions
+from .rollout_targets import check_positions, result_outputs
 
 
 @dataclass(frozen=True)
@@ -66,17 +66,6 @@ class SearchSpec:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-@njit(cache=True)
-def _won(a, q) -> None:
-    """``q`` ← the result, for the side that moved, of its afterstate ``a`` that bears off its last checker."""
-    m = win_multiplier(a)
-    q[:] = 0.0
-    q[0] = 1.0
-    q[1] = 1.0 if m >= 2 else 0.0
-    if q.shape[0] == N_OUT_BG:
-        q[3] = 1.0 if m == 3 else 0.0
 
 
 @njit(cache=True)
@@ -112,7 +101,7 @@ def search_outputs(arch, W1, W2, bo, pos, keep, q) -> None:
         for c in range(m):
             a = out[order[c]]
             if a[OFF] == 15:
-                _won(a, vec)
+                result_outputs(a, vec)
             else:
                 flip(a, tmp)  # the opponent on roll: its value one ply deeper, carried into the mover's frame
                 lookahead_outputs(arch, W1, W2, bo, tmp, out2, mv2, ws2, scores2, tmp2, idx, val, g, z, p, deeper)
