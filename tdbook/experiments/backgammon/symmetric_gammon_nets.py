@@ -205,7 +205,7 @@ def short_name(name: str) -> str:
     the hidden units unless 80, the games unless 0.8 M, an annealed step size, ``bg`` for backgammon outputs, the
     inputs beyond the expanded ones, ``bear-off`` for the table at play, ``lookahead F`` for lookahead targets on a
     share ``F`` of contact positions, ``averaged`` for the mean of the run's last weights (``--average-from``),
-    ``2-ply targets`` or ``rollouts targets`` for a net of the rollout loop: ``(c″, 160, 4.8 M, bg, contact)``."""
+    ``2-ply targets`` or ``rollout targets`` for a net of the rollout loop: ``(c″, 160, 4.8 M, bg, contact)``."""
     side = read_sidecar(net_path(name))
     sp, games = net_spec(side), side["games"]
     letter = "abc"[ARCHS[sp["arch"]]]
@@ -221,7 +221,7 @@ def short_name(name: str) -> str:
     parts += ["bear-off"] if sp.get("bearoff") else []
     parts += [f"lookahead {sp['lookahead']}"] if sp.get("lookahead") else []
     parts += ["averaged"] if sp.get("average_from") is not None else []
-    parts += [f"{sp['targets']} targets"] if sp.get("targets") else []
+    parts += [{"2-ply": "2-ply targets", "rollouts": "rollout targets"}[sp["targets"]]] if sp.get("targets") else []
     return "(" + ", ".join(parts) + ")"
 
 
