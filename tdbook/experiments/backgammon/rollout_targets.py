@@ -131,11 +131,11 @@ def _mover_outputs(net, a, tmp, s, o) -> None:
         return
     flip(a, tmp)
     evaluate(net.arch, net.W1, net.W2, net.bo, tmp, s.idx, s.val, s.g, s.z, s.p)
-    _carry(s.p, o)
+    carry_outputs(s.p, o)
 
 
 @njit(cache=True)
-def _carry(p, o) -> None:
+def carry_outputs(p, o) -> None:
     """``o`` ← the outputs ``p`` of one side carried into the other side's frame."""
     o[0] = 1.0 - p[0]
     o[1] = p[2]
@@ -150,7 +150,7 @@ def _add_rooted(acc, v, odd, sign, tmp) -> None:
     """``acc += sign · v`` with ``v`` in the frame of the side on roll at an ``odd`` or even ply from the root,
     carried into the root's frame first when odd."""
     if odd:
-        _carry(v, tmp)
+        carry_outputs(v, tmp)
         for k in range(acc.shape[0]):
             acc[k] += sign * tmp[k]
     else:

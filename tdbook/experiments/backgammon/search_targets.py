@@ -37,7 +37,6 @@ from ...learners.backgammon_net import ROLL_WEIGHTS, ROLLS
 from ...learners.backgammon_symmetric import (
     FAST,
     MAX_NNZ,
-    N_OUT_BG,
     SymmetricGammon,
     equity,
     lookahead_outputs,
@@ -45,7 +44,7 @@ from ...learners.backgammon_symmetric import (
 )
 from ...players.backgammon import best_first
 from ...players.backgammon_symmetric import sym_net
-from .rollout_targets import check_positions, result_outputs
+from .rollout_targets import carry_outputs, check_positions, result_outputs
 
 
 @dataclass(frozen=True)
@@ -105,12 +104,7 @@ def search_outputs(arch, W1, W2, bo, pos, keep, q) -> None:
             else:
                 flip(a, tmp)  # the opponent on roll: its value one ply deeper, carried into the mover's frame
                 lookahead_outputs(arch, W1, W2, bo, tmp, out2, mv2, ws2, scores2, tmp2, idx, val, g, z, p, deeper)
-                vec[0] = 1.0 - deeper[0]
-                vec[1] = deeper[2]
-                vec[2] = deeper[1]
-                if n_out == N_OUT_BG:
-                    vec[3] = deeper[4]
-                    vec[4] = deeper[3]
+                carry_outputs(deeper, vec)
             e = equity(vec)
             if e > bv:
                 bv = e
